@@ -1,0 +1,92 @@
+/* MPI_Error_string, MPI_Error_class, MPI_Comm_set_errhandler,
+ * MPI_Comm_get_errhandler, MPI_Errhandler_free. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/comm.h"
+#include "runtime/errhandler.h"
+#include "runtime/state.h"
+
+#pragma weak MPI_Error_string = PMPI_Error_string
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    if (!string || !resultlen)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
+                            "%s is NULL", string ? "resultlen" : "string");
+    const char *base = rd_err_class_string(errorcode);
+    if (!base)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
+                            "%d is not a valid error code", errorcode);
+    const char *detail = rd_err_last_detail(errorcode);
+    int n = detail ? snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", base, detail)
+                   : snprintf(string, MPI_MAX_ERROR_STRING, "%s", base);
+    *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Error_class = PMPI_Error_class
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+    if (!errorclass)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
+    if (!rd_err_class_string(errorcode))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
+                            "%d is not a valid error code", errorcode);
+    *errorclass = errorcode; /* every code rdmpi returns is a class */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Comm_set_errhandler");
+    if (!rd_comm_valid(comm))
+        return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_set_errhandler", "invalid communicator");
+    if (!rd_errh_valid(errhandler))
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "invalid error handler");
+    MPI_Errhandler old = comm->errh;
+    if (!errhandler->predefined)
+        atomic_fetch_add(&errhandler->refs, 1);
+    comm->errh = errhandler;
+    if (rd_errh_valid(old) && !old->predefined && atomic_fetch_sub(&old->refs, 1) == 1) {
+        old->magic = 0;
+        free(old);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Comm_get_errhandler");
+    if (!rd_comm_valid(comm))
+        return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_get_errhandler", "invalid communicator");
+    if (!errhandler)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+    MPI_Errhandler eh = comm->errh;
+    if (!eh->predefined)
+        atomic_fetch_add(&eh->refs, 1); /* the caller frees its reference */
+    *errhandler = eh;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Errhandler_free");
+    if (!errhandler || !rd_errh_valid(*errhandler))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free",
+                            "invalid error handler");
+    MPI_Errhandler eh = *errhandler;
+    if (!eh->predefined && atomic_fetch_sub(&eh->refs, 1) == 1) {
+        eh->magic = 0;
+        free(eh);
+    }
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,107 @@
+/* MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Initialized, MPI_Finalized,
+ * MPI_Query_thread, MPI_Is_thread_main, MPI_Abort. */
+#include <mpi.h>
+#include <stdio.h>
+
+#include "runtime/comm.h"
+#include "runtime/errhandler.h"
+#include "runtime/job.h"
+#include "runtime/state.h"
+
+static int init_common(const char *call, int required, int *provided)
+{
+    char err[384];
+    int phase = atomic_load(&rd_state.phase);
+    if (phase != RD_PHASE_NONE)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
+                            phase == RD_PHASE_READY ? "MPI is already initialized"
+                                                    : "MPI cannot be initialized again after MPI_Finalize");
+    rd_status st = rd_init(required, provided, err, sizeof(err));
+    if (st != RD_OK) {
+        fprintf(stderr, "rdmpi: %s: %s\n", call, err);
+        rd_job_abort(1, err);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Init = PMPI_Init
+int PMPI_Init(int *argc, char ***argv)
+{
+    return init_common("MPI_Init", MPI_THREAD_SINGLE, NULL);
+}
+
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (!provided)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Init_thread", "provided is NULL");
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Init_thread",
+                            "required thread level %d is not one of MPI_THREAD_SINGLE..MULTIPLE",
+                            required);
+    return init_common("MPI_Init_thread", required, provided);
+}
+
+#pragma weak MPI_Finalize = PMPI_Finalize
+int PMPI_Finalize(void)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Finalize");
+    fflush(stdout);
+    rd_status st = rd_finalize();
+    if (st != RD_OK) {
+        fprintf(stderr, "rdmpi: MPI_Finalize on rank %d: %s\n", rd_job.rank, rd_status_string(st));
+        return rd_status_to_mpi(st);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Initialized = PMPI_Initialized
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
+    *flag = atomic_load(&rd_state.phase) != RD_PHASE_NONE;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Finalized = PMPI_Finalized
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
+    *flag = atomic_load(&rd_state.phase) == RD_PHASE_FINALIZED;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+int PMPI_Query_thread(int *provided)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Query_thread");
+    if (!provided)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
+    *provided = rd_state.thread_level;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
+int PMPI_Is_thread_main(int *flag)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Is_thread_main");
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
+    *flag = pthread_equal(pthread_self(), rd_state.main_thread) != 0;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Abort = PMPI_Abort
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[MPI_MAX_OBJECT_NAME + 96];
+    /* whatever comm is, MPI_Abort ends the job: that is what it is for */
+    snprintf(msg, sizeof(msg), "MPI_Abort(%s, %d) called on rank %d",
+             rd_comm_valid(comm) ? comm->name : "invalid communicator", errorcode, rd_job.rank);
+    rd_job_abort(errorcode, msg);
+}

@@ -1,0 +1,48 @@
+/* errhandler.h - error handlers and the one way errors are reported.
+ *
+ * Every MPI call that fails returns through rd_err_raise(): it formats a
+ * message naming the call, the rank and the cause, keeps it for
+ * MPI_Error_string, and then does what the communicator's handler says:
+ * print and end the job (MPI_ERRORS_ARE_FATAL), return the class
+ * (MPI_ERRORS_RETURN) or call the user's function. */
+#ifndef RD_ERRHANDLER_H
+#define RD_ERRHANDLER_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#define RD_ERRH_MAGIC 0x45727248u /* "ErrH" */
+
+enum rd_errh_kind { RD_ERRH_FATAL, RD_ERRH_RETURN, RD_ERRH_USER };
+
+typedef void(rd_comm_errhandler_fn)(MPI_Comm *, int *, ...);
+
+struct rd_errhandler_s {
+    uint32_t magic;
+    enum rd_errh_kind kind;
+    int predefined;
+    _Atomic int refs;             /* user handlers only */
+    rd_comm_errhandler_fn *fn;
+};
+
+static inline int rd_errh_valid(MPI_Errhandler e)
+{
+    return e != MPI_ERRHANDLER_NULL && e->magic == RD_ERRH_MAGIC;
+}
+
+/* Report error class cls found in call on comm (MPI_COMM_NULL or an invalid
+ * communicator: MPI_COMM_WORLD's handler is used). Returns the class, unless
+ * the handler ends the job. */
+int rd_err_raise(MPI_Comm comm, int cls, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Report a call made before MPI_Init or after MPI_Finalize. */
+int rd_err_not_ready(const char *call);
+
+/* The detailed message of this thread's last error, if it had class cls. */
+const char *rd_err_last_detail(int cls);
+
+/* The standard name and meaning of an error class; NULL if not a class. */
+const char *rd_err_class_string(int cls);
+
+#endif

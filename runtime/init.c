@@ -1,0 +1,59 @@
+/* init.c - bringing the library up and down (state.h). */
+#include "config.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/comm.h"
+#include "runtime/job.h"
+#include "runtime/log.h"
+#include "runtime/params.h"
+#include "runtime/state.h"
+
+struct rd_state rd_state;
+
+rd_status rd_init(int required, int *provided, char *err, size_t errlen)
+{
+    char perr[256];
+    rd_status st;
+
+    int prc = rd_params_load(perr, sizeof(perr));
+    if (prc < 0) {
+        snprintf(err, errlen, "%s", perr);
+        return RD_ERR_PARAM;
+    }
+    if (rd_log_configure(rd_param.log) != 0) {
+        snprintf(err, errlen, "RDMPI_LOG='%s': unknown level (error|warn|info|debug|trace)",
+                 rd_param.log);
+        return RD_ERR_PARAM;
+    }
+    st = rd_job_init();
+    if (st != RD_OK) {
+        snprintf(err, errlen, "cannot join the job: %s", rd_status_string(st));
+        return st;
+    }
+    rd_log_set_rank(rd_job.rank);
+    if (prc > 0 && rd_job.rank == 0)
+        rd_warn("params", "%s", perr);
+
+    rd_comm_init_predefined();
+    rd_state.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                            : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
+                                                              : required;
+    rd_state.main_thread = pthread_self();
+    if (provided)
+        *provided = rd_state.thread_level;
+    atomic_store_explicit(&rd_state.phase, RD_PHASE_READY, memory_order_release);
+    return RD_OK;
+}
+
+rd_status rd_finalize(void)
+{
+    /* MPI_Finalize is collective: no rank leaves while another may still
+     * need it (later, its transports). */
+    rd_status st = rd_job_fence(0);
+    rd_status st2 = rd_job_finalize();
+    atomic_store_explicit(&rd_state.phase, RD_PHASE_FINALIZED, memory_order_release);
+    return st != RD_OK ? st : st2;
+}

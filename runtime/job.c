@@ -1,0 +1,322 @@
+/* job.c - job information and key/value exchange through PMIx (job.h). */
+#include "config.h"
+
+#include "runtime/job.h"
+
+#include <pmix.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/log.h"
+#include "runtime/params.h"
+
+extern char **environ;
+
+struct rd_job rd_job;
+static pmix_proc_t rd_job_self;
+static int rd_job_pmix_up;
+
+/* Launchers disagree on integer widths (Slurm's APPNUM is signed, Open MPI's
+ * unsigned): accept any integer type. */
+static int value_to_long(const pmix_value_t *v, long *out)
+{
+    switch (v->type) {
+    case PMIX_INT: *out = v->data.integer; return 0;
+    case PMIX_INT8: *out = v->data.int8; return 0;
+    case PMIX_INT16: *out = v->data.int16; return 0;
+    case PMIX_INT32: *out = v->data.int32; return 0;
+    case PMIX_INT64: *out = (long)v->data.int64; return 0;
+    case PMIX_UINT: *out = (long)v->data.uint; return 0;
+    case PMIX_UINT8: *out = v->data.uint8; return 0;
+    case PMIX_UINT16: *out = v->data.uint16; return 0;
+    case PMIX_UINT32: *out = (long)v->data.uint32; return 0;
+    case PMIX_UINT64: *out = (long)v->data.uint64; return 0;
+    case PMIX_SIZE: *out = (long)v->data.size; return 0;
+    case PMIX_PROC_RANK: *out = (long)v->data.rank; return 0;
+    default: return -1;
+    }
+}
+
+/* Get an integer key of proc (rank or PMIX_RANK_WILDCARD for job data). */
+static int get_long(pmix_rank_t rank, const char *key, long *out)
+{
+    pmix_proc_t proc;
+    pmix_value_t *val = NULL;
+    pmix_info_t info;
+    bool optional = true;
+    int rc = -1;
+
+    PMIX_LOAD_PROCID(&proc, rd_job_self.nspace, rank);
+    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &optional, PMIX_BOOL);
+    if (PMIx_Get(&proc, key, &info, 1, &val) == PMIX_SUCCESS && val) {
+        rc = value_to_long(val, out);
+        PMIX_VALUE_RELEASE(val);
+    }
+    PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+static int get_string(pmix_rank_t rank, const char *key, char *buf, size_t len)
+{
+    pmix_proc_t proc;
+    pmix_value_t *val = NULL;
+    pmix_info_t info;
+    bool optional = true;
+    int rc = -1;
+
+    PMIX_LOAD_PROCID(&proc, rd_job_self.nspace, rank);
+    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &optional, PMIX_BOOL);
+    if (PMIx_Get(&proc, key, &info, 1, &val) == PMIX_SUCCESS && val) {
+        if (val->type == PMIX_STRING && val->data.string) {
+            snprintf(buf, len, "%s", val->data.string);
+            rc = 0;
+        }
+        PMIX_VALUE_RELEASE(val);
+    }
+    PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+static int launched_by_pmix(void)
+{
+    if (getenv("PMIX_NAMESPACE"))
+        return 1;
+    for (char **e = environ; e && *e; e++)
+        if (strncmp(*e, "PMIX_SERVER_URI", 15) == 0)
+            return 1;
+    return 0;
+}
+
+static int count_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* "0,1,4-6" -> ranks; returns the count or -1 */
+static int parse_peers(const char *s, int *out, int max)
+{
+    int n = 0;
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s)
+            return -1;
+        if (*end == '-') {
+            s = end + 1;
+            b = strtol(s, &end, 10);
+            if (end == s)
+                return -1;
+        }
+        for (long r = a; r <= b; r++) {
+            if (n >= max)
+                return -1;
+            out[n++] = (int)r;
+        }
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return n;
+}
+
+static rd_status init_singleton(void)
+{
+    rd_job.singleton = 1;
+    rd_job.rank = 0;
+    rd_job.size = 1;
+    rd_job.local_rank = 0;
+    rd_job.local_size = 1;
+    rd_job.num_nodes = 1;
+    rd_job.universe_size = 1;
+    snprintf(rd_job.nspace, sizeof(rd_job.nspace), "singleton.%ld", (long)getpid());
+    return RD_OK;
+}
+
+rd_status rd_job_init(void)
+{
+    long v;
+    char peers[4096];
+    pmix_status_t prc;
+
+    memset(&rd_job, 0, sizeof(rd_job));
+    if (gethostname(rd_job.hostname, sizeof(rd_job.hostname) - 1) != 0)
+        snprintf(rd_job.hostname, sizeof(rd_job.hostname), "localhost");
+
+    if (!launched_by_pmix()) {
+        init_singleton();
+        goto node_facts;
+    }
+
+    prc = PMIx_Init(&rd_job_self, NULL, 0);
+    if (prc != PMIX_SUCCESS) {
+        rd_error("job", "PMIx_Init failed: %s (is the launcher still running?)",
+                 PMIx_Error_string(prc));
+        return RD_ERR_UNREACH;
+    }
+    rd_job_pmix_up = 1;
+    snprintf(rd_job.nspace, sizeof(rd_job.nspace), "%s", rd_job_self.nspace);
+    rd_job.rank = (int)rd_job_self.rank;
+
+    if (get_long(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &v) != 0) {
+        rd_error("job", "the launcher gave no job size (PMIX_JOB_SIZE)");
+        return RD_ERR_UNREACH;
+    }
+    rd_job.size = (int)v;
+    rd_job.universe_size = get_long(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, &v) == 0 ? (int)v : rd_job.size;
+    rd_job.num_nodes = get_long(PMIX_RANK_WILDCARD, PMIX_NUM_NODES, &v) == 0 ? (int)v : 1;
+    rd_job.node_id = get_long(rd_job_self.rank, PMIX_NODEID, &v) == 0 ? (int)v : 0;
+    rd_job.appnum = get_long(rd_job_self.rank, PMIX_APPNUM, &v) == 0 ? (int)v : 0;
+    get_string(rd_job_self.rank, PMIX_HOSTNAME, rd_job.hostname, sizeof(rd_job.hostname));
+
+    rd_job.local_peers = malloc(sizeof(int) * (size_t)rd_job.size);
+    if (!rd_job.local_peers)
+        return RD_ERR_NOMEM;
+    /* Slurm across nodes leaves LOCAL_RANK of peers unset; LOCAL_PEERS is
+     * what every launcher gives. */
+    if (get_string(PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS, peers, sizeof(peers)) == 0) {
+        int n = parse_peers(peers, rd_job.local_peers, rd_job.size);
+        if (n <= 0) {
+            rd_error("job", "cannot parse PMIX_LOCAL_PEERS '%s'", peers);
+            return RD_ERR_UNREACH;
+        }
+        rd_job.local_size = n;
+    } else {
+        rd_job.local_size = 1;
+        rd_job.local_peers[0] = rd_job.rank;
+    }
+    rd_job.local_rank = -1;
+    if (get_long(rd_job_self.rank, PMIX_LOCAL_RANK, &v) == 0)
+        rd_job.local_rank = (int)v;
+    for (int i = 0; i < rd_job.local_size && rd_job.local_rank < 0; i++)
+        if (rd_job.local_peers[i] == rd_job.rank)
+            rd_job.local_rank = i;
+    if (rd_job.local_rank < 0)
+        rd_job.local_rank = 0;
+
+node_facts:
+    if (!rd_job.local_peers) {
+        rd_job.local_peers = malloc(sizeof(int));
+        if (!rd_job.local_peers)
+            return RD_ERR_NOMEM;
+        rd_job.local_peers[0] = 0;
+    }
+    rd_job.oversubscribed = rd_param.oversubscribed || rd_job.local_size > count_cpus();
+    rd_debug("job", "rank %d of %d, local %d of %d, node %d of %d, host %s%s", rd_job.rank,
+             rd_job.size, rd_job.local_rank, rd_job.local_size, rd_job.node_id, rd_job.num_nodes,
+             rd_job.hostname, rd_job.oversubscribed ? ", oversubscribed" : "");
+    return RD_OK;
+}
+
+rd_status rd_job_finalize(void)
+{
+    rd_status st = RD_OK;
+    if (rd_job_pmix_up) {
+        pmix_status_t prc = PMIx_Finalize(NULL, 0);
+        if (prc != PMIX_SUCCESS) {
+            rd_error("job", "PMIx_Finalize failed: %s", PMIx_Error_string(prc));
+            st = RD_ERR_UNREACH;
+        }
+        rd_job_pmix_up = 0;
+    }
+    free(rd_job.local_peers);
+    rd_job.local_peers = NULL;
+    return st;
+}
+
+rd_status rd_job_put(const char *key, const void *data, size_t len)
+{
+    pmix_value_t val;
+    pmix_byte_object_t bo;
+    if (!rd_job_pmix_up)
+        return RD_OK; /* a singleton has no peers to tell */
+    bo.bytes = (char *)data;
+    bo.size = len;
+    PMIX_VALUE_CONSTRUCT(&val);
+    val.type = PMIX_BYTE_OBJECT;
+    val.data.bo = bo;
+    pmix_status_t prc = PMIx_Put(PMIX_GLOBAL, key, &val);
+    if (prc != PMIX_SUCCESS) {
+        rd_error("job", "PMIx_Put(%s) failed: %s", key, PMIx_Error_string(prc));
+        return RD_ERR_UNREACH;
+    }
+    return RD_OK;
+}
+
+rd_status rd_job_commit(void)
+{
+    if (!rd_job_pmix_up)
+        return RD_OK;
+    pmix_status_t prc = PMIx_Commit();
+    if (prc != PMIX_SUCCESS) {
+        rd_error("job", "PMIx_Commit failed: %s", PMIx_Error_string(prc));
+        return RD_ERR_UNREACH;
+    }
+    return RD_OK;
+}
+
+rd_status rd_job_fence(int collect)
+{
+    pmix_proc_t all;
+    pmix_info_t info;
+    bool flag = collect != 0;
+    if (!rd_job_pmix_up)
+        return RD_OK;
+    PMIX_LOAD_PROCID(&all, rd_job_self.nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &flag, PMIX_BOOL);
+    pmix_status_t prc = PMIx_Fence(&all, 1, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (prc != PMIX_SUCCESS) {
+        rd_error("job", "PMIx_Fence failed: %s", PMIx_Error_string(prc));
+        return RD_ERR_UNREACH;
+    }
+    return RD_OK;
+}
+
+rd_status rd_job_get(int rank, const char *key, void **data, size_t *len)
+{
+    pmix_proc_t proc;
+    pmix_value_t *val = NULL;
+    rd_status st = RD_OK;
+    if (!rd_job_pmix_up)
+        return RD_ERR_UNREACH;
+    PMIX_LOAD_PROCID(&proc, rd_job_self.nspace, (pmix_rank_t)rank);
+    pmix_status_t prc = PMIx_Get(&proc, key, NULL, 0, &val);
+    if (prc != PMIX_SUCCESS || !val) {
+        rd_error("job", "PMIx_Get(%s) of rank %d failed: %s", key, rank, PMIx_Error_string(prc));
+        return RD_ERR_UNREACH;
+    }
+    if (val->type != PMIX_BYTE_OBJECT) {
+        rd_error("job", "PMIx_Get(%s) of rank %d: unexpected type %d", key, rank, (int)val->type);
+        st = RD_ERR_INTERNAL;
+        goto out;
+    }
+    *data = malloc(val->data.bo.size ? val->data.bo.size : 1);
+    if (!*data) {
+        st = RD_ERR_NOMEM;
+        goto out;
+    }
+    memcpy(*data, val->data.bo.bytes, val->data.bo.size);
+    *len = val->data.bo.size;
+out:
+    PMIX_VALUE_RELEASE(val);
+    return st;
+}
+
+_Noreturn void rd_job_abort(int code, const char *msg)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (rd_job_pmix_up) {
+        /* the launcher ends every rank, this one included */
+        PMIx_Abort(code, msg ? msg : "", NULL, 0);
+    }
+    _exit(code);
+}

@@ -1,0 +1,44 @@
+/* job.h - the job service: who this process is, and the PMIx key/value
+ * exchange that transports use for wire-up.
+ *
+ * Facts come from PMIx (PMIx_Init / PMIx_Get) under any PMIx launcher: rrun,
+ * Open MPI's mpirun, Slurm's srun --mpi=pmix. A program started without a
+ * launcher runs as a singleton (rank 0 of 1) without touching PMIx. */
+#ifndef RD_JOB_H
+#define RD_JOB_H
+
+#include <stddef.h>
+
+#include "runtime/error.h"
+
+struct rd_job {
+    int rank, size;             /* in MPI_COMM_WORLD */
+    int local_rank, local_size; /* among the ranks of this node */
+    int node_id, num_nodes;
+    int universe_size;
+    int appnum;
+    int singleton;              /* no launcher: rank 0 of 1, no PMIx */
+    int oversubscribed;         /* more local ranks than cores: waits yield */
+    int *local_peers;           /* world ranks on this node, local_size of them */
+    char hostname[256];
+    char nspace[256];
+};
+
+extern struct rd_job rd_job;
+
+rd_status rd_job_init(void);
+rd_status rd_job_finalize(void);
+
+/* Publish a value under key (visible to peers after commit + fence). */
+rd_status rd_job_put(const char *key, const void *data, size_t len);
+rd_status rd_job_commit(void);
+/* Collective over the whole job; collect != 0 gathers every put value. */
+rd_status rd_job_fence(int collect);
+/* Read a peer's value: *data is malloc'd, the caller frees it. */
+rd_status rd_job_get(int rank, const char *key, void **data, size_t *len);
+
+/* End the whole job with code, after printing nothing (the caller has
+ * already said why); msg is passed to the launcher. Does not return. */
+_Noreturn void rd_job_abort(int code, const char *msg);
+
+#endif

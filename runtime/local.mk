@@ -1,0 +1,23 @@
+# runtime/: services (params, logging, errors, job) and the MPI objects;
+# runtime/api/: the MPI_* entry points.
+
+# Services that the launcher tools share with the library.
+noinst_LTLIBRARIES += librdutil.la
+librdutil_la_SOURCES = \
+	runtime/params.c runtime/params.h runtime/params.def \
+	runtime/log.c runtime/log.h
+
+lib_LTLIBRARIES += librdmpi.la
+include_HEADERS += include/mpi.h
+librdmpi_la_SOURCES = \
+	runtime/error.c runtime/error.h \
+	runtime/state.h runtime/init.c \
+	runtime/job.c runtime/job.h \
+	runtime/comm.c runtime/comm.h \
+	runtime/errhandler.c runtime/errhandler.h \
+	runtime/api/init.c runtime/api/comm.c runtime/api/errors.c runtime/api/misc.c
+librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
+librdmpi_la_LIBADD = librdutil.la $(PMIX_LIBS) -lpthread
+# Only the MPI API and its predefined objects leave the library.
+librdmpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \
+	-export-symbols-regex '^(P?MPI_|rd_mpi_)'
