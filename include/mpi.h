@@ -40,7 +40,11 @@ typedef long long MPI_Count;
 
 /* ------------------------------------------------------------ handles */
 typedef struct rd_comm_s *MPI_Comm;
+typedef struct rd_datatype_s *MPI_Datatype;
+typedef struct rd_request_s *MPI_Request;
+typedef struct rd_message_s *MPI_Message;
 typedef struct rd_errhandler_s *MPI_Errhandler;
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 
 /* predefined objects live in librdmpi; their addresses are the handles */
 extern struct rd_comm_s rd_mpi_comm_world;
@@ -54,6 +58,94 @@ extern struct rd_errhandler_s rd_mpi_errors_return;
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_ERRORS_ARE_FATAL (&rd_mpi_errors_are_fatal)
 #define MPI_ERRORS_RETURN (&rd_mpi_errors_return)
+
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+#define MPI_REQUEST_NULL ((MPI_Request)0)
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+extern struct rd_message_s rd_mpi_message_no_proc;
+#define MPI_MESSAGE_NO_PROC (&rd_mpi_message_no_proc)
+
+/* ------------------------------------------------------------ predefined datatypes */
+#define RD_MPI_PREDEFINED_TYPES(X)                                                     \
+    X(CHAR, char) X(SIGNED_CHAR, signed_char) X(UNSIGNED_CHAR, unsigned_char)          \
+    X(BYTE, byte) X(WCHAR, wchar) X(SHORT, short) X(UNSIGNED_SHORT, unsigned_short)    \
+    X(INT, int) X(UNSIGNED, unsigned) X(LONG, long) X(UNSIGNED_LONG, unsigned_long)    \
+    X(LONG_LONG_INT, long_long_int) X(LONG_LONG, long_long)                            \
+    X(UNSIGNED_LONG_LONG, unsigned_long_long) X(FLOAT, float) X(DOUBLE, double)        \
+    X(LONG_DOUBLE, long_double) X(C_BOOL, c_bool) X(INT8_T, int8_t)                    \
+    X(INT16_T, int16_t) X(INT32_T, int32_t) X(INT64_T, int64_t) X(UINT8_T, uint8_t)    \
+    X(UINT16_T, uint16_t) X(UINT32_T, uint32_t) X(UINT64_T, uint64_t)                  \
+    X(AINT, aint) X(OFFSET, offset) X(COUNT, count) X(C_COMPLEX, c_complex)            \
+    X(C_FLOAT_COMPLEX, c_float_complex) X(C_DOUBLE_COMPLEX, c_double_complex)          \
+    X(C_LONG_DOUBLE_COMPLEX, c_long_double_complex) X(PACKED, packed)                  \
+    X(FLOAT_INT, float_int) X(DOUBLE_INT, double_int) X(LONG_INT, long_int)            \
+    X(2INT, 2int) X(SHORT_INT, short_int) X(LONG_DOUBLE_INT, long_double_int)
+
+#define RD_MPI_DECLARE_TYPE(NAME, name) extern struct rd_datatype_s rd_mpi_##name;
+RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
+#undef RD_MPI_DECLARE_TYPE
+
+#define MPI_CHAR (&rd_mpi_char)
+#define MPI_SIGNED_CHAR (&rd_mpi_signed_char)
+#define MPI_UNSIGNED_CHAR (&rd_mpi_unsigned_char)
+#define MPI_BYTE (&rd_mpi_byte)
+#define MPI_WCHAR (&rd_mpi_wchar)
+#define MPI_SHORT (&rd_mpi_short)
+#define MPI_UNSIGNED_SHORT (&rd_mpi_unsigned_short)
+#define MPI_INT (&rd_mpi_int)
+#define MPI_UNSIGNED (&rd_mpi_unsigned)
+#define MPI_LONG (&rd_mpi_long)
+#define MPI_UNSIGNED_LONG (&rd_mpi_unsigned_long)
+#define MPI_LONG_LONG_INT (&rd_mpi_long_long_int)
+#define MPI_LONG_LONG (&rd_mpi_long_long)
+#define MPI_UNSIGNED_LONG_LONG (&rd_mpi_unsigned_long_long)
+#define MPI_FLOAT (&rd_mpi_float)
+#define MPI_DOUBLE (&rd_mpi_double)
+#define MPI_LONG_DOUBLE (&rd_mpi_long_double)
+#define MPI_C_BOOL (&rd_mpi_c_bool)
+#define MPI_INT8_T (&rd_mpi_int8_t)
+#define MPI_INT16_T (&rd_mpi_int16_t)
+#define MPI_INT32_T (&rd_mpi_int32_t)
+#define MPI_INT64_T (&rd_mpi_int64_t)
+#define MPI_UINT8_T (&rd_mpi_uint8_t)
+#define MPI_UINT16_T (&rd_mpi_uint16_t)
+#define MPI_UINT32_T (&rd_mpi_uint32_t)
+#define MPI_UINT64_T (&rd_mpi_uint64_t)
+#define MPI_AINT (&rd_mpi_aint)
+#define MPI_OFFSET (&rd_mpi_offset)
+#define MPI_COUNT (&rd_mpi_count)
+#define MPI_C_COMPLEX (&rd_mpi_c_complex)
+#define MPI_C_FLOAT_COMPLEX (&rd_mpi_c_float_complex)
+#define MPI_C_DOUBLE_COMPLEX (&rd_mpi_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX (&rd_mpi_c_long_double_complex)
+#define MPI_PACKED (&rd_mpi_packed)
+#define MPI_FLOAT_INT (&rd_mpi_float_int)
+#define MPI_DOUBLE_INT (&rd_mpi_double_int)
+#define MPI_LONG_INT (&rd_mpi_long_int)
+#define MPI_2INT (&rd_mpi_2int)
+#define MPI_SHORT_INT (&rd_mpi_short_int)
+#define MPI_LONG_DOUBLE_INT (&rd_mpi_long_double_int)
+
+/* ------------------------------------------------------------ point-to-point constants */
+#define MPI_ANY_SOURCE (-1)
+#define MPI_ANY_TAG (-1)
+#define MPI_PROC_NULL (-2)
+#define MPI_ROOT (-3)
+#define MPI_UNDEFINED (-32766)
+#define MPI_BOTTOM ((void *)0)
+#define MPI_BSEND_OVERHEAD 64
+#define RDMPI_TAG_UB 2147483647 /* the value of the MPI_TAG_UB attribute */
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int rd_cancelled;   /* private */
+    MPI_Count rd_bytes; /* private: bytes received */
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 
 /* ------------------------------------------------------------ threads */
 #define MPI_THREAD_SINGLE 0
@@ -164,6 +256,66 @@ RD_MPI_PROTO(int, Error_class, (int errorcode, int *errorclass))
 RD_MPI_PROTO(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 RD_MPI_PROTO(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 RD_MPI_PROTO(int, Errhandler_free, (MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Comm_create_errhandler,
+             (MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+
+/* point-to-point */
+RD_MPI_PROTO(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status))
+RD_MPI_PROTO(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Status *status))
+RD_MPI_PROTO(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                                     int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+RD_MPI_PROTO(int, Buffer_attach, (void *buffer, int size))
+RD_MPI_PROTO(int, Buffer_detach, (void *buffer_addr, int *size))
+RD_MPI_PROTO(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+RD_MPI_PROTO(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+RD_MPI_PROTO(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
+RD_MPI_PROTO(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status))
+RD_MPI_PROTO(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
+RD_MPI_PROTO(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
+
+/* requests */
+RD_MPI_PROTO(int, Wait, (MPI_Request *request, MPI_Status *status))
+RD_MPI_PROTO(int, Waitall, (int count, MPI_Request requests[], MPI_Status statuses[]))
+RD_MPI_PROTO(int, Waitany, (int count, MPI_Request requests[], int *index, MPI_Status *status))
+RD_MPI_PROTO(int, Waitsome, (int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[]))
+RD_MPI_PROTO(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+RD_MPI_PROTO(int, Testall, (int count, MPI_Request requests[], int *flag, MPI_Status statuses[]))
+RD_MPI_PROTO(int, Testany, (int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status))
+RD_MPI_PROTO(int, Testsome, (int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[]))
+RD_MPI_PROTO(int, Request_free, (MPI_Request *request))
+RD_MPI_PROTO(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+RD_MPI_PROTO(int, Cancel, (MPI_Request *request))
+RD_MPI_PROTO(int, Test_cancelled, (const MPI_Status *status, int *flag))
+RD_MPI_PROTO(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Start, (MPI_Request *request))
+RD_MPI_PROTO(int, Startall, (int count, MPI_Request requests[]))
+RD_MPI_PROTO(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+RD_MPI_PROTO(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+RD_MPI_PROTO(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+
+/* datatypes (the rest arrive with derived datatypes) */
+RD_MPI_PROTO(int, Type_size, (MPI_Datatype datatype, int *size))
+RD_MPI_PROTO(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
+RD_MPI_PROTO(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+RD_MPI_PROTO(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_commit, (MPI_Datatype *datatype))
+RD_MPI_PROTO(int, Type_free, (MPI_Datatype *datatype))
 
 #undef RD_MPI_PROTO
 

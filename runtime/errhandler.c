@@ -110,7 +110,7 @@ const char *rd_err_last_detail(int cls)
     return NULL;
 }
 
-static int handle(MPI_Comm comm, int cls)
+int rd_err_invoke(MPI_Comm comm, int cls)
 {
     MPI_Comm target = rd_comm_valid(comm) ? comm : MPI_COMM_WORLD;
     MPI_Errhandler eh = target->errh;
@@ -143,7 +143,7 @@ int rd_err_raise(MPI_Comm comm, int cls, const char *call, const char *fmt, ...)
     rd_err_last.cls = cls;
     snprintf(rd_err_last.text, sizeof(rd_err_last.text), "%s on rank %d: %s", call, rd_job.rank,
              cause);
-    return handle(comm, cls);
+    return rd_err_invoke(comm, cls);
 }
 
 int rd_err_not_ready(const char *call)

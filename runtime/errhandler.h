@@ -15,14 +15,13 @@
 
 enum rd_errh_kind { RD_ERRH_FATAL, RD_ERRH_RETURN, RD_ERRH_USER };
 
-typedef void(rd_comm_errhandler_fn)(MPI_Comm *, int *, ...);
 
 struct rd_errhandler_s {
     uint32_t magic;
     enum rd_errh_kind kind;
     int predefined;
     _Atomic int refs;             /* user handlers only */
-    rd_comm_errhandler_fn *fn;
+    MPI_Comm_errhandler_function *fn;
 };
 
 static inline int rd_errh_valid(MPI_Errhandler e)
@@ -35,6 +34,9 @@ static inline int rd_errh_valid(MPI_Errhandler e)
  * the handler ends the job. */
 int rd_err_raise(MPI_Comm comm, int cls, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Apply comm's handler to an error class the caller already described. */
+int rd_err_invoke(MPI_Comm comm, int cls);
 
 /* Report a call made before MPI_Init or after MPI_Finalize. */
 int rd_err_not_ready(const char *call);

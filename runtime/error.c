@@ -15,6 +15,8 @@ const char *rd_status_string(rd_status st)
     case RD_ERR_TRUNCATE: return "message truncated";
     case RD_ERR_UNSUPPORTED: return "not supported";
     case RD_ERR_INTERNAL: return "internal error";
+    case RD_ERR_AGAIN: return "resource temporarily unavailable";
+    case RD_ERR_PEER: return "peer failed";
     }
     return "unknown status";
 }
@@ -28,6 +30,8 @@ int rd_status_to_mpi(rd_status st)
     case RD_ERR_TRUNCATE: return MPI_ERR_TRUNCATE;
     case RD_ERR_UNSUPPORTED: return MPI_ERR_UNSUPPORTED_OPERATION;
     case RD_ERR_INTERNAL: return MPI_ERR_INTERN;
+    case RD_ERR_AGAIN:
+    case RD_ERR_PEER:
     case RD_ERR_PARAM:
     case RD_ERR_UNREACH:
     case RD_ERR_IO:

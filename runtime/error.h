@@ -16,6 +16,8 @@ typedef enum {
     RD_ERR_TRUNCATE,    /* message longer than the receive buffer */
     RD_ERR_UNSUPPORTED, /* feature not available in this build or setting */
     RD_ERR_INTERNAL,    /* a broken invariant: a bug */
+    RD_ERR_AGAIN,       /* no resources right now: progress, then retry */
+    RD_ERR_PEER,        /* a peer failed or went away */
 } rd_status;
 
 const char *rd_status_string(rd_status st);

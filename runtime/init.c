@@ -8,8 +8,12 @@
 #include "runtime/comm.h"
 #include "runtime/job.h"
 #include "runtime/log.h"
+#include "runtime/p2p/p2p.h"
 #include "runtime/params.h"
+#include "runtime/request.h"
 #include "runtime/state.h"
+
+void rd_p2p_close(void);
 
 struct rd_state rd_state;
 
@@ -38,10 +42,16 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
         rd_warn("params", "%s", perr);
 
     rd_comm_init_predefined();
+    st = rd_p2p_init();
+    if (st != RD_OK) {
+        snprintf(err, errlen, "cannot set up point-to-point communication: %s", rd_status_string(st));
+        return st;
+    }
     rd_state.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
                             : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
                                                               : required;
     rd_state.main_thread = pthread_self();
+    rd_threaded = rd_state.thread_level == MPI_THREAD_MULTIPLE;
     if (provided)
         *provided = rd_state.thread_level;
     atomic_store_explicit(&rd_state.phase, RD_PHASE_READY, memory_order_release);
@@ -52,7 +62,12 @@ rd_status rd_finalize(void)
 {
     /* MPI_Finalize is collective: no rank leaves while another may still
      * need it (later, its transports). */
-    rd_status st = rd_job_fence(0);
+    RD_LOCK();
+    rd_status st = rd_p2p_finalize();
+    if (st == RD_OK)
+        st = rd_job_fence(0);
+    rd_p2p_close();
+    RD_UNLOCK();
     rd_status st2 = rd_job_finalize();
     atomic_store_explicit(&rd_state.phase, RD_PHASE_FINALIZED, memory_order_release);
     return st != RD_OK ? st : st2;

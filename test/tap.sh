@@ -20,5 +20,6 @@ like() { # like GOT EXTENDED-REGEX NAME
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() { [ -n "${_tap_planned:-}" ] || echo "1..$_tap_n"; exit 0; }
-# A private scratch directory removed on exit.
-tap_tmpdir() { _tap_tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-test.XXXXXX"); trap 'rm -rf "$_tap_tmp"' EXIT; echo "$_tap_tmp"; }
+# A private scratch directory in $TAP_TMP, removed when the script exits.
+# Call it directly (not in $(...)): tap_tmpdir; cd "$TAP_TMP"
+tap_tmpdir() { TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-test.XXXXXX"); trap 'rm -rf "$TAP_TMP"' EXIT; }

@@ -1,2 +1,10 @@
-# transports/: nothing is built here yet (see ARCHITECTURE.md).
+# transports/: the contract (transport.h) and its backends.
+# self: a rank to itself; shm: ranks of one node (rings + Cross Memory Attach).
+RD_TL_SELF_SOURCES = transports/transport.h transports/self/self.c
+RD_TL_SHM_SOURCES = \
+	transports/shm/shm.c \
+	transports/shm/shm_ring.c transports/shm/shm_ring.h \
+	transports/shm/shm_segment.c transports/shm/shm_segment.h \
+	transports/shm/shm_cma.c transports/shm/shm_cma.h
+librdmpi_la_SOURCES += $(RD_TL_SELF_SOURCES) $(RD_TL_SHM_SOURCES)
 EXTRA_DIST += transports/README.md

@@ -90,3 +90,38 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
+
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Comm_create_errhandler");
+    if (!fn || !errhandler)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "%s is NULL",
+                            fn ? "errhandler" : "the function");
+    struct rd_errhandler_s *eh = calloc(1, sizeof(*eh));
+    if (!eh)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
+                            "out of memory");
+    eh->magic = RD_ERRH_MAGIC;
+    eh->kind = RD_ERRH_USER;
+    eh->fn = fn;
+    atomic_init(&eh->refs, 1);
+    *errhandler = eh;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Comm_call_errhandler");
+    if (!rd_comm_valid(comm))
+        return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_call_errhandler", "invalid communicator");
+    if (!rd_err_class_string(errorcode))
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_call_errhandler",
+                            "%d is not a valid error code", errorcode);
+    rd_err_invoke(comm, errorcode);
+    /* the standard: returns MPI_SUCCESS if the handler returned */
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,396 @@
+/*
+ * p2p.c - point-to-point benchmarks between two MPI ranks (a benchmark, not
+ * a test): ping-pong latency, unidirectional and bidirectional windowed
+ * bandwidth, and message rate, over a list of message sizes.
+ *
+ * Uses only standard MPI-3.1 point-to-point calls (Send, Recv, Isend, Irecv,
+ * Waitall) and MPI_Wtime, so the same source builds with rdmpicc,
+ * mpicc.openmpi and mpicc.mpich. No collectives: ranks synchronise with a
+ * zero-byte Send/Recv exchange.
+ *
+ *   p2p [-t lat,bw,bibw,rate] [-s SIZES] [-r REPS] [-T MS] [-m RATE_MAX]
+ *
+ *   -t TESTS  comma list of lat, bw, bibw, rate (default: all four)
+ *   -s SIZES  comma list of sizes and ranges: 0,8,4K,1M or 0-16M (0, then
+ *             the powers of two from 1 to 16 MiB; the default). bw and bibw
+ *             skip size 0.
+ *   -r REPS   timed repetitions per size; the median is reported (default 5)
+ *   -T MS     target duration of one timed repetition (default 10 ms)
+ *   -m BYTES  largest size measured by the rate test (default 64K)
+ *
+ * Rank 0 prints, for each test and size, one line
+ *
+ *   TEST SIZE MEDIAN MIN MAX ITERS WINDOW
+ *
+ * where MEDIAN, MIN and MAX are over the REPS repetitions and the unit is
+ * that of the test: lat in microseconds (half a round trip), bw and bibw in
+ * MB/s (10^6 bytes per second; bibw counts both directions), rate in
+ * millions of messages per second. Lines starting with '#' are comments.
+ * Ranks beyond the first two only wait for MPI_Finalize.
+ *
+ * Methods (as in the OSU micro-benchmarks, with distinct receive buffers):
+ *   lat   rank 0 Send, Recv; rank 1 Recv, Send; ITERS times.
+ *   bw    rank 0 Isend of WINDOW messages, Waitall, Recv of a zero-byte
+ *         ack; rank 1 Irecv of WINDOW messages into distinct buffers,
+ *         Waitall, Send of the ack; ITERS windows.
+ *   bibw  both ranks Irecv WINDOW messages, Isend WINDOW messages, Waitall.
+ *   rate  as bw with a window of 64 whatever the size; messages per second.
+ * The send buffer is shared by the messages of a window (MPI-3 allows
+ * concurrent reads of a send buffer); a window's receive buffers are
+ * distinct, at most 8 MiB in all (WINDOW = 64 up to 128 KiB, then smaller,
+ * at least 2).
+ *
+ * Iteration counts: each size starts with uncounted warm-up batches of 1, 2,
+ * 4, ... iterations until a batch lasts a tenth of the target; the timed
+ * repetitions then run as many iterations as fill the target duration
+ * (at least 10 round trips or 3 windows), so counts fall with the size and
+ * a slow library does not make the run long. After the warm-up the received
+ * data is checked, so a library that loses or garbles data cannot report a
+ * good figure.
+ */
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAG_DATA = 1, TAG_ACK = 2, TAG_SYNC = 3, TAG_CTRL = 4 };
+enum { MAX_WINDOW = 64, MAX_SIZES = 128, MAX_REPS = 101 };
+
+#define RECV_WINDOW_BYTES (8L << 20) /* cap on a window's receive buffers */
+
+static int rank;
+static double target = 0.010; /* seconds per timed repetition */
+
+static void die(const char *msg)
+{
+    fprintf(stderr, "p2p [rank %d]: %s\n", rank, msg);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, n ? n : 1) != 0)
+        die("out of memory");
+    memset(p, 0, n ? n : 1); /* touch every page before timing */
+    return p;
+}
+
+static long clampl(long v, long lo, long hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* ---------------------------------------------------------------- sizes */
+
+static long parse_size(const char *s, char **end)
+{
+    long v = strtol(s, end, 10);
+    if (*end == s || v < 0)
+        return -1;
+    switch (**end) {
+    case 'k': case 'K': v <<= 10; (*end)++; break;
+    case 'm': case 'M': v <<= 20; (*end)++; break;
+    case 'g': case 'G': v <<= 30; (*end)++; break;
+    default: break;
+    }
+    return v;
+}
+
+/* "0,8,4K" or "0-16M" (0, then powers of two 1..16M) or a mix */
+static int parse_sizes(const char *arg, long *sizes)
+{
+    int n = 0;
+    const char *p = arg;
+    while (*p) {
+        char *end;
+        long a = parse_size(p, &end), b;
+        if (a < 0)
+            return -1;
+        if (*end == '-') {
+            p = end + 1;
+            b = parse_size(p, &end);
+            if (b < a)
+                return -1;
+            if (a == 0 && n < MAX_SIZES)
+                sizes[n++] = 0;
+            for (long s = 1; s <= b; s <<= 1)
+                if (s >= a && n < MAX_SIZES)
+                    sizes[n++] = s;
+        } else if (n < MAX_SIZES) {
+            sizes[n++] = a;
+        }
+        if (*end == ',')
+            end++;
+        else if (*end != '\0')
+            return -1;
+        p = end;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ utilities */
+
+static void sync_pair(void)
+{
+    char c = 0;
+    if (rank == 0) {
+        MPI_Send(&c, 0, MPI_BYTE, 1, TAG_SYNC, MPI_COMM_WORLD);
+        MPI_Recv(&c, 0, MPI_BYTE, 1, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(&c, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&c, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD);
+    }
+}
+
+static unsigned char pattern(int from, long i)
+{
+    return (unsigned char)(1 + (i * 7 + from * 101) % 251);
+}
+
+static void fill(unsigned char *buf, long size, int from)
+{
+    for (long i = 0; i < size; i++)
+        buf[i] = pattern(from, i);
+}
+
+static void check(const unsigned char *buf, long size, int from, const char *test)
+{
+    for (long i = 0; i < size; i++)
+        if (buf[i] != pattern(from, i)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s: size %ld: wrong data at byte %ld (%u, expected %u)",
+                     test, size, i, buf[i], pattern(from, i));
+            die(msg);
+        }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* print TEST SIZE MEDIAN MIN MAX ITERS WINDOW (rank 0) */
+static void report(const char *test, long size, double *v, int reps, long iters, int window)
+{
+    if (rank != 0)
+        return;
+    qsort(v, (size_t)reps, sizeof *v, cmp_double);
+    double med = reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
+    printf("%s %ld %.6g %.6g %.6g %ld %d\n", test, size, med, v[0], v[reps - 1], iters, window);
+    fflush(stdout);
+}
+
+static int window_for(long size)
+{
+    return (int)clampl(size ? RECV_WINDOW_BYTES / size : MAX_WINDOW, 2, MAX_WINDOW);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* What a test kernel works on. */
+struct ctx {
+    unsigned char *sbuf, *rbuf; /* rbuf holds WINDOW messages */
+    long size;
+    int window;
+};
+
+typedef void kernel_fn(const struct ctx *c, long iters);
+
+/* lat: ITERS round trips */
+static void pingpong(const struct ctx *c, long iters)
+{
+    int peer = 1 - rank, n = (int)c->size;
+    for (long i = 0; i < iters; i++) {
+        if (rank == 0) {
+            MPI_Send(c->sbuf, n, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
+            MPI_Recv(c->rbuf, n, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(c->rbuf, n, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(c->sbuf, n, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* bw, rate: ITERS windows from rank 0 to rank 1, each acknowledged */
+static void stream(const struct ctx *c, long iters)
+{
+    MPI_Request req[MAX_WINDOW];
+    MPI_Status st[MAX_WINDOW];
+    int n = (int)c->size;
+    char ack = 0;
+    for (long i = 0; i < iters; i++) {
+        if (rank == 0) {
+            for (int w = 0; w < c->window; w++)
+                MPI_Isend(c->sbuf, n, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD, &req[w]);
+            MPI_Waitall(c->window, req, st);
+            MPI_Recv(&ack, 0, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            for (int w = 0; w < c->window; w++)
+                MPI_Irecv(c->rbuf + (size_t)w * (size_t)n, n, MPI_BYTE, 0, TAG_DATA,
+                          MPI_COMM_WORLD, &req[w]);
+            MPI_Waitall(c->window, req, st);
+            MPI_Send(&ack, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* bibw: ITERS windows in both directions at once */
+static void exchange(const struct ctx *c, long iters)
+{
+    MPI_Request req[2 * MAX_WINDOW];
+    MPI_Status st[2 * MAX_WINDOW];
+    int peer = 1 - rank, n = (int)c->size;
+    for (long i = 0; i < iters; i++) {
+        for (int w = 0; w < c->window; w++)
+            MPI_Irecv(c->rbuf + (size_t)w * (size_t)n, n, MPI_BYTE, peer, TAG_DATA,
+                      MPI_COMM_WORLD, &req[w]);
+        for (int w = 0; w < c->window; w++)
+            MPI_Isend(c->sbuf, n, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[c->window + w]);
+        MPI_Waitall(2 * c->window, req, st);
+    }
+}
+
+/* rank 0 tells rank 1 what to do next */
+static long control(long cmd)
+{
+    if (rank == 0)
+        MPI_Send(&cmd, (int)sizeof cmd, MPI_BYTE, 1, TAG_CTRL, MPI_COMM_WORLD);
+    else
+        MPI_Recv(&cmd, (int)sizeof cmd, MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return cmd;
+}
+
+/*
+ * Warm-up and calibration: batches of 1, 2, 4, ... iterations until a batch
+ * lasts a tenth of the target time; the timed repetitions then run enough
+ * iterations to last about the target time, within [LO, HI]. Rank 0
+ * decides and tells rank 1. Returns the iteration count.
+ */
+static long warm_up(kernel_fn *kernel, const struct ctx *c, long lo, long hi)
+{
+    long n = 1;
+    for (;;) {
+        long cmd = control(n);
+        if (cmd < 0)
+            return -cmd;
+        double t0 = MPI_Wtime();
+        kernel(c, cmd);
+        double t = MPI_Wtime() - t0;
+        if (rank != 0)
+            continue;
+        if (t >= target / 10 || n >= hi) {
+            double it = t > 0 ? target / (t / (double)n) : (double)hi;
+            n = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
+        } else {
+            n *= 2;
+        }
+    }
+}
+
+/* one test at one size: warm up, check the data, time REPS repetitions */
+static void run(const char *test, long size, int reps)
+{
+    int lat = !strcmp(test, "lat"), bibw = !strcmp(test, "bibw"), rate = !strcmp(test, "rate");
+    kernel_fn *kernel = lat ? pingpong : bibw ? exchange : stream;
+    struct ctx c = {NULL, NULL, size, lat ? 1 : rate ? MAX_WINDOW : window_for(size)};
+    double v[MAX_REPS];
+
+    c.sbuf = xmalloc((size_t)size);
+    c.rbuf = xmalloc((size_t)c.window * (size_t)size);
+    fill(c.sbuf, size, rank);
+    sync_pair();
+    long iters = warm_up(kernel, &c, lat ? 10 : 3, lat ? 10000000 : 1000000);
+    if (rank == 1 || lat || bibw)
+        for (int w = 0; w < c.window; w++)
+            check(c.rbuf + (size_t)w * (size_t)size, size, 1 - rank, test);
+    for (int r = 0; r < reps; r++) {
+        sync_pair();
+        double t0 = MPI_Wtime();
+        kernel(&c, iters);
+        double t = MPI_Wtime() - t0;
+        double msgs = (double)c.window * (double)iters * (bibw ? 2.0 : 1.0);
+        v[r] = lat ? t * 1e6 / (2.0 * (double)iters)
+             : rate ? msgs / t / 1e6
+                    : msgs * (double)size / t / 1e6;
+    }
+    report(test, size, v, reps, iters, c.window);
+    free(c.sbuf);
+    free(c.rbuf);
+}
+
+/* ----------------------------------------------------------------- main */
+
+static void usage(void)
+{
+    if (rank == 0)
+        fprintf(stderr, "usage: p2p [-t lat,bw,bibw,rate] [-s SIZES] [-r REPS] "
+                        "[-T MS] [-m RATE_MAX]\n  SIZES: comma list of sizes (K, M suffixes) and "
+                        "ranges A-B (powers of two), default 0-16M\n");
+    MPI_Finalize();
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    static long sizes[MAX_SIZES];
+    const char *tests = "lat,bw,bibw,rate";
+    int nsizes = parse_sizes("0-16M", sizes), reps = 5, nranks;
+    long rate_max = 64L << 10;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end;
+        if (val == NULL || a[0] != '-' || a[1] == '\0' || a[2] != '\0')
+            usage();
+        i++;
+        switch (a[1]) {
+        case 't': tests = val; break;
+        case 's': if ((nsizes = parse_sizes(val, sizes)) <= 0) usage(); break;
+        case 'r': reps = atoi(val); if (reps < 1 || reps > MAX_REPS) usage(); break;
+        case 'T': target = strtod(val, &end) / 1e3; if (*end || target <= 0) usage(); break;
+        case 'm': if ((rate_max = parse_size(val, &end)) < 0 || *end) usage(); break;
+        default: usage();
+        }
+    }
+    if (nranks < 2)
+        die("needs 2 ranks");
+
+    if (rank == 0) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(lib, &len);
+        char *nl = strchr(lib, '\n');
+        if (nl)
+            *nl = '\0';
+        printf("# p2p tests=%s reps=%d target_ms=%g ranks=%d library=%s\n", tests, reps, target * 1e3,
+               nranks, lib);
+        printf("# test size median min max iters window "
+               "(lat: us, bw/bibw: MB/s, rate: Mmsg/s)\n");
+        fflush(stdout);
+    }
+    if (rank < 2) {
+        char *list = strdup(tests), *save = NULL;
+        for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (strcmp(t, "lat") && strcmp(t, "bw") && strcmp(t, "bibw") && strcmp(t, "rate"))
+                die("unknown test (lat, bw, bibw, rate)");
+            for (int i = 0; i < nsizes; i++) {
+                if (sizes[i] == 0 && (!strcmp(t, "bw") || !strcmp(t, "bibw")))
+                    continue; /* no bandwidth without bytes */
+                if (sizes[i] > rate_max && !strcmp(t, "rate"))
+                    continue;
+                run(t, sizes[i], reps);
+            }
+        }
+        free(list);
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,101 @@
+#!/bin/bash
+# startup.sh - how long a 4-rank hello takes from launch to exit, with rrun
+# against Open MPI's mpirun and MPICH's mpiexec.hydra (a benchmark, not a test).
+#
+#   bench/startup.sh [BUILDDIR]        (default: the current directory)
+#   ROUNDS=20 NP=4 bench/startup.sh ...
+#
+# One hello source (examples/hello.c) is built with rdmpicc, mpicc.openmpi and
+# mpicc.mpich; then ROUNDS rounds each run the three launchers one after the
+# other (interleaved, so that a slow moment of the machine hurts all alike),
+# output to /dev/null. Prints median and min wall time per launcher and the
+# ratios of rdmpi's median to the others'. A launcher whose tools are missing
+# is left out; a failed run is reported and stops the benchmark.
+set -u
+
+builddir=$(cd "${1:-.}" && pwd) || exit 1
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${ROUNDS:-20}
+np=${NP:-4}
+
+rdmpicc="$builddir/launcher/rdmpicc"
+rrun="$builddir/launcher/rrun/rrun"
+for f in "$rdmpicc" "$rrun"; do
+    [ -x "$f" ] || { echo "startup.sh: $f is missing: build rdmpi first (make -C $builddir)" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+names=()
+declare -A cmd
+"$rdmpicc" -O2 "$srcdir/examples/hello.c" -o hello_rdmpi || exit 1
+names+=(rdmpi)
+cmd[rdmpi]="$rrun -np $np ./hello_rdmpi"
+if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; then
+    mpicc.openmpi -O2 "$srcdir/examples/hello.c" -o hello_ompi || exit 1
+    names+=(openmpi)
+    cmd[openmpi]="mpirun.openmpi --allow-run-as-root --oversubscribe -np $np ./hello_ompi"
+else
+    echo "# Open MPI (mpicc.openmpi, mpirun.openmpi) not found: left out"
+fi
+if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; then
+    mpicc.mpich -O2 "$srcdir/examples/hello.c" -o hello_mpich || exit 1
+    names+=(mpich)
+    cmd[mpich]="mpiexec.hydra -n $np ./hello_mpich"
+else
+    echo "# MPICH (mpicc.mpich, mpiexec.hydra) not found: left out"
+fi
+
+# Nanoseconds since the epoch, without a fork when bash has EPOCHREALTIME.
+now_ns() {
+    if [ -n "${EPOCHREALTIME:-}" ]; then
+        local t=${EPOCHREALTIME/[.,]/}
+        echo "${t}000"
+    else
+        date +%s%N
+    fi
+}
+
+# run NAME: one timed run, its time (ns) appended to $tmp/NAME.times
+run() {
+    local t0 t1
+    t0=$(now_ns)
+    # shellcheck disable=SC2086 # the command is a list of words
+    if ! timeout 60 ${cmd[$1]} >/dev/null 2>"$tmp/$1.err"; then
+        echo "startup.sh: '${cmd[$1]}' failed:" >&2
+        cat "$tmp/$1.err" >&2
+        exit 1
+    fi
+    t1=$(now_ns)
+    echo $((t1 - t0)) >>"$tmp/$1.times"
+}
+
+# one warm-up run each (page cache, first-time setup), not counted
+for n in "${names[@]}"; do run "$n"; done
+for n in "${names[@]}"; do : >"$tmp/$n.times"; done
+for ((r = 0; r < rounds; r++)); do
+    for n in "${names[@]}"; do run "$n"; done
+done
+
+# median and min of a times file, in ms with 2 decimals
+stats() {
+    sort -n "$1" | awk '{ v[NR] = $1 }
+        END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+              printf "%.2f %.2f\n", m / 1e6, v[1] / 1e6 }'
+}
+
+echo "# startup of $np ranks of examples/hello.c, $rounds interleaved rounds, $(nproc) cores on $(hostname)"
+printf '%-8s %10s %10s  %s\n' launcher median_ms min_ms command
+declare -A median
+for n in "${names[@]}"; do
+    read -r med min < <(stats "$tmp/$n.times")
+    median[$n]=$med
+    printf '%-8s %10s %10s  %s\n' "$n" "$med" "$min" "${cmd[$n]}"
+done
+for n in openmpi mpich; do
+    [ -n "${median[$n]:-}" ] || continue
+    awk -v a="${median[rdmpi]}" -v b="${median[$n]}" -v n="$n" \
+        'BEGIN { printf "ratio rdmpi/%s (median): %.3f\n", n, a / b }'
+done

@@ -1,0 +1,61 @@
+# launcher/: the compiler wrappers rdmpicc / rdmpicxx and rdmpi_info
+# (rrun has its own launcher/rrun/local.mk).
+
+# ---------------------------------------------------------------- rdmpi_info
+bin_PROGRAMS += launcher/rdmpi_info
+launcher_rdmpi_info_SOURCES = launcher/rdmpi_info.c
+# The optional libraries configure found, as their link flags (empty: not found).
+launcher_rdmpi_info_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) \
+	-DRD_INFO_UCX_LIBS='"$(UCX_LIBS)"' -DRD_INFO_OFI_LIBS='"$(OFI_LIBS)"' \
+	-DRD_INFO_IBVERBS_LIBS='"$(IBVERBS_LIBS)"' -DRD_INFO_RDMACM_LIBS='"$(RDMACM_LIBS)"'
+launcher_rdmpi_info_LDADD = librdutil.la
+
+# ---------------------------------------------------------------- rdmpicc, rdmpicxx
+# One template, launcher/rdmpicc.in, makes both wrappers twice:
+#  - launcher/rdmpicc, launcher/rdmpicxx: for the build tree (mpi.h from the
+#    source tree, librdmpi from the build tree's .libs); made by `make`, not
+#    installed; tests find them first in PATH.
+#  - launcher/inst/rdmpicc, launcher/inst/rdmpicxx: installed in $(bindir), with
+#    the install paths. They are remade at every make run (cheaply, rewritten
+#    only when they change), so that `make install prefix=...` gets the paths of
+#    that prefix; DESTDIR is not part of them.
+rd_wrappers_build = launcher/rdmpicc launcher/rdmpicxx
+rd_wrappers_inst = launcher/inst/rdmpicc launcher/inst/rdmpicxx
+noinst_SCRIPTS += $(rd_wrappers_build)
+bin_SCRIPTS += $(rd_wrappers_inst)
+EXTRA_DIST += launcher/rdmpicc.in
+CLEANFILES += $(rd_wrappers_build) $(rd_wrappers_inst)
+
+# The shell variables wname, wlang, wenv, wcomp, wincdir, wlibdir choose the wrapper.
+rd_wrapper_edit = sed \
+	-e "s|@RD_VERSION@|$(PACKAGE_VERSION)|g" \
+	-e "s|@RD_WRAPPER_NAME@|$$wname|g" \
+	-e "s|@RD_WRAPPER_LANG@|$$wlang|g" \
+	-e "s|@RD_WRAPPER_ENV@|$$wenv|g" \
+	-e "s|@RD_WRAPPER_COMPILER@|$$wcomp|g" \
+	-e "s|@RD_WRAPPER_INCDIR@|$$wincdir|g" \
+	-e "s|@RD_WRAPPER_LIBDIR@|$$wlibdir|g" \
+	$(srcdir)/launcher/rdmpicc.in
+rd_wrapper_cc = wname=rdmpicc; wlang=C; wenv=RDMPI_CC; wcomp='$(CC)'
+rd_wrapper_cxx = wname=rdmpicxx; wlang=C++; wenv=RDMPI_CXX; wcomp='$(CXX)'
+rd_wrapper_build_dirs = wincdir=`cd '$(top_srcdir)/include' && pwd`; wlibdir='$(abs_top_builddir)/.libs'
+rd_wrapper_inst_dirs = wincdir='$(includedir)'; wlibdir='$(libdir)'
+
+launcher/rdmpicc: $(srcdir)/launcher/rdmpicc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) launcher && $(rd_wrapper_cc); $(rd_wrapper_build_dirs); \
+	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+launcher/rdmpicxx: $(srcdir)/launcher/rdmpicc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) launcher && $(rd_wrapper_cxx); $(rd_wrapper_build_dirs); \
+	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+
+# Remade every time (see above); touched only when the text changes.
+launcher/inst/rdmpicc: $(srcdir)/launcher/rdmpicc.in Makefile rd-wrappers-force
+	@$(MKDIR_P) launcher/inst && $(rd_wrapper_cc); $(rd_wrapper_inst_dirs); \
+	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else echo "  GEN      $@"; mv -f $@.tmp $@; fi
+launcher/inst/rdmpicxx: $(srcdir)/launcher/rdmpicc.in Makefile rd-wrappers-force
+	@$(MKDIR_P) launcher/inst && $(rd_wrapper_cxx); $(rd_wrapper_inst_dirs); \
+	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else echo "  GEN      $@"; mv -f $@.tmp $@; fi
+rd-wrappers-force:
+.PHONY: rd-wrappers-force

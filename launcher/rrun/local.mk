@@ -1,0 +1,14 @@
+# rrun: the job launcher, a PMIx server built on libpmix's server API.
+bin_PROGRAMS += launcher/rrun/rrun
+launcher_rrun_rrun_SOURCES = \
+	launcher/rrun/rrun.h \
+	launcher/rrun/main.c \
+	launcher/rrun/options.c \
+	launcher/rrun/session.c \
+	launcher/rrun/binding.c \
+	launcher/rrun/server.c \
+	launcher/rrun/spawn.c \
+	launcher/rrun/iof.c \
+	launcher/rrun/supervise.c
+launcher_rrun_rrun_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
+launcher_rrun_rrun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) $(AX_PTHREAD_LIBS)

@@ -1,0 +1,115 @@
+/* main.c - rrun: start an MPI job of N ranks on this node and serve it PMIx.
+ *
+ * The steps, in order; every step that acquires something is undone at
+ * `out`, whatever way the run ends (the PMIx session directory included). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launcher/rrun/rrun.h"
+
+static int job_init(struct rrun_job *job, const struct rrun_options *opt)
+{
+    struct timespec ts;
+    int wake[2];
+
+    memset(job, 0, sizeof(*job));
+    job->opt = opt;
+    job->np = opt->np;
+    job->cause_rank = -1;
+    job->wake_rd = job->wake_wr = -1;
+    pthread_mutex_init(&job->lock, NULL);
+    job->ranks = calloc((size_t)opt->np, sizeof(*job->ranks));
+    if (job->ranks == NULL)
+        return -1;
+    for (int i = 0; i < opt->np; i++) {
+        job->ranks[i].rank = i;
+        job->ranks[i].out_fd = job->ranks[i].err_fd = -1;
+    }
+    if (gethostname(job->hostname, sizeof(job->hostname) - 1) != 0)
+        snprintf(job->hostname, sizeof(job->hostname), "localhost");
+    /* Unique per run: the pid, and the clock against pid reuse. */
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(job->nspace, sizeof(job->nspace), "rrun.%ld.%lx", (long)getpid(),
+             (unsigned long)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000) & 0xffffffUL);
+    if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0)
+        return -1;
+    job->wake_rd = wake[0];
+    job->wake_wr = wake[1];
+    return 0;
+}
+
+static void job_fini(struct rrun_job *job)
+{
+    rrun_ranks_free(job);
+    if (job->wake_rd >= 0)
+        close(job->wake_rd);
+    if (job->wake_wr >= 0)
+        close(job->wake_wr);
+    pthread_mutex_destroy(&job->lock);
+}
+
+int main(int argc, char **argv)
+{
+    struct rrun_options opt;
+    struct rrun_job job;
+    sigset_t child_mask;
+    char *exe = NULL;
+    int sig_fd = -1, status;
+
+    status = rrun_parse_options(argc, argv, &opt);
+    if (status != 0) {
+        rrun_options_free(&opt);
+        return status < 0 ? 0 : status;
+    }
+    /* Before anything starts: a typo in the program name costs nothing. */
+    exe = rrun_find_program(opt.argv[0]);
+    if (exe == NULL) {
+        fprintf(stderr, "rrun: cannot run '%s': %s\n", opt.argv[0], strerror(errno));
+        rrun_options_free(&opt);
+        return RRUN_EXIT_NOEXEC;
+    }
+
+    status = RRUN_EXIT_INTERNAL;
+    if (job_init(&job, &opt) != 0) {
+        perror("rrun");
+        goto out;
+    }
+    job.exe_path = exe;
+    sig_fd = rrun_signals_setup(&child_mask);
+    if (sig_fd < 0)
+        goto out;
+    if (rrun_binding_plan(&job, opt.bind) != 0)
+        goto out;
+    job.session_dir = rrun_session_create();
+    if (job.session_dir == NULL)
+        goto out;
+    if (rrun_server_start(&job) != 0 || rrun_spawn_prepare_env(&job) != 0)
+        goto out;
+
+    if (rrun_spawn_all(&job, &child_mask) != 0)
+        rrun_job_end(&job, RRUN_END_SPAWN, -1, 0);
+    rrun_supervise(&job, sig_fd);
+    rrun_report_end(&job);
+    status = job.exit_status;
+out:
+    rrun_server_stop(&job);
+    rrun_binding_fini();
+    rrun_session_remove(job.session_dir);
+    if (sig_fd >= 0)
+        close(sig_fd);
+    job_fini(&job);
+    free(exe);
+    rrun_options_free(&opt);
+    return status;
+}

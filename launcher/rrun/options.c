@@ -1,0 +1,223 @@
+/* options.c - rrun's command line.
+ *
+ * Options come first and stop at the first word that is not an option (the
+ * program); everything after it belongs to the program. A usage error prints
+ * one line and a pointer to --help, and rrun exits 2 without starting
+ * anything. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launcher/rrun/rrun.h"
+
+/* More ranks than this on one node is a typo, not a job. */
+#define RRUN_MAX_NP 100000
+
+static const char usage_text[] =
+    "Usage: rrun -np N [options] program [args...]\n"
+    "\n"
+    "Start N processes of program on this node as one MPI job, served by a\n"
+    "PMIx server inside rrun.\n"
+    "\n"
+    "Options (they stop at the first word that is not an option):\n"
+    "  -np N, -n N, --np N    number of processes (ranks) to start; required\n"
+    "  --bind-to core|none    core: bind rank i to core i (default when N is not\n"
+    "                         more than the cores rrun may use); none: do not bind.\n"
+    "                         With more ranks than cores no rank is bound and\n"
+    "                         every rank gets RDMPI_OVERSUBSCRIBED=1.\n"
+    "  -x VAR=value           set VAR in the environment of every rank\n"
+    "  -x VAR                 copy rrun's own value of VAR to every rank\n"
+    "  --tag-output           prefix each line of output with [rank]\n"
+    "  --timeout S            end the job when it runs longer than S seconds\n"
+    "  --oversubscribe        accepted for compatibility; rrun always allows it\n"
+    "  -h, --help             show this help and exit\n"
+    "  --version              show the version and exit\n"
+    "\n"
+    "Output: each rank's stdout and stderr go to rrun's stdout and stderr, whole\n"
+    "lines at a time. Rank 0 reads rrun's stdin; the others read /dev/null.\n"
+    "\n"
+    "The job ends early when a rank is killed by a signal, exits with a non-zero\n"
+    "status, exits without calling MPI_Finalize after it connected, or calls\n"
+    "MPI_Abort: rrun then sends SIGTERM to the other ranks, SIGKILL shortly\n"
+    "after, and prints one message saying which rank failed and why.\n"
+    "SIGINT, SIGTERM and SIGHUP sent to rrun are forwarded to every rank.\n"
+    "\n"
+    "Exit status:\n"
+    "  0        every rank exited with status 0\n"
+    "  N        the first failing rank exited with status N\n"
+    "  128+S    the first failing rank was killed by signal S, or rrun itself\n"
+    "           received signal S\n"
+    "  1        a rank exited without calling MPI_Finalize, or rrun failed\n"
+    "  C        a rank called MPI_Abort with code C (codes outside 0..255 are\n"
+    "           taken modulo 256, and one that would become 0 exits 1)\n"
+    "  124      the --timeout expired\n"
+    "  127      the program cannot be found or executed (nothing started)\n"
+    "  2        usage error (nothing started)\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One line on stderr, with the pointer to --help. */
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("rrun: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (see 'rrun --help')\n", stderr);
+    return RRUN_EXIT_USAGE;
+}
+
+/* Parse a whole decimal number in 1..RRUN_MAX_NP. */
+static int parse_np(const char *s, int *np)
+{
+    char *end;
+    long v;
+
+    if (s == NULL || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < 1 || v > RRUN_MAX_NP)
+        return -1;
+    *np = (int)v;
+    return 0;
+}
+
+static int parse_timeout(const char *s, double *t)
+{
+    char *end;
+    double v;
+
+    if (s == NULL || *s == '\0')
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || *end != '\0' || !(v > 0) || v > 1e9)
+        return -1;
+    *t = v;
+    return 0;
+}
+
+/* A -x argument is NAME or NAME=value with a non-empty NAME. */
+static int valid_env_spec(const char *s)
+{
+    return s != NULL && *s != '\0' && *s != '=';
+}
+
+/* If arg is the long option `name`, either alone or as name=value, set
+ * *value (NULL when it came alone) and return 1. */
+static int match_opt(const char *arg, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == '\0') {
+        *value = NULL;
+        return 1;
+    }
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
+{
+    int i;
+    bool have_np = false;
+
+    memset(opt, 0, sizeof(*opt));
+    opt->bind = RRUN_BIND_DEFAULT;
+    opt->env_specs = calloc((size_t)argc, sizeof(*opt->env_specs));
+    if (opt->env_specs == NULL) {
+        perror("rrun");
+        return RRUN_EXIT_INTERNAL;
+    }
+
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = NULL;
+        /* Options that take a value accept it as the next word or after '='. */
+#define TAKE_VALUE(optname)                                                      \
+    do {                                                                         \
+        if (val == NULL) {                                                       \
+            if (i + 1 >= argc)                                                   \
+                return usage_error("option '%s' needs a value", optname);        \
+            val = argv[++i];                                                     \
+        }                                                                        \
+    } while (0)
+
+        if (arg[0] != '-' || arg[1] == '\0')
+            break;                          /* the program */
+        if (strcmp(arg, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return -1;
+        }
+        if (strcmp(arg, "--version") == 0) {
+            printf("rrun (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+            return -1;
+        }
+        if (match_opt(arg, "-np", &val) || match_opt(arg, "--np", &val) ||
+            match_opt(arg, "-n", &val)) {
+            TAKE_VALUE("-np");
+            if (parse_np(val, &opt->np) != 0)
+                return usage_error("-np needs a positive whole number, got '%s'", val);
+            have_np = true;
+        } else if (match_opt(arg, "--bind-to", &val) || match_opt(arg, "-bind-to", &val)) {
+            TAKE_VALUE("--bind-to");
+            if (strcmp(val, "core") == 0)
+                opt->bind = RRUN_BIND_CORE;
+            else if (strcmp(val, "none") == 0)
+                opt->bind = RRUN_BIND_NONE;
+            else
+                return usage_error("--bind-to takes 'core' or 'none', got '%s'", val);
+        } else if (strcmp(arg, "-x") == 0) {
+            TAKE_VALUE("-x");
+            if (!valid_env_spec(val))
+                return usage_error("-x needs VAR or VAR=value, got '%s'", val);
+            opt->env_specs[opt->n_env_specs++] = val;
+        } else if (match_opt(arg, "--tag-output", &val) && val == NULL) {
+            opt->tag_output = true;
+        } else if (match_opt(arg, "--timeout", &val)) {
+            TAKE_VALUE("--timeout");
+            if (parse_timeout(val, &opt->timeout) != 0)
+                return usage_error("--timeout needs a positive number of seconds, got '%s'",
+                                   val);
+            opt->timeout_text = val;
+        } else if (match_opt(arg, "--oversubscribe", &val) && val == NULL) {
+            /* Always allowed: accepted so mpirun command lines work. */
+        } else {
+            return usage_error("unknown option '%s'", arg);
+        }
+#undef TAKE_VALUE
+    }
+
+    if (!have_np)
+        return usage_error("%s", "the number of processes is missing: give -np N");
+    if (i >= argc)
+        return usage_error("%s", "no program to run was given");
+    opt->argv = &argv[i];
+    return 0;
+}
+
+void rrun_options_free(struct rrun_options *opt)
+{
+    free(opt->env_specs);
+    opt->env_specs = NULL;
+}

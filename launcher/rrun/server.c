@@ -1,0 +1,446 @@
+/* server.c - rrun as a PMIx server: setup, the upcalls, teardown.
+ *
+ * Order (see the PMIx notes): PMIx_server_init with a private session
+ * directory -> setup_application -> register_nspace with the job-level and
+ * per-rank data -> setup_local_support -> register every client, waiting for
+ * the callbacks before any fork -> (spawn.c: setup_fork, fork/exec) -> at the
+ * end deregister clients and namespace with bounded waits -> finalize.
+ *
+ * Upcalls run on libpmix's progress thread. They never block: they record
+ * what happened in the job under job->lock, wake the main loop, and return
+ * PMIX_OPERATION_SUCCEEDED so libpmix releases the client at once. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "launcher/rrun/rrun.h"
+
+/* The job the upcalls report to; set once before PMIx_server_init. */
+static struct rrun_job *server_job;
+
+/* What the server has set up, so teardown undoes exactly that. */
+static bool server_inited, nspace_registered;
+static int clients_registered;
+
+/* ------------------------------------------------ waiting for callbacks */
+
+/* Completion of asynchronous libpmix calls. Static, not on the stack: a
+ * callback that arrives after a bounded wait gave up must still find it. */
+struct completion {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int pending;
+    pmix_status_t status;
+};
+
+static struct completion done = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0,
+                                 PMIX_SUCCESS};
+
+static void completion_expect(struct completion *c)
+{
+    pthread_mutex_lock(&c->lock);
+    c->pending++;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void completion_signal(struct completion *c, pmix_status_t status)
+{
+    pthread_mutex_lock(&c->lock);
+    if (status != PMIX_SUCCESS && c->status == PMIX_SUCCESS)
+        c->status = status;
+    c->pending--;
+    pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void op_done(pmix_status_t status, void *cbdata)
+{
+    completion_signal(cbdata, status);
+}
+
+/* A libpmix call that takes op_done either completes later (PMIX_SUCCESS),
+ * completed already (PMIX_OPERATION_SUCCEEDED: no callback), or failed. */
+static pmix_status_t started(struct completion *c, pmix_status_t rc)
+{
+    if (rc == PMIX_SUCCESS)
+        return PMIX_SUCCESS;
+    completion_signal(c, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+    return rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc;
+}
+
+/* Wait until nothing is pending or ms pass; the first failure, or
+ * PMIX_ERR_TIMEOUT. Resets the status for the next round. */
+static pmix_status_t completion_wait(struct completion *c, int ms)
+{
+    struct timespec deadline;
+    pmix_status_t rc;
+
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += ms / 1000;
+    deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&c->lock);
+    while (c->pending > 0)
+        if (pthread_cond_timedwait(&c->cond, &c->lock, &deadline) == ETIMEDOUT)
+            break;
+    rc = c->pending > 0 ? PMIX_ERR_TIMEOUT : c->status;
+    c->status = PMIX_SUCCESS;
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- upcalls */
+
+/* The rank of one of our clients, or NULL if proc is not ours. */
+static struct rrun_rank *our_rank(const pmix_proc_t *proc)
+{
+    struct rrun_job *job = server_job;
+
+    if (job == NULL || proc == NULL || !PMIX_CHECK_NSPACE(proc->nspace, job->nspace) ||
+        proc->rank >= (pmix_rank_t)job->np)
+        return NULL;
+    return &job->ranks[proc->rank];
+}
+
+static pmix_status_t up_client_connected(const pmix_proc_t *proc, void *server_object,
+                                         pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    struct rrun_rank *r = our_rank(proc);
+
+    if (r != NULL) {
+        pthread_mutex_lock(&server_job->lock);
+        r->connected = true;
+        pthread_mutex_unlock(&server_job->lock);
+    }
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* Called while the client waits inside PMIx_Finalize, so the flag is set
+ * before the process can exit: a rank reaped with connected && !finalized
+ * really did skip PMIx_Finalize. */
+static pmix_status_t up_client_finalized(const pmix_proc_t *proc, void *server_object,
+                                         pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    struct rrun_rank *r = our_rank(proc);
+
+    if (r != NULL) {
+        pthread_mutex_lock(&server_job->lock);
+        r->finalized = true;
+        pthread_mutex_unlock(&server_job->lock);
+    }
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* PMIx_Abort (MPI_Abort). The first abort of the job is recorded before the
+ * client is released, so the main loop sees it before the rank's exit. The
+ * whole job ends, whatever procs[] names: MPI_Abort on any communicator of
+ * an rrun job ends the job. */
+static pmix_status_t up_abort(const pmix_proc_t *proc, void *server_object, int status,
+                              const char msg[], pmix_proc_t procs[], size_t nprocs,
+                              pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    struct rrun_job *job = server_job;
+    struct rrun_rank *r = our_rank(proc);
+
+    if (r == NULL)
+        return PMIX_ERR_BAD_PARAM;
+    pthread_mutex_lock(&job->lock);
+    if (!job->abort_called) {
+        job->abort_called = true;
+        job->abort_rank = r->rank;
+        job->abort_code = status;
+        snprintf(job->abort_msg, sizeof(job->abort_msg), "%s", msg != NULL ? msg : "");
+    }
+    pthread_mutex_unlock(&job->lock);
+    rrun_wake(job);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static void free_blob(void *cbdata)
+{
+    free(cbdata);
+}
+
+/* All local procs have contributed to a fence. rrun is the only server of
+ * the job, so the all-gather over servers is just our own contribution:
+ * hand a copy of it straight back. (libpmix completes purely local fences
+ * itself unless pmix_server_fence_localonly_opt is 0, so this runs only
+ * then.) */
+static pmix_status_t up_fence_nb(const pmix_proc_t procs[], size_t nprocs,
+                                 const pmix_info_t info[], size_t ninfo, char *data,
+                                 size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    char *copy = NULL;
+
+    if (ndata > 0) {
+        copy = malloc(ndata);
+        if (copy == NULL)
+            return PMIX_ERR_NOMEM;
+        memcpy(copy, data, ndata);
+    }
+    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, copy != NULL ? free_blob : NULL, copy);
+    return PMIX_SUCCESS;
+}
+
+static pmix_server_module_t server_module = {
+    .client_connected = up_client_connected,
+    .client_finalized = up_client_finalized,
+    .abort = up_abort,
+    .fence_nb = up_fence_nb,
+};
+
+/* ------------------------------------------------------------------ setup */
+
+/* Info returned by setup_application (fabric/network settings, usually
+ * nothing on one node): it belongs to the namespace's job info. */
+static void *app_setup_info;
+
+static void app_setup_done(pmix_status_t status, pmix_info_t info[], size_t ninfo,
+                           void *provided_cbdata, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    for (size_t i = 0; status == PMIX_SUCCESS && i < ninfo; i++)
+        PMIx_Info_list_xfer(app_setup_info, &info[i]);
+    if (cbfunc != NULL)
+        cbfunc(PMIX_SUCCESS, cbdata);
+    completion_signal(provided_cbdata, status);
+}
+
+static int report(const char *what, pmix_status_t rc)
+{
+    fprintf(stderr, "rrun: %s failed: %s\n", what, PMIx_Error_string(rc));
+    return -1;
+}
+
+/* "0,1,...,np-1" */
+static char *rank_list(int np)
+{
+    size_t cap = (size_t)np * 8 + 1, len = 0;
+    char *s = malloc(cap);
+
+    if (s == NULL)
+        return NULL;
+    s[0] = '\0';
+    for (int i = 0; i < np; i++)
+        len += (size_t)snprintf(s + len, cap - len, i ? ",%d" : "%d", i);
+    return s;
+}
+
+/* One PMIX_PROC_DATA entry: everything about one rank. */
+static pmix_status_t add_proc_data(void *list, const struct rrun_job *job, int i)
+{
+    void *pl = PMIx_Info_list_start();
+    pmix_rank_t rank = (pmix_rank_t)i;
+    uint16_t local_rank = (uint16_t)i;
+    uint32_t zero = 0;
+    const char *host = job->hostname;
+    pmix_data_array_t darray;
+    pmix_status_t rc;
+
+    if (pl == NULL)
+        return PMIX_ERR_NOMEM;
+    /* PMIX_RANK must come first. */
+    if ((rc = PMIx_Info_list_add(pl, PMIX_RANK, &rank, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_APP_RANK, &rank, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_NODE_RANK, &local_rank, PMIX_UINT16)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_HOSTNAME, host, PMIX_STRING)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_NODEID, &zero, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_APPNUM, &zero, PMIX_UINT32)) != PMIX_SUCCESS)
+        goto out;
+    rc = PMIx_Info_list_convert(pl, &darray);
+    if (rc != PMIX_SUCCESS)
+        goto out;
+    rc = PMIx_Info_list_add(list, PMIX_PROC_DATA, &darray, PMIX_DATA_ARRAY);
+    PMIx_Data_array_destruct(&darray);
+out:
+    PMIx_Info_list_release(pl);
+    return rc;
+}
+
+/* The job-level info of the namespace. */
+static pmix_status_t build_job_info(const struct rrun_job *job, void *list)
+{
+    uint32_t np = (uint32_t)job->np, one = 1, zero = 0;
+    pmix_rank_t leader = 0;
+    char *peers = rank_list(job->np), *node_map = NULL, *proc_map = NULL;
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+
+    if (peers == NULL)
+        goto out;
+    if ((rc = PMIx_generate_regex(job->hostname, &node_map)) != PMIX_SUCCESS ||
+        (rc = PMIx_generate_ppn(peers, &proc_map)) != PMIX_SUCCESS)
+        goto out;
+    if ((rc = PMIx_Info_list_add(list, PMIX_JOBID, job->nspace, PMIX_STRING)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_JOB_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_UNIV_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_MAX_PROCS, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_APP_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_APPLDR, &leader, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_LOCAL_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NODE_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NUM_NODES, &one, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NODEID, &zero, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_LOCAL_PEERS, peers, PMIX_STRING)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_LOCALLDR, &leader, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NODE_MAP, node_map, PMIX_REGEX)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_PROC_MAP, proc_map, PMIX_REGEX)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_TMPDIR, job->session_dir, PMIX_STRING)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NSDIR, job->session_dir, PMIX_STRING)) != PMIX_SUCCESS)
+        goto out;
+    for (int i = 0; i < job->np; i++)
+        if ((rc = add_proc_data(list, job, i)) != PMIX_SUCCESS)
+            goto out;
+out:
+    free(peers);
+    free(node_map);
+    free(proc_map);
+    return rc;
+}
+
+static int register_nspace(struct rrun_job *job)
+{
+    pmix_data_array_t darray = {0};
+    pmix_status_t rc;
+
+    rc = build_job_info(job, app_setup_info);
+    if (rc == PMIX_SUCCESS)
+        rc = PMIx_Info_list_convert(app_setup_info, &darray);
+    if (rc != PMIX_SUCCESS) {
+        PMIx_Info_list_release(app_setup_info);
+        app_setup_info = NULL;
+        return report("building the job information", rc);
+    }
+    completion_expect(&done);
+    rc = started(&done, PMIx_server_register_nspace(job->nspace, job->np, darray.array,
+                                                    darray.size, op_done, &done));
+    if (rc == PMIX_SUCCESS)
+        rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
+    PMIx_Data_array_destruct(&darray);
+    /* Now, while libpmix's classes still exist (not after finalize). */
+    PMIx_Info_list_release(app_setup_info);
+    app_setup_info = NULL;
+    if (rc != PMIX_SUCCESS)
+        return report("PMIx_server_register_nspace", rc);
+    nspace_registered = true;
+    return 0;
+}
+
+int rrun_server_start(struct rrun_job *job)
+{
+    pmix_info_t init_info[3];
+    pmix_topology_t topo = {.source = "hwloc", .topology = rrun_binding_topology()};
+    size_t ninit = 0;
+    pmix_status_t rc;
+
+    server_job = job;
+    PMIX_INFO_LOAD(&init_info[ninit++], PMIX_SERVER_TMPDIR, job->session_dir, PMIX_STRING);
+    PMIX_INFO_LOAD(&init_info[ninit++], PMIX_SYSTEM_TMPDIR, job->session_dir, PMIX_STRING);
+    /* Ours (see binding.c): saves libpmix a full discovery of its own. */
+    if (topo.topology != NULL)
+        PMIX_INFO_LOAD(&init_info[ninit++], PMIX_TOPOLOGY2, &topo, PMIX_TOPO);
+    rc = PMIx_server_init(&server_module, init_info, ninit);
+    for (size_t i = 0; i < ninit; i++)
+        PMIX_INFO_DESTRUCT(&init_info[i]);
+    if (rc != PMIX_SUCCESS)
+        return report("PMIx_server_init", rc);
+    server_inited = true;
+
+    app_setup_info = PMIx_Info_list_start();
+    if (app_setup_info == NULL)
+        return report("PMIx_Info_list_start", PMIX_ERR_NOMEM);
+    completion_expect(&done);
+    rc = PMIx_server_setup_application(job->nspace, NULL, 0, app_setup_done, &done);
+    if (rc != PMIX_SUCCESS)
+        completion_signal(&done, rc);
+    rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
+    if (rc != PMIX_SUCCESS)
+        return report("PMIx_server_setup_application", rc);
+
+    if (register_nspace(job) != 0)
+        return -1;
+
+    completion_expect(&done);
+    rc = started(&done, PMIx_server_setup_local_support(job->nspace, NULL, 0, op_done, &done));
+    if (rc == PMIX_SUCCESS)
+        rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
+    if (rc != PMIX_SUCCESS)
+        return report("PMIx_server_setup_local_support", rc);
+
+    /* Register all clients at once, then wait for all the callbacks. */
+    for (int i = 0; i < job->np; i++) {
+        pmix_proc_t proc;
+
+        PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)i);
+        completion_expect(&done);
+        rc = started(&done, PMIx_server_register_client(&proc, getuid(), getgid(),
+                                                        &job->ranks[i], op_done, &done));
+        if (rc != PMIX_SUCCESS)
+            break;
+        clients_registered = i + 1;
+    }
+    if (rc == PMIX_SUCCESS)
+        rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
+    else
+        (void)completion_wait(&done, RRUN_PMIX_WAIT_MS);
+    if (rc != PMIX_SUCCESS)
+        return report("PMIx_server_register_client", rc);
+    return 0;
+}
+
+int rrun_server_setup_fork(struct rrun_job *job, int rank, char ***env)
+{
+    pmix_proc_t proc;
+    pmix_status_t rc;
+
+    PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)rank);
+    rc = PMIx_server_setup_fork(&proc, env);
+    if (rc != PMIX_SUCCESS)
+        return report("PMIx_server_setup_fork", rc);
+    return 0;
+}
+
+/* -------------------------------------------------------------- teardown */
+
+void rrun_server_stop(struct rrun_job *job)
+{
+    pmix_status_t rc;
+
+    if (server_inited) {
+        for (int i = 0; i < clients_registered; i++) {
+            pmix_proc_t proc;
+
+            PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)i);
+            completion_expect(&done);
+            PMIx_server_deregister_client(&proc, op_done, &done);
+        }
+        if (clients_registered > 0)
+            (void)completion_wait(&done, RRUN_PMIX_FINI_WAIT_MS);
+        clients_registered = 0;
+        if (nspace_registered) {
+            completion_expect(&done);
+            PMIx_server_deregister_nspace(job->nspace, op_done, &done);
+            (void)completion_wait(&done, RRUN_PMIX_FINI_WAIT_MS);
+            nspace_registered = false;
+        }
+        rc = PMIx_server_finalize();
+        if (rc != PMIX_SUCCESS)
+            report("PMIx_server_finalize", rc);
+        server_inited = false;
+    }
+    server_job = NULL;
+}

@@ -1,0 +1,52 @@
+/* session.c - rrun's private session directory.
+ *
+ * libpmix keeps its rendezvous socket and data-store files under the
+ * directories given by PMIX_SERVER_TMPDIR / PMIX_SYSTEM_TMPDIR. rrun points
+ * both at a fresh directory of its own and removes it, with everything in
+ * it, on every way out, so a crashed job leaves nothing behind in /tmp. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launcher/rrun/rrun.h"
+
+char *rrun_session_create(void)
+{
+    const char *base = getenv("TMPDIR");
+    char *dir = NULL;
+
+    if (base == NULL || *base == '\0')
+        base = "/tmp";
+    if (asprintf(&dir, "%s/rrun.%ld.XXXXXX", base, (long)getpid()) < 0)
+        return NULL;
+    if (mkdtemp(dir) == NULL) {
+        fprintf(stderr, "rrun: cannot create a session directory in %s: %m\n", base);
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)type;
+    (void)ftw;
+    remove(path); /* best effort: keep going */
+    return 0;
+}
+
+void rrun_session_remove(char *dir)
+{
+    if (dir == NULL)
+        return;
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(dir);
+}

@@ -1,0 +1,381 @@
+/* supervise.c - the main loop: output, exits, upcalls, signals, timeout.
+ *
+ * One poll() waits on everything: the ranks' stdout/stderr pipes, a
+ * signalfd (SIGCHLD and the signals rrun forwards) and the self-pipe the
+ * PMIx upcalls write to. Nothing sleeps or polls on a timer except the two
+ * deadlines (--timeout, and SIGKILL after the SIGTERM grace).
+ *
+ * Failure policy: the first of these ends the job: a rank killed by a
+ * signal, a rank exiting non-zero, a rank exiting after it connected to the
+ * PMIx server without calling PMIx_Finalize, PMIx_Abort, the timeout, or a
+ * signal to rrun. Ending = signal every rank, SIGKILL the survivors after
+ * RRUN_KILL_GRACE_MS, reap them all, then print one message. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launcher/rrun/rrun.h"
+
+/* Signals rrun forwards to the ranks (unless they were ignored at start,
+ * e.g. SIGHUP under nohup: then they stay ignored, ranks included). */
+static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int rrun_signals_setup(sigset_t *orig)
+{
+    sigset_t block, handled;
+    int fd;
+
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGCHLD);
+    for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++) {
+        struct sigaction sa;
+
+        if (sigaction(forwarded_signals[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+            continue;
+        sigaddset(&handled, forwarded_signals[i]);
+    }
+    /* SIGPIPE is blocked too (not handled): a closed stdout then shows up as
+     * EPIPE from write instead of killing rrun with its ranks orphaned. */
+    block = handled;
+    sigaddset(&block, SIGPIPE);
+    /* Before libpmix starts its thread, so that thread inherits the mask. */
+    if (sigprocmask(SIG_BLOCK, &block, orig) != 0)
+        goto fail;
+    fd = signalfd(-1, &handled, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (fd < 0)
+        goto fail;
+    return fd;
+fail:
+    perror("rrun: cannot set up signal handling");
+    return -1;
+}
+
+void rrun_wake(struct rrun_job *job)
+{
+    ssize_t w = write(job->wake_wr, "", 1); /* full pipe: already awake */
+
+    (void)w;
+}
+
+void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int value)
+{
+    if (job->cause != RRUN_END_NONE) {
+        /* A second signal to rrun while ending: stop waiting. */
+        if (cause == RRUN_END_RRUN_SIGNAL) {
+            rrun_signal_ranks(job, SIGKILL);
+            job->kill_at_ms = 0;
+        }
+        return;
+    }
+    job->cause = cause;
+    job->cause_rank = rank;
+    job->cause_value = value;
+    switch (cause) {
+    case RRUN_END_SIGNALED:
+    case RRUN_END_RRUN_SIGNAL:
+        job->exit_status = 128 + value;
+        break;
+    case RRUN_END_EXIT:
+        job->exit_status = value;
+        break;
+    case RRUN_END_ABORT:
+        /* The code as given; the OS keeps 8 bits, and a failure must not
+         * turn into success by truncation (256 -> 0): then 1. */
+        job->exit_status = value & 0xff;
+        if (value != 0 && job->exit_status == 0)
+            job->exit_status = 1;
+        break;
+    case RRUN_END_TIMEOUT:
+        job->exit_status = RRUN_EXIT_TIMEOUT;
+        break;
+    default:
+        job->exit_status = 1;
+        break;
+    }
+    rrun_signal_ranks(job, cause == RRUN_END_RRUN_SIGNAL ? value : SIGTERM);
+    job->kill_at_ms = now_ms() + RRUN_KILL_GRACE_MS;
+}
+
+/* Look at what the upcalls recorded. Called before reaping, so an abort is
+ * seen before the exit of the rank that called it. */
+static void check_upcalls(struct rrun_job *job)
+{
+    bool aborted;
+    int rank, code;
+
+    pthread_mutex_lock(&job->lock);
+    aborted = job->abort_called;
+    rank = job->abort_rank;
+    code = job->abort_code;
+    pthread_mutex_unlock(&job->lock);
+    if (aborted)
+        rrun_job_end(job, RRUN_END_ABORT, rank, code);
+}
+
+static struct rrun_rank *rank_of_pid(struct rrun_job *job, pid_t pid)
+{
+    for (int i = 0; i < job->np; i++)
+        if (job->ranks[i].pid == pid)
+            return &job->ranks[i];
+    return NULL;
+}
+
+/* Reap every exited child; returns how many ranks were reaped. */
+static int reap(struct rrun_job *job)
+{
+    int n = 0, status;
+    pid_t pid;
+
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        struct rrun_rank *r = rank_of_pid(job, pid);
+        bool skipped_finalize;
+
+        if (r == NULL || r->reaped)
+            continue;
+        /* An abort recorded since the last look happened before this exit
+         * (the client waits in PMIx_Abort for it): it is the cause. */
+        check_upcalls(job);
+        r->reaped = true;
+        r->wait_status = status;
+        n++;
+        if (WIFSIGNALED(status)) {
+            rrun_job_end(job, RRUN_END_SIGNALED, r->rank, WTERMSIG(status));
+        } else if (WEXITSTATUS(status) != 0) {
+            rrun_job_end(job, RRUN_END_EXIT, r->rank, WEXITSTATUS(status));
+        } else {
+            pthread_mutex_lock(&job->lock);
+            skipped_finalize = r->connected && !r->finalized;
+            pthread_mutex_unlock(&job->lock);
+            if (skipped_finalize)
+                rrun_job_end(job, RRUN_END_NOFINALIZE, r->rank, 0);
+        }
+    }
+    return n;
+}
+
+/* Read what one pipe has; at end of file flush and close it. */
+static void forward(struct rrun_job *job, struct rrun_rank *r, bool is_err)
+{
+    static char buf[65536];
+    int *fd = is_err ? &r->err_fd : &r->out_fd;
+    struct rrun_linebuf *lb = is_err ? &r->err_buf : &r->out_buf;
+    int out = is_err ? 2 : 1;
+    ssize_t n = read(*fd, buf, sizeof(buf));
+
+    if (n > 0) {
+        rrun_iof_push(lb, out, r->rank, job->opt->tag_output, buf, (size_t)n);
+        return;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    rrun_iof_flush(lb, out, r->rank, job->opt->tag_output);
+    close(*fd);
+    *fd = -1;
+}
+
+/* After the last rank is reaped: forward what is left in the pipes without
+ * waiting for end of file (a helper a rank left behind may hold them). */
+static void drain(struct rrun_job *job)
+{
+    for (int i = 0; i < job->np; i++) {
+        struct rrun_rank *r = &job->ranks[i];
+
+        for (int k = 0; k < 2; k++) {
+            int *fd = k ? &r->err_fd : &r->out_fd;
+
+            for (int rounds = 0; *fd >= 0 && rounds < 1024; rounds++) {
+                struct pollfd p = {.fd = *fd, .events = POLLIN};
+
+                if (poll(&p, 1, 0) <= 0)
+                    break;
+                forward(job, r, k == 1);
+            }
+            if (*fd >= 0) {
+                rrun_iof_flush(k ? &r->err_buf : &r->out_buf, k ? 2 : 1, r->rank,
+                               job->opt->tag_output);
+                close(*fd);
+                *fd = -1;
+            }
+        }
+    }
+}
+
+static void handle_signals(struct rrun_job *job, int sig_fd, bool *child_exited)
+{
+    struct signalfd_siginfo si;
+
+    while (read(sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+        if (si.ssi_signo == SIGCHLD)
+            *child_exited = true;
+        else
+            rrun_job_end(job, RRUN_END_RRUN_SIGNAL, -1, (int)si.ssi_signo);
+    }
+}
+
+/* Milliseconds until the next deadline, or -1. */
+static int next_timeout(const struct rrun_job *job, long long timeout_at)
+{
+    long long now = now_ms(), next = -1;
+
+    if (timeout_at > 0 && job->cause == RRUN_END_NONE)
+        next = timeout_at;
+    if (job->kill_at_ms > 0 && (next < 0 || job->kill_at_ms < next))
+        next = job->kill_at_ms;
+    if (next < 0)
+        return -1;
+    return next <= now ? 0 : (int)(next - now);
+}
+
+void rrun_supervise(struct rrun_job *job, int sig_fd)
+{
+    long long timeout_at = 0;
+    int live = 0, nfds = 0;
+    struct pollfd *fds = calloc((size_t)job->np * 2 + 2, sizeof(*fds));
+    struct rrun_rank **owner = calloc((size_t)job->np * 2 + 2, sizeof(*owner));
+
+    if (fds == NULL || owner == NULL) {
+        /* Without memory, still end the job and reap it, output lost. */
+        rrun_job_end(job, RRUN_END_SPAWN, -1, 0);
+    }
+    if (job->opt->timeout > 0)
+        timeout_at = now_ms() + (long long)(job->opt->timeout * 1000.0 + 0.5);
+    for (int i = 0; i < job->np; i++)
+        live += job->ranks[i].pid > 0;
+
+    while (live > 0) {
+        bool child_exited = false;
+        int rc;
+
+        nfds = 0;
+        if (fds != NULL && owner != NULL) {
+            fds[nfds++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
+            fds[nfds++] = (struct pollfd){.fd = job->wake_rd, .events = POLLIN};
+            for (int i = 0; i < job->np; i++) {
+                struct rrun_rank *r = &job->ranks[i];
+
+                if (r->out_fd >= 0) {
+                    owner[nfds] = r;
+                    fds[nfds++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
+                }
+                if (r->err_fd >= 0) {
+                    owner[nfds] = r;
+                    fds[nfds++] = (struct pollfd){.fd = r->err_fd, .events = POLLIN};
+                }
+            }
+            rc = poll(fds, (nfds_t)nfds, next_timeout(job, timeout_at));
+        } else {
+            struct pollfd p = {.fd = sig_fd, .events = POLLIN};
+
+            rc = poll(&p, 1, next_timeout(job, timeout_at));
+        }
+        if (rc < 0 && errno != EINTR) {
+            perror("rrun: poll");
+            rrun_job_end(job, RRUN_END_SPAWN, -1, 0);
+        }
+
+        if (nfds > 0 && (fds[1].revents & POLLIN)) {
+            char junk[64];
+
+            while (read(job->wake_rd, junk, sizeof(junk)) > 0)
+                ;
+        }
+        check_upcalls(job);
+        handle_signals(job, sig_fd, &child_exited);
+        if (child_exited)
+            live -= reap(job);
+
+        for (int k = 2; k < nfds; k++) {
+            struct rrun_rank *r = owner[k];
+
+            if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            forward(job, r, fds[k].fd == r->err_fd);
+        }
+
+        if (timeout_at > 0 && job->cause == RRUN_END_NONE && now_ms() >= timeout_at)
+            rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
+        if (job->kill_at_ms > 0 && now_ms() >= job->kill_at_ms) {
+            rrun_signal_ranks(job, SIGKILL);
+            job->kill_at_ms = 0;
+        }
+    }
+    /* A failed job takes along what its ranks started, SIGTERM or not.
+     * (After a clean end, helpers left in the group are the user's.) */
+    if (job->cause != RRUN_END_NONE && job->pgid > 0)
+        kill(-job->pgid, SIGKILL);
+    drain(job);
+    free(fds);
+    free(owner);
+}
+
+void rrun_report_end(const struct rrun_job *job)
+{
+    const struct rrun_rank *r =
+        job->cause_rank >= 0 && job->cause_rank < job->np ? &job->ranks[job->cause_rank] : NULL;
+    long pid = r != NULL ? (long)r->pid : 0;
+    int rank = job->cause_rank;
+
+    switch (job->cause) {
+    case RRUN_END_SIGNALED:
+        fprintf(stderr, "rrun: rank %d (pid %ld) was killed by signal %d (%s); ending the job\n",
+                rank, pid, job->cause_value, strsignal(job->cause_value));
+        break;
+    case RRUN_END_EXIT:
+        fprintf(stderr, "rrun: rank %d (pid %ld) exited with status %d; ending the job\n", rank,
+                pid, job->cause_value);
+        break;
+    case RRUN_END_NOFINALIZE:
+        fprintf(stderr,
+                "rrun: rank %d (pid %ld) exited without calling MPI_Finalize; ending the job\n",
+                rank, pid);
+        break;
+    case RRUN_END_ABORT: {
+        char msg[sizeof(job->abort_msg)];
+        size_t len;
+
+        /* Read under no lock: the first abort is never overwritten. */
+        snprintf(msg, sizeof(msg), "%s", job->abort_msg);
+        len = strlen(msg);
+        while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+            msg[--len] = '\0';
+        if (len > 0)
+            fprintf(stderr, "rrun: rank %d (pid %ld) called MPI_Abort with code %d: %s\n", rank,
+                    pid, job->cause_value, msg);
+        else
+            fprintf(stderr, "rrun: rank %d (pid %ld) called MPI_Abort with code %d\n", rank, pid,
+                    job->cause_value);
+        break;
+    }
+    case RRUN_END_TIMEOUT:
+        fprintf(stderr, "rrun: job exceeded the --timeout of %s s; ending it\n",
+                job->opt->timeout_text);
+        break;
+    case RRUN_END_RRUN_SIGNAL:
+        fprintf(stderr, "rrun: received signal %d (%s); ending the job\n", job->cause_value,
+                strsignal(job->cause_value));
+        break;
+    case RRUN_END_SPAWN:
+    case RRUN_END_NONE:
+        break;
+    }
+}

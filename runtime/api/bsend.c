@@ -1,0 +1,103 @@
+/* MPI_Buffer_attach / MPI_Buffer_detach, and the allocator that buffered
+ * sends use inside the attached buffer. */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "runtime/api/check.h"
+#include "runtime/request.h"
+
+/* Used regions of the attached buffer, sorted by address. Each region is
+ * charged MPI_BSEND_OVERHEAD bytes besides its data, as the standard says
+ * users must provide. */
+struct rd_bsend_region {
+    struct rd_bsend_region *next;
+    char *start;
+    size_t len; /* including the overhead */
+};
+
+static struct {
+    char *buf;
+    size_t size;
+    struct rd_bsend_region *used;
+} B;
+
+void *rd_bsend_alloc(size_t bytes);
+void rd_bsend_release(void *block);
+
+void *rd_bsend_alloc(size_t bytes)
+{
+    size_t need = bytes + MPI_BSEND_OVERHEAD;
+    need = (need + 15) & ~(size_t)15;
+    if (!B.buf)
+        return NULL;
+    char *cur = (char *)(((uintptr_t)B.buf + 15) & ~(uintptr_t)15);
+    struct rd_bsend_region **pp = &B.used;
+    for (;;) {
+        char *limit = *pp ? (*pp)->start : B.buf + B.size;
+        if (limit >= cur && (size_t)(limit - cur) >= need) {
+            struct rd_bsend_region *r = malloc(sizeof(*r));
+            if (!r)
+                return NULL;
+            r->start = cur;
+            r->len = need;
+            r->next = *pp;
+            *pp = r;
+            return cur + MPI_BSEND_OVERHEAD;
+        }
+        if (!*pp)
+            return NULL;
+        cur = (*pp)->start + (*pp)->len;
+        pp = &(*pp)->next;
+    }
+}
+
+void rd_bsend_release(void *block)
+{
+    char *start = (char *)block - MPI_BSEND_OVERHEAD;
+    for (struct rd_bsend_region **pp = &B.used; *pp; pp = &(*pp)->next) {
+        if ((*pp)->start == start) {
+            struct rd_bsend_region *r = *pp;
+            *pp = r->next;
+            free(r);
+            return;
+        }
+    }
+}
+
+#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    RD_API_READY("MPI_Buffer_attach");
+    if (size < 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach", "size %d is negative", size);
+    if (!buffer && size > 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_attach", "buffer is NULL");
+    if (B.buf)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                            "a buffer is already attached (detach it first)");
+    RD_LOCK();
+    B.buf = buffer;
+    B.size = (size_t)size;
+    RD_UNLOCK();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    RD_API_READY("MPI_Buffer_detach");
+    if (!buffer_addr || !size)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_detach", "%s is NULL",
+                            size ? "buffer_addr" : "size");
+    RD_LOCK();
+    /* the standard: detach waits until the buffered messages are sent */
+    while (B.used)
+        rd_progress();
+    *(void **)buffer_addr = B.buf;
+    *size = (int)B.size;
+    B.buf = NULL;
+    B.size = 0;
+    RD_UNLOCK();
+    return MPI_SUCCESS;
+}

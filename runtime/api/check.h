@@ -1,0 +1,68 @@
+/* check.h - argument checks shared by the API entry points. Each returns
+ * MPI_SUCCESS or the class raised through the communicator's handler. */
+#ifndef RD_API_CHECK_H
+#define RD_API_CHECK_H
+
+#include <mpi.h>
+
+#include "runtime/comm.h"
+#include "runtime/datatype.h"
+#include "runtime/errhandler.h"
+#include "runtime/state.h"
+
+#define RD_API_READY(call)                                                             \
+    do {                                                                               \
+        if (!rd_ready())                                                               \
+            return rd_err_not_ready(call);                                             \
+    } while (0)
+
+static inline int rd_check_comm(const char *call, MPI_Comm comm)
+{
+    return rd_comm_valid(comm) ? MPI_SUCCESS
+                               : rd_err_raise(comm, MPI_ERR_COMM, call, "invalid communicator");
+}
+
+static inline int rd_check_buf(const char *call, MPI_Comm comm, const void *buf, int count,
+                               MPI_Datatype dt)
+{
+    if (count < 0)
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %d is negative", count);
+    if (!rd_dt_valid(dt))
+        return rd_err_raise(comm, MPI_ERR_TYPE, call, "invalid datatype");
+    if (!dt->committed)
+        return rd_err_raise(comm, MPI_ERR_TYPE, call, "datatype %s is not committed", dt->name);
+    /* MPI_BOTTOM (NULL) is fine with a type of absolute addresses */
+    if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
+        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "buffer is NULL for %d elements", count);
+    return MPI_SUCCESS;
+}
+
+static inline int rd_check_dest(const char *call, MPI_Comm comm, int dest, int tag)
+{
+    if (dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->size))
+        return rd_err_raise(comm, MPI_ERR_RANK, call, "destination rank %d is not in [0, %d)", dest,
+                            comm->size);
+    if (tag < 0 || tag > RDMPI_TAG_UB)
+        return rd_err_raise(comm, MPI_ERR_TAG, call, "tag %d is not in [0, MPI_TAG_UB]", tag);
+    return MPI_SUCCESS;
+}
+
+static inline int rd_check_source(const char *call, MPI_Comm comm, int source, int tag)
+{
+    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE && (source < 0 || source >= comm->size))
+        return rd_err_raise(comm, MPI_ERR_RANK, call, "source rank %d is not in [0, %d)", source,
+                            comm->size);
+    if (tag != MPI_ANY_TAG && (tag < 0 || tag > RDMPI_TAG_UB))
+        return rd_err_raise(comm, MPI_ERR_TAG, call, "tag %d is not MPI_ANY_TAG nor in [0, MPI_TAG_UB]",
+                            tag);
+    return MPI_SUCCESS;
+}
+
+#define RD_TRY(expr)                                                                   \
+    do {                                                                               \
+        int rd_rc_ = (expr);                                                           \
+        if (rd_rc_ != MPI_SUCCESS)                                                     \
+            return rd_rc_;                                                             \
+    } while (0)
+
+#endif

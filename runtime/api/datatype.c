@@ -1,0 +1,158 @@
+/* Datatype calls available so far: sizes and extents, contiguous types,
+ * commit and free; and the status queries Get_count / Get_elements. */
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/api/check.h"
+
+static int check_type(const char *call, MPI_Datatype dt)
+{
+    return rd_dt_valid(dt) ? MPI_SUCCESS
+                           : rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype");
+}
+
+#pragma weak MPI_Type_size = PMPI_Type_size
+int PMPI_Type_size(MPI_Datatype dt, int *size)
+{
+    RD_TRY(check_type("MPI_Type_size", dt));
+    if (!size)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
+    *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_size_x = PMPI_Type_size_x
+int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
+{
+    RD_TRY(check_type("MPI_Type_size_x", dt));
+    if (!size)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_size_x", "size is NULL");
+    *size = (MPI_Count)dt->size;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
+int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
+{
+    RD_TRY(check_type("MPI_Type_get_extent", dt));
+    if (!lb || !extent)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_extent", "%s is NULL", lb ? "extent" : "lb");
+    *lb = dt->lb;
+    *extent = dt->extent;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
+int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    RD_API_READY("MPI_Type_contiguous");
+    if (count < 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Type_contiguous", "count %d is negative", count);
+    RD_TRY(check_type("MPI_Type_contiguous", old));
+    if (!newtype)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_contiguous", "newtype is NULL");
+    struct rd_datatype_s *t = calloc(1, sizeof(*t));
+    if (!t)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Type_contiguous", "out of memory");
+    t->magic = RD_DT_MAGIC;
+    atomic_init(&t->refs, 1);
+    t->size = (size_t)count * old->size;
+    t->lb = old->lb;
+    t->extent = (MPI_Aint)count * old->extent;
+    t->true_lb = old->true_lb;
+    t->true_extent = count ? (MPI_Aint)(count - 1) * old->extent + old->true_extent : 0;
+    t->elements = (MPI_Count)count * old->elements;
+    t->basic = old->basic;
+    if (old->contig) {
+        /* one run of bytes: a single block */
+        t->contig = 1;
+        t->nblocks = 1;
+        t->blocks = t->inline_blocks;
+        t->blocks[0].off = old->true_lb;
+        t->blocks[0].len = t->size;
+    } else {
+        t->contig = 0;
+        t->nblocks = (size_t)count * old->nblocks;
+        t->blocks = malloc((t->nblocks ? t->nblocks : 1) * sizeof(*t->blocks));
+        if (!t->blocks) {
+            free(t);
+            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Type_contiguous", "out of memory");
+        }
+        for (int i = 0; i < count; i++)
+            for (size_t b = 0; b < old->nblocks; b++) {
+                t->blocks[(size_t)i * old->nblocks + b].off = old->blocks[b].off + (MPI_Aint)i * old->extent;
+                t->blocks[(size_t)i * old->nblocks + b].len = old->blocks[b].len;
+            }
+    }
+    if (count == 0) {
+        t->contig = 1;
+        t->nblocks = 0;
+    }
+    *newtype = t;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_commit = PMPI_Type_commit
+int PMPI_Type_commit(MPI_Datatype *dt)
+{
+    RD_API_READY("MPI_Type_commit");
+    if (!dt)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_commit", "datatype pointer is NULL");
+    RD_TRY(check_type("MPI_Type_commit", *dt));
+    (*dt)->committed = 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_free = PMPI_Type_free
+int PMPI_Type_free(MPI_Datatype *dt)
+{
+    RD_API_READY("MPI_Type_free");
+    if (!dt)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_free", "datatype pointer is NULL");
+    RD_TRY(check_type("MPI_Type_free", *dt));
+    if ((*dt)->predefined)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", "%s is predefined", (*dt)->name);
+    rd_dt_release(*dt); /* pending operations hold their own reference */
+    *dt = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_count = PMPI_Get_count
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
+{
+    if (!status || !count)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "%s is NULL", status ? "count" : "status");
+    RD_TRY(check_type("MPI_Get_count", dt));
+    MPI_Count bytes = status->rd_bytes;
+    if (dt->size == 0)
+        *count = 0;
+    else if ((size_t)bytes % dt->size != 0 || (size_t)bytes / dt->size > INT_MAX)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)((size_t)bytes / dt->size);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+{
+    if (!status || !count)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements_x", "%s is NULL", status ? "count" : "status");
+    RD_TRY(check_type("MPI_Get_elements_x", dt));
+    MPI_Count n = rd_dt_elements(dt, status->rd_bytes);
+    *count = n < 0 ? MPI_UNDEFINED : n;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_elements = PMPI_Get_elements
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
+{
+    MPI_Count n;
+    int rc = PMPI_Get_elements_x(status, dt, &n);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,476 @@
+/* Point-to-point calls: the send modes, receives, sendrecv, probes and
+ * matched probes. Argument checks here; the protocols live in runtime/p2p. */
+#include <mpi.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/api/check.h"
+#include "runtime/job.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/params.h"
+
+void *rd_bsend_alloc(size_t bytes); /* bsend.c */
+void rd_bsend_release(void *block);
+int rd_p2p_message_valid(struct rd_message_s *m);
+
+static int engine_error(MPI_Comm comm, const char *call, rd_status st, int peer)
+{
+    return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s (peer rank %d)", rd_status_string(st),
+                        peer);
+}
+
+static void proc_null_status(MPI_Status *st)
+{
+    if (!st)
+        return;
+    st->MPI_SOURCE = MPI_PROC_NULL;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->rd_cancelled = 0;
+    st->rd_bytes = 0;
+}
+
+static struct rd_request_s *new_req(int kind, int mode, const void *buf, int count, MPI_Datatype dt,
+                                    int peer, int tag, MPI_Comm comm)
+{
+    struct rd_request_s *req = rd_req_alloc(kind);
+    if (!req)
+        return NULL;
+    req->mode = (uint8_t)mode;
+    req->buf = (void *)buf;
+    req->count = count;
+    req->dt = dt;
+    rd_dt_retain(dt);
+    req->peer = peer;
+    req->tag = tag;
+    req->comm = comm;
+    return req;
+}
+
+/* A buffered send: copy into the attached buffer, send from there with an
+ * internal request that frees the space when done. */
+static rd_status start_bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                             MPI_Comm comm, int *mpi_err)
+{
+    size_t bytes = (size_t)count * dt->size;
+    void *block = rd_bsend_alloc(bytes);
+    *mpi_err = MPI_SUCCESS;
+    if (!block) {
+        *mpi_err = MPI_ERR_BUFFER;
+        return RD_OK;
+    }
+    rd_dt_pack(buf, dt, 0, block, bytes);
+    struct rd_request_s *req = new_req(RD_REQ_SEND, RD_MODE_STANDARD, block, (int)0, MPI_BYTE, dest,
+                                       tag, comm);
+    if (!req) {
+        rd_bsend_release(block);
+        return RD_ERR_NOMEM;
+    }
+    req->internal = 1;
+    req->bsend_block = block;
+    req->raw = 1;
+    req->bytes = bytes;
+    rd_status st = rd_p2p_start_send(req);
+    return st;
+}
+
+/* One path for every send mode, blocking (reqp == NULL) or not. */
+static int send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype dt,
+                       int dest, int tag, MPI_Comm comm, MPI_Request *reqp)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_buf(call, comm, buf, count, dt));
+    RD_TRY(rd_check_dest(call, comm, dest, tag));
+    if (reqp == NULL && mode == RD_MODE_STANDARD && dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (!reqp && mode == RD_MODE_STANDARD) {
+        RD_LOCK();
+        rd_status st = rd_p2p_send_fast(buf, count, dt, dest, tag, comm);
+        RD_UNLOCK();
+        if (st == RD_OK)
+            return MPI_SUCCESS;
+        if (st != RD_ERR_AGAIN)
+            return engine_error(comm, call, st, dest);
+    }
+
+    struct rd_request_s *req;
+    rd_status st = RD_OK;
+    int err = MPI_SUCCESS;
+    RD_LOCK();
+    if (mode == RD_MODE_BUFFERED) {
+        if (dest != MPI_PROC_NULL)
+            st = start_bsend(buf, count, dt, dest, tag, comm, &err);
+        req = reqp ? rd_req_alloc(RD_REQ_DONE) : NULL;
+        RD_UNLOCK();
+        if (st != RD_OK)
+            return engine_error(comm, call, st, dest);
+        if (err != MPI_SUCCESS) {
+            if (req)
+                rd_req_release(req);
+            return rd_err_raise(comm, err, call,
+                                "the attached buffer has no room for %zu bytes (+%d overhead)",
+                                (size_t)count * dt->size, MPI_BSEND_OVERHEAD);
+        }
+        if (reqp) {
+            if (!req)
+                return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+            req->comm = comm;
+            rd_status_empty(&req->status);
+            atomic_store(&req->done, 1);
+            *reqp = req;
+        }
+        return MPI_SUCCESS;
+    }
+    req = new_req(RD_REQ_SEND, mode, buf, count, dt, dest, tag, comm);
+    if (!req) {
+        RD_UNLOCK();
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    if (dest == MPI_PROC_NULL) {
+        proc_null_status(&req->status);
+        atomic_store(&req->done, 1);
+    } else {
+        st = rd_p2p_start_send(req);
+    }
+    if (st == RD_OK && !reqp) {
+        rd_req_wait(req);
+        err = req->error;
+        rd_req_release(req);
+    } else if (st == RD_OK) {
+        *reqp = req;
+    }
+    RD_UNLOCK();
+    if (st != RD_OK)
+        return engine_error(comm, call, st, dest);
+    if (err != MPI_SUCCESS)
+        return rd_err_raise(comm, err, call, "send to rank %d failed", dest);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Send = PMPI_Send
+int PMPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    return send_common("MPI_Send", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, NULL);
+}
+
+#pragma weak MPI_Ssend = PMPI_Ssend
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    return send_common("MPI_Ssend", RD_MODE_SYNC, buf, count, dt, dest, tag, comm, NULL);
+}
+
+#pragma weak MPI_Rsend = PMPI_Rsend
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    /* a ready send may go as a standard one: the receive is posted */
+    return send_common("MPI_Rsend", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, NULL);
+}
+
+#pragma weak MPI_Bsend = PMPI_Bsend
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    return send_common("MPI_Bsend", RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, NULL);
+}
+
+static int check_reqp(const char *call, MPI_Comm comm, MPI_Request *r)
+{
+    return r ? MPI_SUCCESS : rd_err_raise(comm, MPI_ERR_ARG, call, "request pointer is NULL");
+}
+
+#pragma weak MPI_Isend = PMPI_Isend
+int PMPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+               MPI_Request *r)
+{
+    RD_TRY(check_reqp("MPI_Isend", comm, r));
+    return send_common("MPI_Isend", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);
+}
+
+#pragma weak MPI_Issend = PMPI_Issend
+int PMPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                MPI_Request *r)
+{
+    RD_TRY(check_reqp("MPI_Issend", comm, r));
+    return send_common("MPI_Issend", RD_MODE_SYNC, buf, count, dt, dest, tag, comm, r);
+}
+
+#pragma weak MPI_Irsend = PMPI_Irsend
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                MPI_Request *r)
+{
+    RD_TRY(check_reqp("MPI_Irsend", comm, r));
+    return send_common("MPI_Irsend", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);
+}
+
+#pragma weak MPI_Ibsend = PMPI_Ibsend
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                MPI_Request *r)
+{
+    RD_TRY(check_reqp("MPI_Ibsend", comm, r));
+    return send_common("MPI_Ibsend", RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, r);
+}
+
+/* Copy a completed receive's outcome to the user's status. */
+static void status_out(MPI_Status *st, const struct rd_request_s *req)
+{
+    if (!st)
+        return;
+    st->MPI_SOURCE = req->status.MPI_SOURCE;
+    st->MPI_TAG = req->status.MPI_TAG;
+    st->rd_cancelled = req->status.rd_cancelled;
+    st->rd_bytes = req->status.rd_bytes;
+}
+
+static int recv_error(MPI_Comm comm, const char *call, const struct rd_request_s *req)
+{
+    if (req->error == MPI_ERR_TRUNCATE)
+        return rd_err_raise(comm, MPI_ERR_TRUNCATE, call,
+                            "the message from rank %d (tag %d) is longer than the receive buffer "
+                            "(%zu bytes)",
+                            req->status.MPI_SOURCE, req->status.MPI_TAG, req->bytes);
+    return rd_err_raise(comm, req->error, call, "receive from rank %d failed", req->status.MPI_SOURCE);
+}
+
+static int recv_common(const char *call, void *buf, int count, MPI_Datatype dt, int source, int tag,
+                       MPI_Comm comm, MPI_Status *status, MPI_Request *reqp)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_buf(call, comm, buf, count, dt));
+    RD_TRY(rd_check_source(call, comm, source, tag));
+    if (!reqp && source == MPI_PROC_NULL) {
+        proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    RD_LOCK();
+    struct rd_request_s *req = new_req(RD_REQ_RECV, 0, buf, count, dt, source, tag, comm);
+    if (!req) {
+        RD_UNLOCK();
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    rd_status st = RD_OK;
+    if (source == MPI_PROC_NULL) {
+        proc_null_status(&req->status);
+        atomic_store(&req->done, 1);
+    } else {
+        st = rd_p2p_start_recv(req);
+    }
+    if (st != RD_OK) {
+        rd_req_release(req);
+        RD_UNLOCK();
+        return engine_error(comm, call, st, source);
+    }
+    if (reqp) {
+        *reqp = req;
+        RD_UNLOCK();
+        return MPI_SUCCESS;
+    }
+    rd_req_wait(req);
+    status_out(status, req);
+    int rc = req->error == MPI_SUCCESS ? MPI_SUCCESS : -1;
+    struct rd_request_s copy = *req;
+    rd_req_release(req);
+    RD_UNLOCK();
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : recv_error(comm, call, &copy);
+}
+
+#pragma weak MPI_Recv = PMPI_Recv
+int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    return recv_common("MPI_Recv", buf, count, dt, source, tag, comm, status, NULL);
+}
+
+#pragma weak MPI_Irecv = PMPI_Irecv
+int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+               MPI_Request *r)
+{
+    RD_TRY(check_reqp("MPI_Irecv", comm, r));
+    return recv_common("MPI_Irecv", buf, count, dt, source, tag, comm, NULL, r);
+}
+
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request rr = MPI_REQUEST_NULL;
+    RD_API_READY("MPI_Sendrecv");
+    RD_TRY(rd_check_comm("MPI_Sendrecv", comm));
+    RD_TRY(rd_check_buf("MPI_Sendrecv", comm, sendbuf, sendcount, sendtype));
+    RD_TRY(rd_check_dest("MPI_Sendrecv", comm, dest, sendtag));
+    RD_TRY(recv_common("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, NULL, &rr));
+    int rc = send_common("MPI_Sendrecv", RD_MODE_STANDARD, sendbuf, sendcount, sendtype, dest,
+                         sendtag, comm, NULL);
+    int rc2 = PMPI_Wait(&rr, status);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag, int source,
+                          int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *call = "MPI_Sendrecv_replace";
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_buf(call, comm, buf, count, dt));
+    RD_TRY(rd_check_dest(call, comm, dest, sendtag));
+    RD_TRY(rd_check_source(call, comm, source, recvtag));
+    size_t bytes = (size_t)count * dt->size;
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory for %zu bytes", bytes);
+    rd_dt_pack(buf, dt, 0, copy, bytes);
+    MPI_Request rr = MPI_REQUEST_NULL, sr = MPI_REQUEST_NULL;
+    int rc = recv_common(call, buf, count, dt, source, recvtag, comm, NULL, &rr);
+    if (rc == MPI_SUCCESS) {
+        /* the packed copy goes out as bytes: the engine moves bytes */
+        RD_LOCK();
+        struct rd_request_s *req = new_req(RD_REQ_SEND, RD_MODE_STANDARD, copy, 0, MPI_BYTE, dest,
+                                           sendtag, comm);
+        rd_status st = RD_ERR_NOMEM;
+        if (req && dest == MPI_PROC_NULL) {
+            proc_null_status(&req->status);
+            atomic_store(&req->done, 1);
+            st = RD_OK;
+        } else if (req) {
+            req->raw = 1;
+            req->bytes = bytes;
+            st = rd_p2p_start_send(req);
+        }
+        RD_UNLOCK();
+        if (st != RD_OK) {
+            free(copy);
+            return engine_error(comm, call, st, dest);
+        }
+        sr = req;
+    }
+    int rc2 = rc == MPI_SUCCESS ? PMPI_Wait(&sr, MPI_STATUS_IGNORE) : MPI_SUCCESS;
+    int rc3 = rr != MPI_REQUEST_NULL ? PMPI_Wait(&rr, status) : MPI_SUCCESS;
+    free(copy);
+    return rc != MPI_SUCCESS ? rc : rc2 != MPI_SUCCESS ? rc2 : rc3;
+}
+
+/* ------------------------------------------------------------ probes */
+
+static int probe_common(const char *call, int source, int tag, MPI_Comm comm, int blocking,
+                        int *flag, MPI_Message *message, MPI_Status *status)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_source(call, comm, source, tag));
+    if (source == MPI_PROC_NULL) {
+        proc_null_status(status);
+        if (flag)
+            *flag = 1;
+        if (message)
+            *message = MPI_MESSAGE_NO_PROC;
+        return MPI_SUCCESS;
+    }
+    struct rd_message_s *m = NULL;
+    int found;
+    long idle = 0, spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    RD_LOCK();
+    for (;;) {
+        int events = rd_progress();
+        found = rd_p2p_probe(source, tag, comm, status, message ? &m : NULL);
+        if (found || !blocking)
+            break;
+        if (events == 0 && ++idle > spins) {
+            RD_UNLOCK();
+            sched_yield();
+            RD_LOCK();
+        }
+    }
+    RD_UNLOCK();
+    if (flag)
+        *flag = found;
+    if (message)
+        *message = found ? m : MPI_MESSAGE_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Probe = PMPI_Probe
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return probe_common("MPI_Probe", source, tag, comm, 1, NULL, NULL, status);
+}
+
+#pragma weak MPI_Iprobe = PMPI_Iprobe
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (!flag)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
+    return probe_common("MPI_Iprobe", source, tag, comm, 0, flag, NULL, status);
+}
+
+#pragma weak MPI_Mprobe = PMPI_Mprobe
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    if (!message)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
+    return probe_common("MPI_Mprobe", source, tag, comm, 1, NULL, message, status);
+}
+
+#pragma weak MPI_Improbe = PMPI_Improbe
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status)
+{
+    if (!flag || !message)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Improbe", "%s is NULL", flag ? "message" : "flag");
+    return probe_common("MPI_Improbe", source, tag, comm, 0, flag, message, status);
+}
+
+static int mrecv_common(const char *call, void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+                        MPI_Status *status, MPI_Request *reqp)
+{
+    RD_API_READY(call);
+    if (!message || (*message != MPI_MESSAGE_NO_PROC && !rd_p2p_message_valid(*message)))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "invalid message handle");
+    RD_TRY(rd_check_buf(call, MPI_COMM_WORLD, buf, count, dt));
+    RD_LOCK();
+    struct rd_request_s *req = new_req(RD_REQ_RECV, 0, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                                       MPI_COMM_WORLD);
+    if (!req) {
+        RD_UNLOCK();
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    rd_status st = RD_OK;
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        proc_null_status(&req->status);
+        atomic_store(&req->done, 1);
+    } else {
+        st = rd_p2p_start_mrecv(req, *message);
+    }
+    *message = MPI_MESSAGE_NULL;
+    if (st != RD_OK) {
+        rd_req_release(req);
+        RD_UNLOCK();
+        return engine_error(MPI_COMM_WORLD, call, st, -1);
+    }
+    if (reqp) {
+        *reqp = req;
+        RD_UNLOCK();
+        return MPI_SUCCESS;
+    }
+    rd_req_wait(req);
+    status_out(status, req);
+    struct rd_request_s copy = *req;
+    rd_req_release(req);
+    RD_UNLOCK();
+    return copy.error == MPI_SUCCESS ? MPI_SUCCESS : recv_error(MPI_COMM_WORLD, call, &copy);
+}
+
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_common("MPI_Mrecv", buf, count, dt, message, status, NULL);
+}
+
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request *r)
+{
+    if (!r)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Imrecv", "request pointer is NULL");
+    return mrecv_common("MPI_Imrecv", buf, count, dt, message, NULL, r);
+}

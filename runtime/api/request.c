@@ -1,0 +1,538 @@
+/* Requests: Wait/Test and their all/any/some forms, Request_free,
+ * Request_get_status, Cancel, Test_cancelled, persistent requests. */
+#include <mpi.h>
+#include <sched.h>
+#include <stdlib.h>
+
+#include "runtime/api/check.h"
+#include "runtime/job.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/params.h"
+
+void *rd_bsend_alloc(size_t bytes);
+void rd_bsend_release(void *block);
+
+/* ------------------------------------------------------------ helpers */
+
+/* An inactive request: null, or persistent and not started. */
+static inline int inactive(MPI_Request r)
+{
+    return r == MPI_REQUEST_NULL || (r->persistent && !r->active);
+}
+
+static void status_out(MPI_Status *st, const struct rd_request_s *req)
+{
+    if (!st)
+        return;
+    st->MPI_SOURCE = req->status.MPI_SOURCE;
+    st->MPI_TAG = req->status.MPI_TAG;
+    st->rd_cancelled = req->status.rd_cancelled;
+    st->rd_bytes = req->status.rd_bytes;
+}
+
+static int check_req(const char *call, MPI_Request r)
+{
+    if (r != MPI_REQUEST_NULL && !rd_req_valid(r))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "invalid request");
+    return MPI_SUCCESS;
+}
+
+static int check_array(const char *call, int count, MPI_Request reqs[])
+{
+    if (count < 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "count %d is negative", count);
+    if (count > 0 && !reqs)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "requests array is NULL");
+    for (int i = 0; i < count; i++)
+        if (reqs[i] != MPI_REQUEST_NULL && !rd_req_valid(reqs[i]))
+            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "request %d is invalid", i);
+    return MPI_SUCCESS;
+}
+
+/* Collect a completed request: status out, free or deactivate it. Returns
+ * its error class; *comm gets its communicator for error reporting. */
+static int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
+{
+    struct rd_request_s *req = *rp;
+    int err = req->error;
+    status_out(st, req);
+    *comm = req->comm ? req->comm : MPI_COMM_WORLD;
+    if (req->persistent) {
+        req->active = 0;
+        atomic_store(&req->done, 0);
+    } else {
+        rd_req_release(req);
+        *rp = MPI_REQUEST_NULL;
+    }
+    return err;
+}
+
+static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_Status *st)
+{
+    if (err == MPI_ERR_TRUNCATE)
+        return rd_err_raise(comm, err, call, "the message from rank %d (tag %d) is longer than the receive buffer",
+                            st ? st->MPI_SOURCE : -1, st ? st->MPI_TAG : -1);
+    return rd_err_raise(comm, err, call, "the operation failed");
+}
+
+/* Wait until some request of the array completes (any != 0) or all do. */
+static void wait_array(int count, MPI_Request reqs[], int any)
+{
+    long idle = 0, spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    for (;;) {
+        int pending = 0, done = 0;
+        for (int i = 0; i < count; i++) {
+            if (inactive(reqs[i]))
+                continue;
+            if (rd_req_done(reqs[i]))
+                done++;
+            else
+                pending++;
+        }
+        if (pending == 0 || (any && done > 0))
+            return;
+        if (rd_progress() > 0) {
+            idle = 0;
+        } else if (++idle > spins) {
+            RD_UNLOCK();
+            sched_yield();
+            RD_LOCK();
+        }
+    }
+}
+
+/* ------------------------------------------------------------ wait / test */
+
+#pragma weak MPI_Wait = PMPI_Wait
+int PMPI_Wait(MPI_Request *r, MPI_Status *status)
+{
+    MPI_Comm comm;
+    RD_API_READY("MPI_Wait");
+    if (!r)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Wait", "request pointer is NULL");
+    RD_TRY(check_req("MPI_Wait", *r));
+    if (inactive(*r)) {
+        rd_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    RD_LOCK();
+    rd_req_wait(*r);
+    MPI_Status tmp;
+    int err = collect(r, &tmp, &comm);
+    RD_UNLOCK();
+    if (status)
+        status_out(status, &(struct rd_request_s){.status = tmp});
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, "MPI_Wait", err, &tmp);
+}
+
+#pragma weak MPI_Test = PMPI_Test
+int PMPI_Test(MPI_Request *r, int *flag, MPI_Status *status)
+{
+    MPI_Comm comm;
+    RD_API_READY("MPI_Test");
+    if (!r || !flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "%s is NULL", r ? "flag" : "request pointer");
+    RD_TRY(check_req("MPI_Test", *r));
+    if (inactive(*r)) {
+        *flag = 1;
+        rd_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    RD_LOCK();
+    if (!rd_req_done(*r))
+        rd_progress();
+    *flag = rd_req_done(*r);
+    int err = MPI_SUCCESS;
+    MPI_Status tmp;
+    if (*flag)
+        err = collect(r, &tmp, &comm);
+    RD_UNLOCK();
+    if (*flag && status)
+        status_out(status, &(struct rd_request_s){.status = tmp});
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, "MPI_Test", err, &tmp);
+}
+
+/* Collect every completed request of the array into statuses; returns
+ * MPI_ERR_IN_STATUS when one failed (then every status says how it went). */
+static int collect_all(int count, MPI_Request reqs[], MPI_Status statuses[], int only_done,
+                       MPI_Comm *errcomm)
+{
+    int errs[count > 0 ? count : 1];
+    int any_err = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses ? &statuses[i] : NULL;
+        errs[i] = MPI_SUCCESS;
+        if (inactive(reqs[i])) {
+            rd_status_empty(st);
+            continue;
+        }
+        if (only_done && !rd_req_done(reqs[i])) {
+            errs[i] = MPI_ERR_PENDING;
+            continue;
+        }
+        MPI_Comm c;
+        errs[i] = collect(&reqs[i], st, &c);
+        if (errs[i] != MPI_SUCCESS && !any_err) {
+            any_err = 1;
+            *errcomm = c;
+        }
+    }
+    if (!any_err)
+        return MPI_SUCCESS;
+    if (statuses)
+        for (int i = 0; i < count; i++)
+            statuses[i].MPI_ERROR = errs[i];
+    return MPI_ERR_IN_STATUS;
+}
+
+#pragma weak MPI_Waitall = PMPI_Waitall
+int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    RD_API_READY("MPI_Waitall");
+    RD_TRY(check_array("MPI_Waitall", count, reqs));
+    RD_LOCK();
+    wait_array(count, reqs, 0);
+    int err = collect_all(count, reqs, statuses, 0, &comm);
+    RD_UNLOCK();
+    return err == MPI_SUCCESS ? MPI_SUCCESS
+                              : rd_err_raise(comm, err, "MPI_Waitall", "a request failed (see the statuses)");
+}
+
+#pragma weak MPI_Testall = PMPI_Testall
+int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    RD_API_READY("MPI_Testall");
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
+    RD_TRY(check_array("MPI_Testall", count, reqs));
+    RD_LOCK();
+    rd_progress();
+    int all = 1;
+    for (int i = 0; i < count && all; i++)
+        if (!inactive(reqs[i]) && !rd_req_done(reqs[i]))
+            all = 0;
+    *flag = all;
+    int err = all ? collect_all(count, reqs, statuses, 0, &comm) : MPI_SUCCESS;
+    RD_UNLOCK();
+    return err == MPI_SUCCESS ? MPI_SUCCESS
+                              : rd_err_raise(comm, err, "MPI_Testall", "a request failed (see the statuses)");
+}
+
+static int any_common(const char *call, int count, MPI_Request reqs[], int *index, int *flag,
+                      MPI_Status *status, int blocking)
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    RD_API_READY(call);
+    if (!index)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "index is NULL");
+    RD_TRY(check_array(call, count, reqs));
+    RD_LOCK();
+    if (blocking)
+        wait_array(count, reqs, 1);
+    else
+        rd_progress();
+    int active = 0, err = MPI_SUCCESS;
+    MPI_Status tmp;
+    *index = MPI_UNDEFINED;
+    for (int i = 0; i < count; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active++;
+        if (rd_req_done(reqs[i])) {
+            *index = i;
+            err = collect(&reqs[i], &tmp, &comm);
+            break;
+        }
+    }
+    RD_UNLOCK();
+    if (flag)
+        *flag = active == 0 || *index != MPI_UNDEFINED;
+    if (active == 0)
+        rd_status_empty(status);
+    else if (*index != MPI_UNDEFINED && status)
+        status_out(status, &(struct rd_request_s){.status = tmp});
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, call, err, &tmp);
+}
+
+#pragma weak MPI_Waitany = PMPI_Waitany
+int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+    return any_common("MPI_Waitany", count, reqs, index, NULL, status, 1);
+}
+
+#pragma weak MPI_Testany = PMPI_Testany
+int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testany", "flag is NULL");
+    return any_common("MPI_Testany", count, reqs, index, flag, status, 0);
+}
+
+static int some_common(const char *call, int count, MPI_Request reqs[], int *outcount,
+                       int indices[], MPI_Status statuses[], int blocking)
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    RD_API_READY(call);
+    if (!outcount || (count > 0 && !indices))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", outcount ? "indices" : "outcount");
+    RD_TRY(check_array(call, count, reqs));
+    RD_LOCK();
+    if (blocking)
+        wait_array(count, reqs, 1);
+    else
+        rd_progress();
+    int active = 0, n = 0, errs = 0;
+    int err_of[count > 0 ? count : 1];
+    for (int i = 0; i < count; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active++;
+        if (!rd_req_done(reqs[i]))
+            continue;
+        MPI_Comm c;
+        int e = collect(&reqs[i], statuses ? &statuses[n] : NULL, &c);
+        err_of[n] = e;
+        if (e != MPI_SUCCESS && !errs++)
+            comm = c;
+        indices[n++] = i;
+    }
+    RD_UNLOCK();
+    *outcount = active == 0 ? MPI_UNDEFINED : n;
+    if (!errs)
+        return MPI_SUCCESS;
+    if (statuses)
+        for (int i = 0; i < n; i++)
+            statuses[i].MPI_ERROR = err_of[i];
+    return rd_err_raise(comm, MPI_ERR_IN_STATUS, call, "a request failed (see the statuses)");
+}
+
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    return some_common("MPI_Waitsome", incount, reqs, outcount, indices, statuses, 1);
+}
+
+#pragma weak MPI_Testsome = PMPI_Testsome
+int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    return some_common("MPI_Testsome", incount, reqs, outcount, indices, statuses, 0);
+}
+
+/* ------------------------------------------------------------ request management */
+
+#pragma weak MPI_Request_free = PMPI_Request_free
+int PMPI_Request_free(MPI_Request *r)
+{
+    RD_API_READY("MPI_Request_free");
+    if (!r || !rd_req_valid(*r))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request");
+    struct rd_request_s *req = *r;
+    RD_LOCK();
+    if (inactive(req) || rd_req_done(req))
+        rd_req_release(req);
+    else
+        req->user_freed = 1; /* released when the operation completes */
+    RD_UNLOCK();
+    *r = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+int PMPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
+{
+    RD_API_READY("MPI_Request_get_status");
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Request_get_status", "flag is NULL");
+    RD_TRY(check_req("MPI_Request_get_status", r));
+    if (inactive(r)) {
+        *flag = 1;
+        rd_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    RD_LOCK();
+    if (!rd_req_done(r))
+        rd_progress();
+    *flag = rd_req_done(r);
+    if (*flag)
+        status_out(status, r);
+    RD_UNLOCK();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Cancel = PMPI_Cancel
+int PMPI_Cancel(MPI_Request *r)
+{
+    RD_API_READY("MPI_Cancel");
+    if (!r || !rd_req_valid(*r))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request");
+    if ((*r)->persistent && !(*r)->active)
+        return rd_err_raise((*r)->comm, MPI_ERR_REQUEST, "MPI_Cancel", "the persistent request is not active");
+    RD_LOCK();
+    /* a receive not yet matched is cancelled; a send always goes out
+     * (MPI allows that: Test_cancelled then says false) */
+    if ((*r)->kind == RD_REQ_RECV && !rd_req_done(*r))
+        rd_p2p_cancel_recv(*r);
+    RD_UNLOCK();
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    RD_API_READY("MPI_Test_cancelled");
+    if (!status || !flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test_cancelled", "%s is NULL", status ? "flag" : "status");
+    *flag = status->rd_cancelled != 0;
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ persistent requests */
+
+static int init_common(const char *call, int kind, int mode, const void *buf, int count,
+                       MPI_Datatype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (!r)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "request pointer is NULL");
+    RD_TRY(rd_check_buf(call, comm, buf, count, dt));
+    if (kind == RD_REQ_SEND)
+        RD_TRY(rd_check_dest(call, comm, peer, tag));
+    else
+        RD_TRY(rd_check_source(call, comm, peer, tag));
+    RD_LOCK();
+    struct rd_request_s *req = rd_req_alloc(kind);
+    RD_UNLOCK();
+    if (!req)
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+    req->persistent = 1;
+    req->mode = (uint8_t)mode;
+    req->buf = (void *)buf;
+    req->count = count;
+    req->dt = dt;
+    rd_dt_retain(dt);
+    req->peer = peer;
+    req->tag = tag;
+    req->comm = comm;
+    *r = req;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Send_init = PMPI_Send_init
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
+{
+    return init_common("MPI_Send_init", RD_REQ_SEND, RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);
+}
+
+#pragma weak MPI_Ssend_init = PMPI_Ssend_init
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
+{
+    return init_common("MPI_Ssend_init", RD_REQ_SEND, RD_MODE_SYNC, buf, count, dt, dest, tag, comm, r);
+}
+
+#pragma weak MPI_Rsend_init = PMPI_Rsend_init
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
+{
+    return init_common("MPI_Rsend_init", RD_REQ_SEND, RD_MODE_READY, buf, count, dt, dest, tag, comm, r);
+}
+
+#pragma weak MPI_Bsend_init = PMPI_Bsend_init
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
+{
+    return init_common("MPI_Bsend_init", RD_REQ_SEND, RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, r);
+}
+
+#pragma weak MPI_Recv_init = PMPI_Recv_init
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request *r)
+{
+    return init_common("MPI_Recv_init", RD_REQ_RECV, RD_MODE_STANDARD, buf, count, dt, source, tag, comm, r);
+}
+
+/* Start one persistent request (lock held). */
+static int start_one(const char *call, struct rd_request_s *req)
+{
+    req->active = 1;
+    req->error = MPI_SUCCESS;
+    atomic_store(&req->done, 0);
+    rd_status_empty(&req->status);
+    if (req->peer == MPI_PROC_NULL) {
+        req->status.MPI_SOURCE = MPI_PROC_NULL;
+        atomic_store(&req->done, 1);
+        return MPI_SUCCESS;
+    }
+    rd_status st;
+    if (req->kind == RD_REQ_RECV) {
+        st = rd_p2p_start_recv(req);
+    } else if (req->mode == RD_MODE_BUFFERED) {
+        /* copy into the attached buffer and send from there; this request
+         * is done as soon as the copy is made */
+        size_t bytes = (size_t)req->count * req->dt->size;
+        void *block = rd_bsend_alloc(bytes);
+        if (!block) {
+            req->active = 0;
+            return rd_err_raise(req->comm, MPI_ERR_BUFFER, call,
+                                "the attached buffer has no room for %zu bytes (+%d overhead)", bytes,
+                                MPI_BSEND_OVERHEAD);
+        }
+        rd_dt_pack(req->buf, req->dt, 0, block, bytes);
+        struct rd_request_s *copy = rd_req_alloc(RD_REQ_SEND);
+        if (!copy) {
+            rd_bsend_release(block);
+            return rd_err_raise(req->comm, MPI_ERR_NO_MEM, call, "out of memory");
+        }
+        copy->internal = 1;
+        copy->bsend_block = block;
+        copy->buf = block;
+        copy->dt = MPI_BYTE;
+        copy->raw = 1;
+        copy->bytes = bytes;
+        copy->peer = req->peer;
+        copy->tag = req->tag;
+        copy->comm = req->comm;
+        st = rd_p2p_start_send(copy);
+        atomic_store(&req->done, 1);
+    } else {
+        st = rd_p2p_start_send(req);
+    }
+    if (st != RD_OK)
+        return rd_err_raise(req->comm, rd_status_to_mpi(st), call, "%s (peer rank %d)",
+                            rd_status_string(st), req->peer);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Start = PMPI_Start
+int PMPI_Start(MPI_Request *r)
+{
+    RD_API_READY("MPI_Start");
+    if (!r || !rd_req_valid(*r) || !(*r)->persistent)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
+    if ((*r)->active)
+        return rd_err_raise((*r)->comm, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
+    RD_LOCK();
+    int rc = start_one("MPI_Start", *r);
+    RD_UNLOCK();
+    return rc;
+}
+
+#pragma weak MPI_Startall = PMPI_Startall
+int PMPI_Startall(int count, MPI_Request reqs[])
+{
+    RD_API_READY("MPI_Startall");
+    RD_TRY(check_array("MPI_Startall", count, reqs));
+    for (int i = 0; i < count; i++) {
+        if (!rd_req_valid(reqs[i]) || !reqs[i]->persistent)
+            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Startall",
+                                "request %d is not a persistent request", i);
+        if (reqs[i]->active)
+            return rd_err_raise(reqs[i]->comm, MPI_ERR_REQUEST, "MPI_Startall",
+                                "request %d is already active", i);
+    }
+    RD_LOCK();
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = start_one("MPI_Startall", reqs[i]);
+    RD_UNLOCK();
+    return rc;
+}

@@ -1,0 +1,39 @@
+/* p2p.h - the point-to-point engine, as the API layer and the collectives
+ * use it. Callers have checked the arguments; requests come from
+ * rd_req_alloc() with buf/count/dt/comm/peer/tag filled in. */
+#ifndef RD_P2P_H
+#define RD_P2P_H
+
+#include <mpi.h>
+
+#include "runtime/error.h"
+#include "runtime/request.h"
+
+/* Open the transports, exchange addresses (one PMIx fence), attach. */
+rd_status rd_p2p_init(void);
+/* Finish pending traffic and close the transports. */
+rd_status rd_p2p_finalize(void);
+
+/* Start a send / receive described by req (peer != MPI_PROC_NULL). */
+rd_status rd_p2p_start_send(struct rd_request_s *req);
+rd_status rd_p2p_start_recv(struct rd_request_s *req);
+
+/* Blocking standard send without a request when the message can leave at
+ * once (eager, nothing queued before it): returns RD_ERR_AGAIN otherwise,
+ * and the caller takes the request path. */
+rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                           MPI_Comm comm);
+
+/* Look for a matching message that has arrived (no progress made here).
+ * Fills status; with take != NULL, removes it and returns it there. */
+int rd_p2p_probe(int source, int tag, MPI_Comm comm, MPI_Status *status, struct rd_message_s **take);
+/* Receive a message taken by probe into req (a receive request). */
+rd_status rd_p2p_start_mrecv(struct rd_request_s *req, struct rd_message_s *msg);
+
+/* Cancel a receive that has not matched yet: returns 1 if cancelled. */
+int rd_p2p_cancel_recv(struct rd_request_s *req);
+
+/* A status for an empty/cancelled/PROC_NULL operation. */
+void rd_status_empty(MPI_Status *st);
+
+#endif

@@ -1,0 +1,54 @@
+/* wire.h - the point-to-point engine's active messages.
+ *
+ * Matching messages (EAGER, EAGER_SYNC, RTS) carry the envelope and a
+ * per-peer sequence number: the receiver handles them strictly in sequence
+ * order, whatever the transport does, which keeps MPI's non-overtaking
+ * rule. Control messages (ACK, CTS, FIN, FRAG) name a request and are not
+ * ordered. */
+#ifndef RD_P2P_WIRE_H
+#define RD_P2P_WIRE_H
+
+#include <stdint.h>
+
+enum rd_am_id {
+    RD_AM_EAGER = 1,   /* envelope + data */
+    RD_AM_EAGER_SYNC,  /* envelope + sender request + data; receiver answers ACK */
+    RD_AM_RTS,         /* envelope + sender request + protocol + address; data: rkey */
+    RD_AM_ACK,         /* sync eager matched: sender request completes */
+    RD_AM_CTS,         /* receiver ready (put: address + rkey in data; pipeline: go) */
+    RD_AM_FIN,         /* rendezvous data moved: the named request completes */
+    RD_AM_FRAG,        /* pipeline fragment: receiver request + offset; data */
+};
+
+/* rendezvous protocols */
+enum rd_rndv_proto { RD_RNDV_GET = 0, RD_RNDV_PUT = 1, RD_RNDV_PIPELINE = 2 };
+
+struct rd_wire_env {
+    uint32_t ctx;
+    int32_t src;  /* rank in the communicator */
+    int32_t tag;
+    uint32_t seq; /* per (sender, receiver) pair */
+    uint64_t len; /* message bytes */
+};
+
+struct rd_wire_sync {
+    struct rd_wire_env env;
+    uint64_t sreq;
+};
+
+struct rd_wire_rts {
+    struct rd_wire_env env;
+    uint64_t sreq;
+    uint64_t addr;  /* sender's data (get) */
+    uint32_t proto; /* enum rd_rndv_proto */
+    uint32_t pad;
+};
+
+struct rd_wire_ctrl {
+    uint64_t req;    /* the request this message is for */
+    uint64_t other;  /* CTS: the receiver's request */
+    uint64_t addr;   /* CTS(put): where to write; FRAG: offset */
+    uint64_t len;    /* CTS: bytes to move */
+};
+
+#endif

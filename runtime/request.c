@@ -1,0 +1,89 @@
+/* request.c - request allocation, completion and waiting (request.h). */
+#include "config.h"
+
+#include "runtime/request.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/datatype.h"
+#include "runtime/job.h"
+#include "runtime/params.h"
+
+int rd_threaded;
+pthread_mutex_t rd_big_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Free list, refilled a slab at a time: no malloc per message. */
+#define RD_REQ_SLAB 64
+static struct rd_request_s *rd_req_free_list;
+
+void rd_bsend_release(void *block); /* api/bsend.c */
+
+struct rd_request_s *rd_req_alloc(int kind)
+{
+    struct rd_request_s *r = rd_req_free_list;
+    if (!r) {
+        struct rd_request_s *slab = calloc(RD_REQ_SLAB, sizeof(*slab));
+        if (!slab)
+            return NULL;
+        for (int i = RD_REQ_SLAB - 1; i >= 0; i--) {
+            slab[i].next = rd_req_free_list;
+            rd_req_free_list = &slab[i];
+        }
+        r = rd_req_free_list;
+    }
+    rd_req_free_list = r->next;
+    memset(r, 0, sizeof(*r));
+    r->magic = RD_REQ_MAGIC;
+    r->kind = (uint8_t)kind;
+    r->error = MPI_SUCCESS;
+    return r;
+}
+
+void rd_req_release(struct rd_request_s *req)
+{
+    if (req->dt)
+        rd_dt_release(req->dt);
+    req->magic = 0;
+    req->next = rd_req_free_list;
+    rd_req_free_list = req;
+}
+
+void rd_req_complete(struct rd_request_s *req)
+{
+    if (req->bsend_block) {
+        rd_bsend_release(req->bsend_block);
+        req->bsend_block = NULL;
+    }
+    if (req->internal || (req->user_freed && !req->persistent)) {
+        rd_req_release(req);
+        return;
+    }
+    if (req->user_freed && req->persistent) {
+        rd_req_release(req);
+        return;
+    }
+    atomic_store_explicit(&req->done, 1, memory_order_release);
+}
+
+void rd_wait_flag(const _Atomic int *flag)
+{
+    long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    long idle = 0;
+    while (!atomic_load_explicit(flag, memory_order_acquire)) {
+        if (rd_progress() > 0) {
+            idle = 0;
+            continue;
+        }
+        if (++idle > spins) {
+            /* nothing is happening: let the other ranks on this core run */
+            RD_UNLOCK();
+            sched_yield();
+            RD_LOCK();
+        } else if (rd_threaded) {
+            RD_UNLOCK();
+            RD_LOCK();
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/* request.h - requests: the state of one nonblocking operation, and the
+ * progress engine that completes them. */
+#ifndef RD_REQUEST_H
+#define RD_REQUEST_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/error.h"
+#include "transports/transport.h"
+
+#define RD_REQ_MAGIC 0x52657175u /* "Requ" */
+
+enum rd_req_kind { RD_REQ_SEND = 1, RD_REQ_RECV, RD_REQ_DONE /* completed at creation */ };
+enum rd_send_mode { RD_MODE_STANDARD = 0, RD_MODE_SYNC, RD_MODE_READY, RD_MODE_BUFFERED };
+
+struct rd_unexp;
+
+struct rd_request_s {
+    uint32_t magic;
+    uint8_t kind;          /* enum rd_req_kind */
+    uint8_t mode;          /* enum rd_send_mode */
+    uint8_t persistent;    /* made by *_init: survives completion */
+    uint8_t active;        /* persistent: started and not yet waited for */
+    uint8_t user_freed;    /* MPI_Request_free while in flight: release when done */
+    uint8_t internal;      /* made by the library (a buffered send's copy) */
+    uint8_t proto;         /* rendezvous protocol in use (wire.h) */
+    uint8_t posted;        /* receive waiting in a posted queue */
+    uint8_t raw;           /* bytes is preset: buf holds that many packed bytes */
+    _Atomic int done;
+    int error;             /* MPI error class of the operation */
+    MPI_Status status;
+
+    /* what the user asked */
+    void *buf;
+    int count;
+    MPI_Datatype dt;
+    MPI_Comm comm;
+    int peer;              /* comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL */
+    int tag;
+
+    /* engine state */
+    size_t bytes;          /* send: message size; recv: buffer size (packed bytes) */
+    int wpeer;             /* world rank of the peer, once known */
+    struct rd_request_s *next, *prev;
+    void *tmp;             /* packed copy (non-contiguous data, rendezvous) */
+    size_t frag_off;       /* pipeline: bytes sent or received so far */
+    size_t xfer;           /* bytes that will really move (recv: min(len, bytes)) */
+    uint64_t remote;       /* the peer's request id, for rendezvous */
+    rd_rma_op rma;
+    rd_mr *mr;             /* registration of the local side, when needed */
+    void *rkey;            /* the peer's packed key (malloc'd) */
+    size_t rkey_len;
+    void *bsend_block;     /* region of the attached buffer (buffered sends) */
+};
+
+/* Allocation: from a free list, no malloc on the steady path. */
+struct rd_request_s *rd_req_alloc(int kind);
+void rd_req_release(struct rd_request_s *req);
+
+static inline int rd_req_valid(MPI_Request r)
+{
+    return r != MPI_REQUEST_NULL && r->magic == RD_REQ_MAGIC;
+}
+
+/* Mark complete (the engine calls it once per operation). */
+void rd_req_complete(struct rd_request_s *req);
+
+static inline int rd_req_done(const struct rd_request_s *req)
+{
+    return atomic_load_explicit(&req->done, memory_order_acquire);
+}
+
+/* The big lock: taken only when the application asked for
+ * MPI_THREAD_MULTIPLE, so single-threaded codes pay nothing. */
+extern int rd_threaded;
+extern pthread_mutex_t rd_big_lock;
+#define RD_LOCK()                                                                      \
+    do {                                                                               \
+        if (rd_threaded)                                                               \
+            pthread_mutex_lock(&rd_big_lock);                                          \
+    } while (0)
+#define RD_UNLOCK()                                                                    \
+    do {                                                                               \
+        if (rd_threaded)                                                               \
+            pthread_mutex_unlock(&rd_big_lock);                                        \
+    } while (0)
+
+/* Poll every transport once; returns the events handled. */
+int rd_progress(void);
+
+/* Progress until *flag is non-zero (call with the big lock held). Spins
+ * first, then yields the core (at once when oversubscribed). */
+void rd_wait_flag(const _Atomic int *flag);
+
+static inline void rd_req_wait(struct rd_request_s *req)
+{
+    rd_wait_flag(&req->done);
+}
+
+#endif

@@ -1,0 +1,81 @@
+#!/bin/sh
+# info.sh - rdmpi_info: the version (from mpi.h), the MPI version, the
+# configured transports (config.h) and optional libraries (configure's
+# findings); --params lists every parameter of runtime/params.def, by its
+# RDMPI_ name, with its doc; --help, --version, bad arguments.
+. "$RD_SRCDIR/test/tap.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-info.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+info="$RD_BUILDDIR/launcher/rdmpi_info"
+# Run it with no RDMPI_* variable but the ones given.
+clean() { env -i PATH="$PATH" "$@"; }
+
+mpih="$RD_SRCDIR/include/mpi.h"
+version=$(sed -n 's/^#define RDMPI_VERSION_STRING "\(.*\)"$/\1/p' "$mpih")
+mpiver=$(sed -n 's/^#define MPI_VERSION \([0-9]*\)$/\1/p' "$mpih").$(sed -n 's/^#define MPI_SUBVERSION \([0-9]*\)$/\1/p' "$mpih")
+transports=$(sed -n 's/^#define RD_CONFIGURED_TRANSPORTS "\(.*\)"$/\1/p' "$RD_BUILDDIR/config.h")
+# found: yes when configure found the library (its _LIBS is not empty)
+found() {
+    v=$(sed -n "s/^$1_LIBS = *//p" "$RD_BUILDDIR/Makefile")
+    if [ -n "$v" ]; then echo yes; else echo no; fi
+}
+
+# Every RD_PARAM(name, TYPE, "default", "doc") of params.def as
+# RDMPI_NAME<tab>type<tab>doc (adjacent string literals joined).
+perl -0777 -ne '
+    my $str = qr/(?:"(?:[^"\\]|\\.)*"\s*)+/;
+    while (/^RD_PARAM\(\s*(\w+)\s*,\s*(\w+)\s*,\s*($str),\s*($str)\)/mg) {
+        my ($n, $t, $doc) = (uc $1, lc $2, $4);
+        $doc =~ s/"\s*"//g; $doc =~ s/^\s*"//; $doc =~ s/"\s*$//; $doc =~ s/\\(.)/$1/g;
+        print "RDMPI_$n\t$t\t$doc\n";
+    }' "$RD_SRCDIR/runtime/params.def" >params.txt
+nparams=$(wc -l <params.txt)
+
+plan $((19 + 2 * nparams))
+
+# ------------------------------------------------------------ the summary
+out=$(clean "$info"); rc=$?
+is "$rc" 0 "rdmpi_info exits 0"
+printf '%s\n' "$out" >info.txt
+field() { sed -n "s/^$1: *//p" info.txt; }
+is "$(head -n 1 info.txt)" "rdmpi $version" "the first line is the rdmpi version of mpi.h ($version)"
+is "$(field 'MPI version')" "$mpiver" "the MPI version of mpi.h"
+is "$(field transports)" "$transports" "the transports of config.h's RD_CONFIGURED_TRANSPORTS"
+like "$(field PMIx)" '^yes \([0-9]+\.[0-9]+\.[0-9]+\)$' "PMIx: yes, with its version"
+is "$(field hwloc)" "yes" "hwloc: yes"
+is "$(field UCX)" "$(found UCX)" "UCX: as configure found it"
+is "$(field libfabric)" "$(found OFI)" "libfabric: as configure found it"
+is "$(field libibverbs)" "$(found IBVERBS)" "libibverbs: as configure found it"
+is "$(field librdmacm)" "$(found RDMACM)" "librdmacm: as configure found it"
+is "$(clean "$info" --version)" "rdmpi $version" "--version"
+out=$(clean "$info" --help); rc=$?
+is "$rc:$(printf '%s\n' "$out" | head -n 1)" "0:usage: rdmpi_info [--params | --help | --version]" "--help: usage, exit 0"
+clean "$info" --bogus >out.txt 2>err.txt; rc=$?
+is "$rc:$(head -n 1 err.txt):$(cat out.txt)" "2:rdmpi_info: unknown argument '--bogus':" \
+    "a bad argument: message and usage on stderr, exit 2"
+
+# ------------------------------------------------------------ --params
+is "$nparams" "$(grep -c '^RD_PARAM(' "$RD_SRCDIR/runtime/params.def")" "the test read every RD_PARAM of params.def"
+clean "$info" --params >params.out 2>err.txt; rc=$?
+is "$rc:$(cat err.txt)" "0:" "--params exits 0 and says nothing on stderr"
+is "$(grep -c '^RDMPI_' params.out)" "$nparams" "--params lists as many parameters as params.def has"
+tab=$(printf '\t')
+while IFS="$tab" read -r name type doc; do
+    # the line that starts with the name, and the one after it (the doc)
+    entry=$(awk -v n="$name" '$1 == n { print; getline; print; exit }' params.out)
+    like "$(printf '%s\n' "$entry" | head -n 1)" "^$name +$type +default=" "--params lists $name ($type)"
+    is "$(printf '%s\n' "$entry" | sed -n '2s/^ *//p')" "$doc" "--params gives the doc of $name"
+done <params.txt
+like "$(clean RDMPI_LOG=debug "$info" --params | grep '^RDMPI_LOG ')" ' current=debug$' \
+    "--params shows a value set in the environment"
+clean RDMPI_BOGUS=1 "$info" --params >out.txt 2>err.txt; rc=$?
+like "$rc:$(cat err.txt)" '^0:rdmpi_info: warning: .*unknown parameter RDMPI_BOGUS' \
+    "an unknown RDMPI_ variable: a warning, exit 0"
+clean RDMPI_OVERSUBSCRIBED=maybe "$info" --params >out.txt 2>err.txt; rc=$?
+like "$rc:$(cat err.txt)" "^1:rdmpi_info: error: .*RDMPI_OVERSUBSCRIBED='maybe'" \
+    "a bad value: an error naming the variable, exit 1"
+
+done_testing

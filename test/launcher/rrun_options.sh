@@ -1,0 +1,77 @@
+#!/bin/sh
+# rrun's command line: --help, --version, the forms of -np, usage errors
+# (exit 2, one line, nothing started) and a program that does not exist
+# (exit 127, nothing started).
+. "$RD_SRCDIR/test/tap.sh"
+. "$RD_SRCDIR/test/launcher/rrun_lib.sh"
+
+run_rrun --help
+is "$RC" 0 "--help exits 0"
+for opt in "-np N" "-n N" "--np N" "--bind-to core|none" "-x VAR=value" "-x VAR" \
+           "--tag-output" "--timeout S" "--oversubscribe" "--version" "--help"; do
+    case "$OUT" in
+    *"$opt"*) ok 0 "--help documents $opt" ;;
+    *) ok 1 "--help documents $opt" ;;
+    esac
+done
+
+run_rrun --version
+is "$RC" 0 "--version exits 0"
+like "$OUT" '^rrun \(rdmpi\) [0-9]+\.[0-9]+' "--version prints the version"
+
+# Usage errors: exit 2, exactly one line on stderr pointing to --help,
+# nothing on stdout, nothing started.
+usage_case() { # NAME EXPECTED-MESSAGE ARGS...
+    _name=$1
+    _msg=$2
+    shift 2
+    rm -f "$T/started"
+    run_rrun "$@"
+    is "$RC" 2 "$_name: exit status 2"
+    is "$ERR" "rrun: $_msg (see 'rrun --help')" "$_name: one clear message"
+    is "$OUT" "" "$_name: nothing on stdout"
+    is "$(ls "$T" | grep -c started)" 0 "$_name: nothing started"
+}
+usage_case "-np 0" "-np needs a positive whole number, got '0'" -np 0 touch "$T/started"
+usage_case "-np missing value" "option '-np' needs a value" -np
+usage_case "-np not a number" "-np needs a positive whole number, got 'two'" -np two touch "$T/started"
+usage_case "-np negative" "-np needs a positive whole number, got '-1'" -np -1 touch "$T/started"
+usage_case "no -np" "the number of processes is missing: give -np N" touch "$T/started"
+usage_case "unknown option" "unknown option '--frobnicate'" --frobnicate -np 1 touch "$T/started"
+usage_case "no program" "no program to run was given" -np 2
+usage_case "bad --bind-to" "--bind-to takes 'core' or 'none', got 'socket'" \
+    --bind-to socket -np 1 touch "$T/started"
+usage_case "bad -x" "-x needs VAR or VAR=value, got '=x'" -x =x -np 1 touch "$T/started"
+usage_case "bad --timeout" "--timeout needs a positive number of seconds, got '0'" \
+    --timeout 0 -np 1 touch "$T/started"
+check_no_leftovers "usage errors"
+
+# A program that cannot be found or run: 127, one message, nothing started.
+run_rrun -np 2 rrun_no_such_program_xyz
+is "$RC" 127 "missing program: exit status 127"
+is "$ERR" "rrun: cannot run 'rrun_no_such_program_xyz': No such file or directory" \
+    "missing program: message"
+run_rrun -np 2 "$T/nothere/prog"
+is "$RC" 127 "missing path: exit status 127"
+is "$ERR" "rrun: cannot run '$T/nothere/prog': No such file or directory" "missing path: message"
+printf 'not a program\n' >"$T/notexec"
+run_rrun -np 2 "$T/notexec"
+is "$RC" 127 "not executable: exit status 127"
+is "$ERR" "rrun: cannot run '$T/notexec': Permission denied" "not executable: message"
+check_no_leftovers "missing program"
+
+# The forms of -np, and options stop at the program.
+for form in "-np 3" "-n 3" "--np 3" "--np=3" "-np=3"; do
+    # shellcheck disable=SC2086
+    run_rrun $form "$PROGS/rrun_probe" env -np
+    is "$RC" 0 "'$form': exit status 0"
+    is "$(printf '%s\n' "$OUT" | sort)" "rank 0 -np unset
+rank 1 -np unset
+rank 2 -np unset" "'$form': 3 ranks, and '-np' after the program is the program's"
+done
+run_rrun --oversubscribe -np 1 -- "$PROGS/rrun_probe" env X
+is "$RC" 0 "--oversubscribe and -- are accepted"
+is "$OUT" "rank 0 X unset" "-- ends the options"
+
+check_no_leftovers "options"
+done_testing

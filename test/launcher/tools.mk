@@ -1,0 +1,9 @@
+# test/launcher/tools.mk: the compiler wrappers, rdmpi_info, and rdmpi programs
+# under other tools (CMake's FindMPI, Open MPI's mpirun).
+rd_tools_tests = \
+	test/launcher/wrappers.sh \
+	test/launcher/cmake.sh \
+	test/launcher/ompi_mpirun.sh \
+	test/launcher/info.sh
+TESTS += $(rd_tools_tests)
+EXTRA_DIST += $(rd_tools_tests)

@@ -1,0 +1,213 @@
+#!/bin/sh
+# wrappers.sh - the compiler wrappers rdmpicc and rdmpicxx: the exact commands
+# they run (-show, -showme..., -compile-info/-link-info), no link flags for
+# compile-only runs, --version/-v, RDMPI_CC / RDMPI_CXX, programs built with
+# them running under rrun, and the installed wrappers (a DESTDIR-staged
+# install and a real one under a temporary prefix).
+. "$RD_SRCDIR/test/tap.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-wrappers.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+# What the build-tree wrappers must add: the configured compilers, mpi.h from
+# the source tree, librdmpi from the build tree.
+cc=$(sed -n 's/^CC = //p' "$RD_BUILDDIR/Makefile")
+cxx=$(sed -n 's/^CXX = //p' "$RD_BUILDDIR/Makefile")
+inc=$(cd "$RD_SRCDIR/include" && pwd)
+libs="$RD_BUILDDIR/.libs"
+link="-L$libs -Wl,-rpath,$libs -lrdmpi"
+host=$(hostname)
+hello_src="$RD_SRCDIR/examples/hello.c"
+version=$(sed -n 's/^#define RDMPI_VERSION_STRING "\(.*\)"$/\1/p' "$RD_SRCDIR/include/mpi.h")
+
+# expected_hello N: the lines of examples/hello.c run on N ranks, sorted.
+expected_hello() {
+    r=0
+    while [ "$r" -lt "$1" ]; do
+        echo "Hello from rank $r of $1 on $host"
+        r=$((r + 1))
+    done | LC_ALL=C sort
+}
+
+# A make that does not join the jobserver of the `make check` running us.
+submake() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout 600 make -C "$RD_BUILDDIR" "$@"
+}
+
+rrun_path=$(command -v rrun 2>/dev/null)
+have_rrun=no
+[ "$rrun_path" = "$RD_BUILDDIR/launcher/rrun/rrun" ] && [ -x "$rrun_path" ] && have_rrun=yes
+
+plan 54
+
+# ------------------------------------------------------------ what they run
+is "$(command -v rdmpicc)" "$RD_BUILDDIR/launcher/rdmpicc" "rdmpicc from the build tree is first in PATH"
+is "$(rdmpicc -show -O2 hello.c -o hello -lm)" "$cc -I$inc -O2 hello.c -o hello -lm $link" \
+    "-show: compiler, -I<srcdir>/include, user args in order, -L/-rpath/-lrdmpi"
+is "$(rdmpicc -showme foo.c bar.o -o app)" "$cc -I$inc foo.c bar.o -o app $link" "-showme: the same command"
+is "$(rdmpicc --showme -g x.c)" "$cc -I$inc -g x.c $link" "--showme: the same command"
+is "$(rdmpicc -show)" "$cc -I$inc $link" "-show without arguments"
+is "$(rdmpicc -show 'a b.c' -DX='1 2')" "$cc -I$inc 'a b.c' '-DX=1 2' $link" "-show quotes arguments with spaces"
+is "$(rdmpicc --showme:compile)" "-I$inc" "--showme:compile: only the compile flags"
+is "$(rdmpicc -showme:compile)" "-I$inc" "-showme:compile: only the compile flags"
+is "$(rdmpicc --showme:link)" "$link" "--showme:link: only the link flags"
+is "$(rdmpicc -showme:link)" "$link" "-showme:link: only the link flags"
+is "$(rdmpicc -showme:command)" "$cc" "-showme:command: the compiler"
+is "$(rdmpicc -showme:incdirs) $(rdmpicc -showme:libdirs) $(rdmpicc -showme:libs)" "$inc $libs rdmpi" \
+    "-showme:incdirs, libdirs, libs"
+is "$(rdmpicc -compile-info)" "$cc -I$inc" "-compile-info (MPICH): the compile command"
+is "$(rdmpicc -link-info)" "$cc -I$inc $link" "-link-info (MPICH): the link command"
+out=$(rdmpicc -showme:bogus 2>&1); rc=$?
+is "$rc:$out" "1:rdmpicc: unknown option -showme:bogus (try -showme:help)" "an unknown -showme: option fails"
+
+# ------------------------------------------------------------ compile only
+nolink=""
+for opt in -c -E -S -M -MM; do
+    got=$(rdmpicc -show "$opt" hello.c)
+    [ "$got" = "$cc -I$inc $opt hello.c" ] || nolink="$nolink $opt:[$got]"
+done
+is "$nolink" "" "-c, -E, -S, -M, -MM: no link flags"
+is "$(rdmpicc -show -O2 -c hello.c -o hello.o -MD)" "$cc -I$inc -O2 -c hello.c -o hello.o -MD" \
+    "-c anywhere among the arguments: no link flags"
+rdmpicc -c "$hello_src" -o hello.o 2>err.txt
+ok $? "rdmpicc -c compiles examples/hello.c"
+is "$(LC_ALL=C readelf -h hello.o 2>/dev/null | sed -n 's/^ *Type: *\([A-Z]*\).*/\1/p')" "REL" \
+    "rdmpicc -c makes an object file, not a program"
+is "$(cat err.txt)" "" "rdmpicc -c prints nothing"
+
+# ------------------------------------------------------------ versions
+is "$(rdmpicc --version | head -n 1)" "rdmpicc: the rdmpi $version wrapper of $cc" "--version: the wrapper's line first"
+is "$(rdmpicc --version | sed -n 2p)" "$($cc --version | head -n 1)" "--version: then the compiler's version"
+out=$(rdmpicc -v 2>&1); rc=$?
+is "$rc:$(printf '%s\n' "$out" | head -n 1)" "0:rdmpicc: the rdmpi $version wrapper of $cc" "-v: the wrapper's line, exit 0"
+like "$out" "$(basename "$cc") version|clang version" "-v: then the compiler's -v output"
+is "$(rdmpicxx --version | head -n 1)" "rdmpicxx: the rdmpi $version wrapper of $cxx" "rdmpicxx --version"
+
+# ------------------------------------------------------------ programs
+rdmpicc "$hello_src" -o hello 2>err.txt
+ok $? "rdmpicc links examples/hello.c"
+is "$(cat err.txt)" "" "rdmpicc prints nothing when linking"
+like "$(LC_ALL=C readelf -d hello 2>/dev/null | grep -E 'RPATH|RUNPATH')" "\[$libs\]" \
+    "the program carries the run path of librdmpi"
+if [ "$have_rrun" = yes ]; then
+    out=$(env -u LD_LIBRARY_PATH timeout 60 rrun -np 4 ./hello 2>err.txt); rc=$?
+    is "$rc" 0 "rrun -np 4 ./hello exits 0 (without LD_LIBRARY_PATH)"
+    is "$(printf '%s\n' "$out" | LC_ALL=C sort)" "$(expected_hello 4)" "rrun -np 4 ./hello: ranks 0..3 of 4"
+    [ -s err.txt ] && diag "stderr: $(cat err.txt)"
+else
+    skip "rrun is not built yet ($RD_BUILDDIR/launcher/rrun/rrun)"
+    skip "rrun is not built yet"
+fi
+
+is "$(rdmpicxx -show -O2 app.cc -o app)" "$cxx -I$inc -O2 app.cc -o app $link" "rdmpicxx -show: the C++ compiler"
+cat >hello.cc <<'EOF'
+#include <mpi.h>
+#include <iostream>
+#include <string>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank = -1, size = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    std::string who = "C++ rank " + std::to_string(rank) + " of " + std::to_string(size);
+    std::cout << who << std::endl;
+    MPI_Finalize();
+    return 0;
+}
+EOF
+rdmpicxx -Wall -Werror hello.cc -o hello_cxx 2>err.txt
+ok $? "rdmpicxx builds a C++ program that includes <mpi.h> (-Wall -Werror)"
+[ -s err.txt ] && diag "$(cat err.txt)"
+if [ "$have_rrun" = yes ]; then
+    out=$(env -u LD_LIBRARY_PATH timeout 60 rrun -np 2 ./hello_cxx 2>err.txt); rc=$?
+    is "$rc:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:C++ rank 0 of 2;C++ rank 1 of 2;" \
+        "the C++ program runs under rrun -np 2"
+else
+    skip "rrun is not built yet"
+fi
+
+# ------------------------------------------------------------ RDMPI_CC, RDMPI_CXX
+cat >logcc <<EOF
+#!/bin/sh
+echo "cc \$*" >>"$tmp/compiler.log"
+exec $cc "\$@"
+EOF
+cat >logcxx <<EOF
+#!/bin/sh
+echo "cxx \$*" >>"$tmp/compiler.log"
+exec $cxx "\$@"
+EOF
+chmod +x logcc logcxx
+RDMPI_CC="$tmp/logcc" rdmpicc -c "$hello_src" -o hello2.o &&
+    RDMPI_CC="$tmp/logcc" rdmpicc hello2.o -o hello2
+ok $? "RDMPI_CC: compiles and links through the given compiler"
+RDMPI_CXX="$tmp/logcxx" rdmpicxx -c hello.cc -o hello_cxx.o
+ok $? "RDMPI_CXX: compiles through the given compiler"
+is "$(cat compiler.log)" "cc -I$inc -c $hello_src -o hello2.o
+cc -I$inc hello2.o -o hello2 $link
+cxx -I$inc -c hello.cc -o hello_cxx.o" "RDMPI_CC / RDMPI_CXX get exactly the wrapper's arguments"
+is "$(RDMPI_CC=/bin/mycc rdmpicc -show x.c)" "/bin/mycc -I$inc x.c $link" "-show names RDMPI_CC"
+is "$(RDMPI_CC='' rdmpicc -showme:command)" "$cc" "an empty RDMPI_CC means the configured compiler"
+is "$(RDMPI_CC='ccache gcc' rdmpicc -show -c x.c)" "ccache gcc -I$inc -c x.c" "RDMPI_CC may hold a command with arguments"
+
+# ------------------------------------------------------------ staged install (DESTDIR)
+p=/opt/rdmpi-test
+dirs="prefix=$p exec_prefix=$p bindir=$p/bin libdir=$p/lib includedir=$p/include"
+# shellcheck disable=SC2086 # $dirs is a list of make variables
+submake install DESTDIR="$tmp/stage" $dirs >stage.log 2>&1
+rc=$?
+ok $rc "make install DESTDIR=... prefix=$p"
+[ "$rc" -eq 0 ] || diag "$(tail -n 20 stage.log)"
+s="$tmp/stage$p"
+missing=""
+for f in bin/rdmpicc bin/rdmpicxx bin/rdmpi_info include/mpi.h lib/librdmpi.so; do
+    [ -e "$s/$f" ] || missing="$missing $f"
+done
+is "$missing" "" "staged: bin/rdmpicc, bin/rdmpicxx, bin/rdmpi_info, include/mpi.h, lib/librdmpi.so"
+is "$("$s/bin/rdmpicc" -show x.c -o x)" "$cc -I$p/include x.c -o x -L$p/lib -Wl,-rpath,$p/lib -lrdmpi" \
+    "the staged rdmpicc uses the install paths"
+is "$("$s/bin/rdmpicxx" -show x.cc)" "$cxx -I$p/include x.cc -L$p/lib -Wl,-rpath,$p/lib -lrdmpi" \
+    "the staged rdmpicxx uses the install paths"
+is "$(cat "$s/bin/rdmpicc" "$s/bin/rdmpicxx" | grep -c -e "$tmp" -e "$RD_BUILDDIR")" 0 \
+    "the staged wrappers name neither DESTDIR nor the build tree"
+is "$(rdmpicc -showme:libdirs)" "$libs" "the build-tree rdmpicc is unchanged by the install"
+
+# ------------------------------------------------------------ real install
+i="$tmp/inst"
+dirs="prefix=$i exec_prefix=$i bindir=$i/bin libdir=$i/lib includedir=$i/include"
+# shellcheck disable=SC2086
+submake install $dirs >inst.log 2>&1
+rc=$?
+ok $rc "make install prefix=$i"
+[ "$rc" -eq 0 ] || diag "$(tail -n 20 inst.log)"
+is "$("$i/bin/rdmpicc" -show hello.c)" "$cc -I$i/include hello.c -L$i/lib -Wl,-rpath,$i/lib -lrdmpi" \
+    "the installed rdmpicc uses the install paths"
+"$i/bin/rdmpicc" "$hello_src" -o hello_inst 2>err.txt
+ok $? "the installed rdmpicc builds examples/hello.c"
+is "$(env -u LD_LIBRARY_PATH ldd ./hello_inst | sed -n 's/^[[:space:]]*librdmpi\.so[^ ]* => \([^ ]*\) .*/\1/p')" \
+    "$i/lib/$(LC_ALL=C readelf -d "$i/lib/librdmpi.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')" \
+    "the program finds the installed librdmpi"
+is "$("$i/bin/rdmpi_info" --version)" "rdmpi $version" "the installed rdmpi_info runs"
+if [ -x "$i/bin/rrun" ]; then
+    out=$(env -u LD_LIBRARY_PATH PATH="$i/bin:/usr/bin:/bin" timeout 60 "$i/bin/rrun" -np 4 ./hello_inst 2>err.txt)
+    rc=$?
+    is "$rc" 0 "the installed rrun -np 4 runs it, exit 0"
+    is "$(printf '%s\n' "$out" | LC_ALL=C sort)" "$(expected_hello 4)" "the installed rrun: ranks 0..3 of 4"
+    [ -s err.txt ] && diag "stderr: $(cat err.txt)"
+else
+    skip "rrun is not installed (not built yet?)"
+    skip "rrun is not installed"
+fi
+# shellcheck disable=SC2086
+submake uninstall $dirs >uninst.log 2>&1
+ok $? "make uninstall"
+left=""
+for f in bin/rdmpicc bin/rdmpicxx bin/rdmpi_info; do
+    [ -e "$i/$f" ] && left="$left $f"
+done
+is "$left" "" "make uninstall removes the wrappers and rdmpi_info"
+
+done_testing

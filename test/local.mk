@@ -1,0 +1,32 @@
+# test/: unit tests (one process) and MPI tests (several ranks under rrun).
+# Launcher and wrapper tests have their own fragments in test/launcher/.
+EXTRA_DIST += test/tap.sh test/tap.h test/mpi/mtest.h test/mpi/lib.sh
+
+# ---- unit tests
+check_PROGRAMS += test/unit/params test/unit/errors test/unit/cxx_header
+test_unit_params_SOURCES = test/unit/params.c
+test_unit_params_LDADD = librdutil.la
+test_unit_errors_SOURCES = test/unit/errors.c
+test_unit_errors_LDADD = librdmpi.la
+test_unit_errors_LDFLAGS = -no-install $(AM_LDFLAGS)
+test_unit_cxx_header_SOURCES = test/unit/cxx_header.cc
+test_unit_cxx_header_LDADD = librdmpi.la
+test_unit_cxx_header_LDFLAGS = -no-install $(AM_LDFLAGS)
+TESTS += test/unit/params test/unit/errors test/unit/cxx_header test/unit/symbols.sh
+EXTRA_DIST += test/unit/symbols.sh
+
+# ---- MPI tests: programs run by the .sh scripts under rrun
+RD_MPI_TEST_LIBS = librdmpi.la -lpthread
+RD_MPI_TEST_LINKFLAGS = -no-install $(AM_LDFLAGS)
+check_PROGRAMS += test/mpi/core test/mpi/profile test/mpi/fatal
+test_mpi_core_SOURCES = test/mpi/core.c
+test_mpi_core_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_core_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+test_mpi_profile_SOURCES = test/mpi/profile.c
+test_mpi_profile_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_profile_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+test_mpi_fatal_SOURCES = test/mpi/fatal.c
+test_mpi_fatal_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_fatal_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/core.sh test/mpi/profile.sh test/mpi/fatal.sh
+EXTRA_DIST += test/mpi/core.sh test/mpi/profile.sh test/mpi/fatal.sh

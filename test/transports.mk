@@ -1,0 +1,36 @@
+# Tests of the transports (transports/): one-process unit tests that link the
+# transport sources directly (librdmpi.so exports only MPI symbols).
+RD_TL_TEST_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
+RD_TL_TEST_LIBS = librdutil.la -lpthread
+
+check_PROGRAMS += test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
+	test/unit/self_transport
+TESTS += test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
+	test/unit/self_transport
+
+test_unit_shm_ring_SOURCES = test/unit/shm_ring.c transports/shm/shm_ring.c
+test_unit_shm_ring_CFLAGS = $(RD_TL_TEST_CFLAGS)
+test_unit_shm_ring_LDADD = $(RD_TL_TEST_LIBS)
+
+# segment life cycle and CMA between forked processes
+test_unit_shm_segment_SOURCES = test/unit/shm_segment.c transports/shm/shm_ring.c \
+	transports/shm/shm_segment.c transports/shm/shm_cma.c
+test_unit_shm_segment_CFLAGS = $(RD_TL_TEST_CFLAGS)
+test_unit_shm_segment_LDADD = $(RD_TL_TEST_LIBS)
+
+# the whole transport through its contract; rd_job_put/get are stubbed by
+# the test (a key/value directory shared by forked "ranks")
+test_unit_shm_transport_SOURCES = test/unit/shm_transport.c $(RD_TL_SHM_SOURCES) \
+	runtime/error.c
+test_unit_shm_transport_CFLAGS = $(RD_TL_TEST_CFLAGS)
+test_unit_shm_transport_LDADD = $(RD_TL_TEST_LIBS)
+
+test_unit_self_transport_SOURCES = test/unit/self_transport.c $(RD_TL_SELF_SOURCES)
+test_unit_self_transport_CFLAGS = $(RD_TL_TEST_CFLAGS)
+test_unit_self_transport_LDADD = $(RD_TL_TEST_LIBS)
+
+# micro-benchmark: one-way latency of a ring between two pinned processes
+noinst_PROGRAMS += bench/shm_ring_lat
+bench_shm_ring_lat_SOURCES = bench/shm_ring_lat.c transports/shm/shm_ring.c
+bench_shm_ring_lat_CFLAGS = $(AM_CFLAGS)
+bench_shm_ring_lat_LDADD = -lpthread

@@ -1,0 +1,167 @@
+/*
+ * shm_ring.h - a single-producer / single-consumer ring of variable-size
+ * records in shared memory (one per ordered pair of ranks on a node).
+ *
+ * Layout: `size` bytes of data (a power of two, at least 4 KiB) plus one
+ * cache line holding the consumer's head index (rd_shm_ring_ctl), which the
+ * producer reads only when its cached copy says the ring is full.
+ *
+ * A record starts on a 64-byte boundary with one 8-byte header word,
+ *
+ *     bits  0..31  data length (bytes after the AM header)
+ *     bits 32..39  AM header length (<= RD_AM_HDR_MAX)
+ *     bits 40..55  AM id
+ *     bit  56      VALID: the record is published
+ *     bit  57      SKIP:  wrap-around filler; bits 0..31 give its length
+ *
+ * followed by the AM header and then the data; its length is rounded up to
+ * 64 bytes. The producer writes the payload, then stores 0 into the header
+ * word of the *next* record position (so the consumer never mistakes stale
+ * bytes of an older lap for a header), then publishes the header word with a
+ * release store. The consumer polls only the header word at its head, reads
+ * the record with acquire ordering, calls the handler with pointers straight
+ * into the ring and advances (and publishes) its head afterwards. Neither
+ * side locks, allocates or enters the kernel. Positions are absolute byte
+ * counts (64-bit, never wrap); offset = position & (size - 1).
+ *
+ * Free space always keeps one line of slack for the zeroed next header.
+ */
+#ifndef RD_SHM_RING_H
+#define RD_SHM_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "runtime/error.h"
+
+#define RD_SHM_LINE 64
+#define RD_SHM_RING_MIN 4096
+#define RD_SHM_RING_MAX (1UL << 30)
+/* Largest hlen + len one record carries: a quarter of the ring, capped. */
+#define RD_SHM_AM_CAP (64UL * 1024)
+
+#define RD_SHM_REC_VALID (1ULL << 56)
+#define RD_SHM_REC_SKIP (1ULL << 57)
+#define RD_SHM_REC_HDR 8 /* bytes of the header word */
+
+/* The consumer's published head; one cache line of its own. */
+typedef struct rd_shm_ring_ctl {
+    _Alignas(RD_SHM_LINE) _Atomic uint64_t head;
+    char pad[RD_SHM_LINE - sizeof(uint64_t)];
+} rd_shm_ring_ctl;
+
+/* Producer side (private to the sender). */
+typedef struct rd_shm_ring_tx {
+    unsigned char *data;
+    uint64_t mask;        /* size - 1 */
+    uint64_t tail;        /* next position to write */
+    uint64_t cached_head; /* last head read from ctl */
+    rd_shm_ring_ctl *ctl;
+} rd_shm_ring_tx;
+
+/* Consumer side (private to the receiver). */
+typedef struct rd_shm_ring_rx {
+    unsigned char *data;
+    uint64_t mask;
+    uint64_t head;
+    rd_shm_ring_ctl *ctl;
+} rd_shm_ring_rx;
+
+/* Called for every record, in order; pointers valid during the call only. */
+typedef void (*rd_shm_ring_fn)(void *arg, unsigned id, const void *hdr, size_t hlen,
+                               const void *data, size_t len);
+
+/* Round a requested ring size to the power of two actually used. */
+size_t rd_shm_ring_size_round(size_t want);
+/* The largest hlen + len of one record in a ring of this size. */
+size_t rd_shm_ring_am_max(size_t size);
+/* Attach the two ends to a ring: data (size bytes, 64-byte aligned, zero
+ * when new) and its control line (zero when new). */
+void rd_shm_ring_tx_init(rd_shm_ring_tx *tx, void *data, size_t size, rd_shm_ring_ctl *ctl);
+void rd_shm_ring_rx_init(rd_shm_ring_rx *rx, void *data, size_t size, rd_shm_ring_ctl *ctl);
+
+static inline uint64_t rd_shm_rec_bytes(size_t payload)
+{
+    return (RD_SHM_REC_HDR + payload + RD_SHM_LINE - 1) & ~(uint64_t)(RD_SHM_LINE - 1);
+}
+
+static inline _Atomic uint64_t *rd_shm_rec_word(unsigned char *data, uint64_t off)
+{
+    return (_Atomic uint64_t *)(void *)(data + off);
+}
+
+/* Append one record (hlen + len <= rd_shm_ring_am_max, id < 65536).
+ * RD_ERR_AGAIN when the ring has no room now. */
+static inline rd_status rd_shm_ring_send(rd_shm_ring_tx *tx, unsigned id, const void *hdr,
+                                         size_t hlen, const void *data, size_t len)
+{
+    uint64_t size = tx->mask + 1;
+    uint64_t need = rd_shm_rec_bytes(hlen + len);
+    uint64_t off = tx->tail & tx->mask;
+    uint64_t skip = off + need > size ? size - off : 0;
+    uint64_t total = skip + need + RD_SHM_LINE; /* + the next header line */
+
+    if (tx->tail + total - tx->cached_head > size) {
+        tx->cached_head = atomic_load_explicit(&tx->ctl->head, memory_order_acquire);
+        if (tx->tail + total - tx->cached_head > size)
+            return RD_ERR_AGAIN;
+    }
+    uint64_t roff = skip ? 0 : off;
+    unsigned char *rec = tx->data + roff;
+    if (hlen)
+        memcpy(rec + RD_SHM_REC_HDR, hdr, hlen);
+    if (len)
+        memcpy(rec + RD_SHM_REC_HDR + hlen, data, len);
+    /* the consumer will look for the next header here: clear stale bytes */
+    atomic_store_explicit(rd_shm_rec_word(tx->data, (roff + need) & tx->mask), 0,
+                          memory_order_relaxed);
+    uint64_t w = RD_SHM_REC_VALID | ((uint64_t)(id & 0xffff) << 40) | ((uint64_t)hlen << 32) |
+                 (uint64_t)len;
+    atomic_store_explicit(rd_shm_rec_word(tx->data, roff), w, memory_order_release);
+    if (skip) /* the consumer sees the record at 0 only through the skip */
+        atomic_store_explicit(rd_shm_rec_word(tx->data, off), RD_SHM_REC_VALID | RD_SHM_REC_SKIP | skip,
+                              memory_order_release);
+    tx->tail += skip + need;
+    return RD_OK;
+}
+
+/* Whether a record is waiting (one load of the line at the head). */
+static inline int rd_shm_ring_ready(const rd_shm_ring_rx *rx)
+{
+    return (atomic_load_explicit(rd_shm_rec_word(rx->data, rx->head & rx->mask),
+                                 memory_order_relaxed) & RD_SHM_REC_VALID) != 0;
+}
+
+/* Deliver up to max records to fn; returns how many were delivered. */
+static inline int rd_shm_ring_poll(rd_shm_ring_rx *rx, int max, rd_shm_ring_fn fn, void *arg)
+{
+    int n = 0;
+    uint64_t head = rx->head;
+    while (n < max) {
+        uint64_t off = head & rx->mask;
+        uint64_t w = atomic_load_explicit(rd_shm_rec_word(rx->data, off), memory_order_acquire);
+        if (!(w & RD_SHM_REC_VALID))
+            break;
+        if (w & RD_SHM_REC_SKIP) {
+            head += w & 0xffffffffu;
+            continue;
+        }
+        size_t len = (size_t)(w & 0xffffffffu);
+        size_t hlen = (size_t)((w >> 32) & 0xff);
+        const unsigned char *rec = rx->data + off + RD_SHM_REC_HDR;
+        fn(arg, (unsigned)((w >> 40) & 0xffff), rec, hlen, rec + hlen, len);
+        head += rd_shm_rec_bytes(hlen + len);
+        rx->head = head;
+        atomic_store_explicit(&rx->ctl->head, head, memory_order_release);
+        n++;
+    }
+    if (head != rx->head) { /* only skips were consumed */
+        rx->head = head;
+        atomic_store_explicit(&rx->ctl->head, head, memory_order_release);
+    }
+    return n;
+}
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * transport.h - the one contract between the point-to-point engine and the
+ * transports (self, shm, and later ucx, ofi, verbs).
+ *
+ * A transport is a table of operations (struct rd_transport) plus, once
+ * opened, a description of what it can do (rd_tl_caps). The p2p engine
+ * picks one transport per peer and drives every protocol through this
+ * table: active messages carry eager data and protocol control; get/put
+ * (RDMA read/write) carry rendezvous data when caps.rma is set. Transports
+ * never see communicators, tags or datatypes.
+ *
+ * Life cycle, called by the p2p engine in this order:
+ *   open()      before the job's PMIx fence: create local resources and
+ *               publish this rank's address with rd_job_put()
+ *   activate()  after the fence (may be NULL): anything that needs every
+ *               rank's published address to exist (e.g. attach segments)
+ *   connect()   lazily, on first use of a peer: rd_job_get() its address
+ *   am_send() / get() / put() / progress()
+ *   close()
+ *
+ * Threading: the engine serialises all calls into a transport.
+ */
+#ifndef RD_TRANSPORT_H
+#define RD_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/error.h"
+#include "runtime/job.h"
+
+/* An active message's header is at most this long. */
+#define RD_AM_HDR_MAX 64
+
+struct rd_transport;
+
+/* What an open transport can do. */
+typedef struct rd_tl_caps {
+    size_t am_max;          /* largest hlen + len that one am_send carries */
+    size_t eager_limit;     /* suggested largest eager message (bytes of data) */
+    int rma;                /* get and put work (else the engine pipelines data through AMs) */
+    int needs_reg;          /* get/put need mem_reg'd local memory and a remote key */
+    size_t rkey_max;        /* largest packed remote key, in bytes */
+    unsigned latency_ns;    /* cost model, used to rank transports for a peer */
+    unsigned bandwidth_mbs;
+} rd_tl_caps;
+
+/* An open transport. Backends embed it as their first member. */
+typedef struct rd_tl {
+    const struct rd_transport *ops;
+    rd_tl_caps caps;
+} rd_tl;
+
+/* A connection to one peer (a world rank). Backends embed it first. */
+typedef struct rd_ep {
+    rd_tl *tl;
+    int peer;
+} rd_ep;
+
+/* Registered memory; opaque to the engine. */
+typedef struct rd_mr rd_mr;
+
+/* An RDMA read or write. The engine owns the structure until done() runs.
+ * done() may run inside get()/put() (synchronous transports) or later from
+ * progress(). */
+typedef struct rd_rma_op {
+    void *local;             /* local buffer */
+    size_t len;
+    rd_mr *lmr;              /* local registration, when caps.needs_reg */
+    uint64_t remote_addr;    /* address in the peer's memory */
+    const void *rkey;        /* the peer's packed key (from its mem_reg) */
+    size_t rkey_len;
+    void (*done)(struct rd_rma_op *op, rd_status st);
+    void *arg;               /* for the engine */
+} rd_rma_op;
+
+/* Called from progress() for every arriving active message, in the order
+ * the peer sent them. hdr and data are valid only during the call. src is
+ * the sender's world rank. */
+typedef void (*rd_am_handler)(void *arg, int src, unsigned id, const void *hdr, size_t hlen,
+                              const void *data, size_t len);
+
+struct rd_transport {
+    size_t size; /* sizeof(struct rd_transport) the backend was built with */
+    const char *name;
+
+    /* Open for this job; publish the address. Returns RD_ERR_UNSUPPORTED
+     * when the transport cannot run here (no device, ...). */
+    rd_status (*open)(const struct rd_job *job, rd_am_handler handler, void *handler_arg,
+                      rd_tl **tl);
+    rd_status (*activate)(rd_tl *tl);
+    /* Whether this transport can reach peer at all (shm: same node). */
+    int (*reachable)(rd_tl *tl, int peer);
+    rd_status (*connect)(rd_tl *tl, int peer, rd_ep **ep);
+
+    /* Send an active message: hdr (hlen <= RD_AM_HDR_MAX) then data.
+     * Both buffers are reusable when it returns RD_OK. RD_ERR_AGAIN: no
+     * room now, call progress() and try again. */
+    rd_status (*am_send)(rd_ep *ep, unsigned id, const void *hdr, size_t hlen, const void *data,
+                         size_t len);
+
+    /* Memory registration for get/put; rkey receives the packed key
+     * (at most caps.rkey_max bytes), *rkey_len its length. */
+    rd_status (*mem_reg)(rd_tl *tl, void *addr, size_t len, rd_mr **mr, void *rkey,
+                         size_t *rkey_len);
+    void (*mem_dereg)(rd_tl *tl, rd_mr *mr);
+
+    /* RDMA read (remote -> local) and write (local -> remote). */
+    rd_status (*get)(rd_ep *ep, rd_rma_op *op);
+    rd_status (*put)(rd_ep *ep, rd_rma_op *op);
+
+    /* Poll: deliver arrived messages, complete operations. Returns the
+     * number of events handled (0: nothing happened). */
+    int (*progress)(rd_tl *tl);
+
+    void (*close)(rd_tl *tl);
+};
+
+/* The backends built into this library. */
+extern const struct rd_transport rd_transport_self;
+extern const struct rd_transport rd_transport_shm;
+
+#endif
