@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -94,6 +95,8 @@ int main(int argc, char **argv)
             if (got != v) {
                 fprintf(stderr, "bad value %llu != %llu\n", (unsigned long long)got,
                         (unsigned long long)v);
+                kill(pid, SIGKILL);
+                waitpid(pid, NULL, 0);
                 return 1;
             }
         }

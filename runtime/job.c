@@ -4,7 +4,6 @@
 #include "runtime/job.h"
 
 #include <pmix.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,11 +90,10 @@ static int launched_by_pmix(void)
     return 0;
 }
 
+/* CPUs of the node (not of this process: a rank bound to one core still
+ * shares the node with its peers, one per core). */
 static int count_cpus(void)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0)
-        return CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }

@@ -85,18 +85,18 @@ static long clampl(long v, long lo, long hi)
 
 /* ---------------------------------------------------------------- sizes */
 
+/* a size: digits with an optional K or M suffix, at most 1 GiB (MPI counts are ints) */
 static long parse_size(const char *s, char **end)
 {
     long v = strtol(s, end, 10);
-    if (*end == s || v < 0)
+    if (*end == s || v < 0 || v > (1L << 30))
         return -1;
     switch (**end) {
     case 'k': case 'K': v <<= 10; (*end)++; break;
     case 'm': case 'M': v <<= 20; (*end)++; break;
-    case 'g': case 'G': v <<= 30; (*end)++; break;
     default: break;
     }
-    return v;
+    return v > (1L << 30) ? -1 : v;
 }
 
 /* "0,8,4K" or "0-16M" (0, then powers of two 1..16M) or a mix */
@@ -266,14 +266,14 @@ static long control(long cmd)
 
 /*
  * Warm-up and calibration: batches of 1, 2, 4, ... iterations until a batch
- * lasts a tenth of the target time; the timed repetitions then run enough
+ * (not the first) lasts a tenth of the target time; the timed repetitions then run enough
  * iterations to last about the target time, within [LO, HI]. Rank 0
  * decides and tells rank 1. Returns the iteration count.
  */
 static long warm_up(kernel_fn *kernel, const struct ctx *c, long lo, long hi)
 {
     long n = 1;
-    for (;;) {
+    for (int batch = 1;; batch++) {
         long cmd = control(n);
         if (cmd < 0)
             return -cmd;
@@ -282,7 +282,8 @@ static long warm_up(kernel_fn *kernel, const struct ctx *c, long lo, long hi)
         double t = MPI_Wtime() - t0;
         if (rank != 0)
             continue;
-        if (t >= target / 10 || n >= hi) {
+        /* the first batch pays for first-time costs: never calibrate on it */
+        if ((t >= target / 10 && batch >= 2) || n >= hi) {
             double it = t > 0 ? target / (t / (double)n) : (double)hi;
             n = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
         } else {

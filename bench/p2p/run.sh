@@ -5,13 +5,15 @@
 #
 #   bench/p2p/run.sh [options] [BUILD_DIR]      (BUILD_DIR default: ./build)
 #
-#   --quick          fewer sizes, rounds and repetitions (about a minute)
+#   --quick          12 sizes, 3 rounds, 3 repetitions (well under a minute)
 #   --sizes LIST     message sizes: 0,8,4K,1M or ranges 0-16M (powers of two)
 #   --tests LIST     lat,bw,bibw,rate (default: all)
 #   --libs LIST      rdmpi,openmpi,mpich (default: all)
 #   --rounds N       interleaved rounds; the table shows medians over them
 #   --reps N         timed repetitions per size within one run (median)
 #   --time MS        target duration of one timed repetition
+#   --best           show the best figure seen (lowest latency, highest
+#                    bandwidth and rate, over all repetitions) instead of medians
 #   --raw FILE       also write every run's result lines to FILE
 #
 # rdmpi parameters pass through the environment (rrun's ranks inherit it):
@@ -29,7 +31,7 @@ usage() {
 }
 
 quick=0 sizes='' tests=lat,bw,bibw,rate libs=rdmpi,openmpi,mpich
-rounds='' reps='' tgt='' raw='' builddir=''
+rounds='' reps='' tgt='' raw='' builddir='' best=0
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 ;;
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
     --reps=*) reps=${1#*=} ;;
     --time) tgt=${2:?}; shift ;;
     --time=*) tgt=${1#*=} ;;
+    --best) best=1 ;;
     --raw) raw=${2:?}; shift ;;
     --raw=*) raw=${1#*=} ;;
     -h | --help) usage 0 ;;
@@ -84,7 +87,7 @@ try() {
     label[$n]=$lab
     # shellcheck disable=SC2086
     if ! "$mpicc" $cflags "$srcdir/p2p.c" -o "$tmp/p2p_$n" 2>"$tmp/$n.build"; then
-        notes+=("$lab: n/a: '$mpicc $srcdir/p2p.c' failed: $(grep -m1 -i error "$tmp/$n.build" || head -n1 "$tmp/$n.build")")
+        notes+=("$lab: n/a: '$mpicc $srcdir/p2p.c' failed: $(grep -m1 -iE "error|undefined" "$tmp/$n.build" || head -n1 "$tmp/$n.build")")
         return
     fi
     cmd[$n]="$* $tmp/p2p_$n"
@@ -128,10 +131,36 @@ case ",$libs," in *,mpich,*)
     fi ;;
 esac
 
+# busy: percentage of the machine's CPU time used (by anything) over 1 s
+busy() {
+    local a b
+    read -r -a a < <(grep '^cpu ' /proc/stat 2>/dev/null) || { echo "?"; return; }
+    sleep 1
+    read -r -a b < <(grep '^cpu ' /proc/stat)
+    local total=0 i
+    for ((i = 1; i < ${#a[@]}; i++)); do total=$((total + b[i] - a[i])); done
+    local idle=$((b[4] - a[4] + b[5] - a[5]))
+    [ "$total" -gt 0 ] && echo $((100 - 100 * idle / total)) || echo "?"
+}
+# warn when something else uses the cores: the figures would be noise
+check_idle() {
+    local pct
+    pct=$(busy)
+    echo "# machine $pct% busy $1 (load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
+    case $pct in
+    [0-9] | '?') ;;
+    *) echo "# WARNING: other processes use the cores ($pct% busy $1): the figures are not trustworthy" ;;
+    esac
+}
+
 # ------------------------------------------------------------------- runs
 echo "# p2p benchmark: 2 ranks, one per core, on $(hostname) ($(nproc) cores), $(date '+%F %T')"
 echo "# tests $tests, sizes $sizes; $rounds rounds, libraries interleaved in each;"
-echo "# each run reports the median of $reps repetitions of ~$tgt ms; tables show the median over rounds"
+if [ "$best" = 1 ]; then
+    echo "# each run: $reps repetitions of ~$tgt ms; tables show the BEST repetition of all rounds (--best)"
+else
+    echo "# each run reports the median of $reps repetitions of ~$tgt ms; tables show the median over rounds"
+fi
 for n in "${names[@]}"; do
     lib=$(sed -n 's/^# p2p .* library=//p' "$tmp/$n.smoke" | head -n1)
     printf '# %-8s %s   [%s]\n' "$n:" "${cmd[$n]/$tmp\//}" "$lib"
@@ -139,6 +168,7 @@ done
 envs=$(env | grep -E '^(RDMPI_|OMPI_MCA_|MPIR_CVAR_|UCX_|FI_|HYDRA_)' | sort | tr '\n' ' ')
 [ -z "$envs" ] || echo "# environment: $envs"
 
+check_idle "before the run"
 failed=" " # "lib:test" pairs that failed once and are not run again
 : >"$tmp/all"
 for ((r = 1; r <= rounds; r++)); do
@@ -170,8 +200,16 @@ done
 [ -z "$raw" ] || { echo "# lib round test size median min max iters window | floor round what [size] median min max" >"$raw"; cat "$tmp/all" >>"$raw"; }
 
 # ----------------------------------------------------------------- tables
+check_idle "after the run"
 for note in "${notes[@]}"; do echo "# note: $note"; done
-awk -v tests="$tests" '
+awk -v tests="$tests" -v best="$best" '
+# agg: the median of a list, or with --best its lowest (LOW) or highest value
+function agg(list, low,   n, a, i, x) {
+    if (!best) return median(list)
+    n = split(list, a, " "); x = a[1]
+    for (i = 2; i <= n; i++) if (low ? a[i] + 0 < x + 0 : a[i] + 0 > x + 0) x = a[i]
+    return x
+}
 function median(list,   n, a, i, j, t) {
     n = split(list, a, " ")
     for (i = 2; i <= n; i++)            # insertion sort, n is small
@@ -196,11 +234,12 @@ function fmt(v, t) {
 }
 $1 == "floor" {
     key = ($3 == "memcpy") ? "memcpy" $4 : $3
-    fl[key] = fl[key] " " (($3 == "memcpy") ? $5 : $4)
+    if ($3 == "memcpy") fl[key] = fl[key] " " (best ? $7 : $5)
+    else fl[key] = fl[key] " " (best ? $5 : $4)
     next
 }
 {
-    v[$1, $3, $4] = v[$1, $3, $4] " " $5
+    v[$1, $3, $4] = v[$1, $3, $4] " " (best ? ($3 == "lat" ? $6 : $7) : $5)
     if (!(($3, $4) in seen)) { seen[$3, $4] = 1; sz[$3] = sz[$3] " " $4 }
 }
 END {
@@ -208,10 +247,10 @@ END {
     title["bw"] = "bandwidth, MB/s (one direction, window of messages in flight); ratio = rdmpi / max(peers)"
     title["bibw"] = "bidirectional bandwidth, MB/s (both directions summed); ratio = rdmpi / max(peers)"
     title["rate"] = "message rate, Mmsg/s (window of 64 messages); ratio = rdmpi / max(peers)"
-    cl = ("cacheline_us" in fl) ? sprintf("%.3f", median(fl["cacheline_us"])) : "n/a"
-    m1 = ("memcpy1048576" in fl) ? sprintf("%.0f", median(fl["memcpy1048576"])) : "n/a"
-    m16 = ("memcpy16777216" in fl) ? sprintf("%.0f", median(fl["memcpy16777216"])) : "n/a"
-    printf "\n# floor (no MPI; median over rounds, then the range of the rounds):\n"
+    cl = ("cacheline_us" in fl) ? sprintf("%.3f", agg(fl["cacheline_us"], 1)) : "n/a"
+    m1 = ("memcpy1048576" in fl) ? sprintf("%.0f", agg(fl["memcpy1048576"], 0)) : "n/a"
+    m16 = ("memcpy16777216" in fl) ? sprintf("%.0f", agg(fl["memcpy16777216"], 0)) : "n/a"
+    printf "\n# floor (no MPI; %s over rounds, then the range of the rounds):\n", best ? "best" : "median"
     if (cl != "n/a")
         printf "#   cache-line hand-off between the two cores: %s us one-way (%s)\n", cl, range(fl["cacheline_us"], "%.3f")
     if (m1 != "n/a")
@@ -232,9 +271,9 @@ END {
             for (j = i; j > 1 && S[j - 1] + 0 > S[j] + 0; j--) { x = S[j]; S[j] = S[j - 1]; S[j - 1] = x }
         for (i = 1; i <= ns; i++) {
             s = S[i]
-            r = (("rdmpi", t, s) in v) ? median(v["rdmpi", t, s]) : ""
-            o = (("openmpi", t, s) in v) ? median(v["openmpi", t, s]) : ""
-            m = (("mpich", t, s) in v) ? median(v["mpich", t, s]) : ""
+            r = (("rdmpi", t, s) in v) ? agg(v["rdmpi", t, s], t == "lat") : ""
+            o = (("openmpi", t, s) in v) ? agg(v["openmpi", t, s], t == "lat") : ""
+            m = (("mpich", t, s) in v) ? agg(v["mpich", t, s], t == "lat") : ""
             best = ""
             if (o != "") best = o
             if (m != "" && (best == "" || (t == "lat" ? m < best : m > best))) best = m

@@ -106,6 +106,8 @@ out:
     rrun_server_stop(&job);
     rrun_binding_fini();
     rrun_session_remove(job.session_dir);
+    if (job.nspace[0])
+        rrun_shm_sweep(job.nspace);
     if (sig_fd >= 0)
         close(sig_fd);
     job_fini(&job);

@@ -120,6 +120,7 @@ struct rrun_job {
 char *rrun_session_create(void);
 /* Remove it with everything in it. */
 void rrun_session_remove(char *dir);
+void rrun_shm_sweep(const char *nspace);
 
 /* ------------------------------------------------------------ binding.c */
 /* Decide binding and oversubscription; fills rank->cpuset for bound ranks.

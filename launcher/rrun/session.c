@@ -9,6 +9,7 @@
 #endif
 #include "config.h"
 
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,4 +50,32 @@ void rrun_session_remove(char *dir)
         return;
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(dir);
+}
+
+/* The shared-memory transport names its node segment
+ * /dev/shm/rdmpi-<namespace>-<suffix> and unlinks it as soon as every local
+ * rank has attached; if a rank died before that, the name is still there.
+ * After the job, remove whatever is left under this job's prefix. */
+void rrun_shm_sweep(const char *nspace)
+{
+    char prefix[300];
+    size_t n = (size_t)snprintf(prefix, sizeof(prefix), "rdmpi-%s-", nspace);
+    if (n >= sizeof(prefix))
+        return;
+    for (char *p = prefix + 6; *p && p < prefix + n - 1; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+              *p == '.' || *p == '_'))
+            *p = '_';
+    DIR *d = opendir("/dev/shm");
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, n) == 0) {
+            char path[600];
+            snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
 }

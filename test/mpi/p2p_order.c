@@ -162,13 +162,23 @@ static void phase_d(int root)
     int nbad = 0;
     for (int round = 0; round < 2; round++) {
         if (p2p_rank != root) {
-            char *b = malloc(4194304);
+            /* round 0 must not block: the receiver takes later messages
+             * first (a blocking Send there would be an unsafe program) */
+            char *bufs[NMSG];
+            MPI_Request reqs[NMSG];
             for (int k = 0; k < NMSG; k++) {
                 int tag = 20 + k % 3;
-                p2p_fill(b, msg_size(k), p2p_rank, tag, k);
-                MPI_Send(b, (int)msg_size(k), MPI_BYTE, root, tag, MPI_COMM_WORLD);
+                bufs[k] = malloc(msg_size(k) + 1);
+                p2p_fill(bufs[k], msg_size(k), p2p_rank, tag, k);
+                if (round == 0)
+                    MPI_Isend(bufs[k], (int)msg_size(k), MPI_BYTE, root, tag, MPI_COMM_WORLD, &reqs[k]);
+                else
+                    MPI_Send(bufs[k], (int)msg_size(k), MPI_BYTE, root, tag, MPI_COMM_WORLD);
             }
-            free(b);
+            if (round == 0)
+                MPI_Waitall(NMSG, reqs, MPI_STATUSES_IGNORE);
+            for (int k = 0; k < NMSG; k++)
+                free(bufs[k]);
         } else {
             char *b = malloc(4194304 + 64);
             static const int order[3] = {2, 0, 1};

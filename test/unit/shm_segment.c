@@ -153,8 +153,15 @@ static void test_cma(void)
     }
     if (read(ready[0], &c, 1) != 1)
         return;
-    tap_is_int(rd_shm_cma_probe(pid, (uint64_t)(uintptr_t)&rd_shm_cma_probe_word), RD_OK,
-               "the probe reads the child's magic word (CMA permitted here)");
+    if (rd_shm_cma_probe(pid, (uint64_t)(uintptr_t)&rd_shm_cma_probe_word) != RD_OK) {
+        printf("ok %d # SKIP Cross Memory Attach is not permitted here\n", ++tap_n);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        free(buf);
+        free(local);
+        return;
+    }
+    tap_ok(1, "the probe reads the child's magic word (CMA permitted here)");
     memset(local, 0xee, BIG + 64);
     tap_is_int(rd_shm_cma_read(pid, 1, local, addr, 0), RD_OK, "read of 0 bytes");
     tap_is_int(local[0], 0xee, "touches nothing");

@@ -13,7 +13,7 @@
 #include "runtime/log.h"
 #include "transports/transport.h"
 
-#define SELF_AM_MAX ((size_t)1 << 30)
+#define SELF_AM_MAX ((size_t)64 * 1024) /* the engine sizes a scratch buffer by am_max */
 #define SELF_EAGER_DEFAULT 16384
 #define SELF_POLL_MAX 64 /* messages delivered per progress call */
 #define SELF_LATENCY_NS 20

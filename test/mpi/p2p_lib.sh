@@ -1,0 +1,42 @@
+# p2p_lib.sh - helpers for the point-to-point test scripts (source after
+# test/tap.sh and test/mpi/lib.sh).
+#
+# p2p_check "ENV" NP PROG [ARGS...]: as mpi_check, with the environment
+#   settings ENV ("VAR=val VAR2=val", may be empty) given to every rank and
+#   named in each test point.
+# P2P_PROTOCOLS: the settings under which the size-sensitive programs run:
+#   the defaults; every message above 1 byte by rendezvous with each
+#   protocol (RDMA get, RDMA put, pipelined active messages); the eager limit
+#   moved to 64 KiB; shared memory without single copy (CMA); and the
+#   transports named explicitly.
+# RD_P2P_LAUNCHER (default "rrun -np") runs the programs: setting it to
+#   "mpirun.openmpi --allow-run-as-root --oversubscribe -np" with RD_BUILDDIR
+#   pointing at Open MPI builds of the programs checks the tests themselves.
+P2P_PROTOCOLS=(
+    ""
+    "RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=get"
+    "RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=put"
+    "RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=pipeline"
+    "RDMPI_EAGER_LIMIT=65536"
+    "RDMPI_SHM_CMA=0"
+    "RDMPI_TRANSPORTS=self,shm"
+)
+
+p2p_check() {
+    local envs=$1 np=$2; shift 2
+    local out rc line done_lines label
+    label="np=$np${envs:+ $envs}"
+    # shellcheck disable=SC2086 # ENV is a list of words
+    out=$(env $envs timeout "${P2P_TIMEOUT:-120}" ${RD_P2P_LAUNCHER:-rrun -np} "$np" "$@" 2>&1); rc=$?
+    while IFS= read -r line; do
+        case "$line" in
+        "ok "*) ok 0 "$label ${line#ok }" ;;
+        "not ok "*) ok 1 "$label ${line#not ok }" ;;
+        "#"*) echo "$line" ;;
+        esac
+    done <<<"$out"
+    done_lines=$(printf '%s\n' "$out" | grep -c '^done \[rank [0-9]*\] [0-9]* checks, 0 failed$')
+    is "$done_lines" "$np" "$label: all $np ranks of $(basename "$1") finished their checks"
+    is "$rc" 0 "$label: exit status of $(basename "$1")"
+    [ "$rc" -eq 0 ] || diag "$(printf '%s\n' "$out" | grep -Ev '^(not )?ok |^#' | tail -n 30)"
+}
