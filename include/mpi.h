@@ -316,6 +316,7 @@ RD_MPI_PROTO(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Ain
 RD_MPI_PROTO(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
 RD_MPI_PROTO(int, Type_commit, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Type_free, (MPI_Datatype *datatype))
+RD_MPI_PROTO(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 
 #undef RD_MPI_PROTO
 

@@ -156,3 +156,22 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
     *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;
 }
+
+#pragma weak MPI_Pack_size = PMPI_Pack_size
+int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
+{
+    RD_API_READY("MPI_Pack_size");
+    RD_TRY(rd_check_comm("MPI_Pack_size", comm));
+    if (incount < 0)
+        return rd_err_raise(comm, MPI_ERR_COUNT, "MPI_Pack_size", "count %d is negative", incount);
+    if (!rd_dt_valid(dt))
+        return rd_err_raise(comm, MPI_ERR_TYPE, "MPI_Pack_size", "invalid datatype");
+    if (!size)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Pack_size", "size is NULL");
+    /* packed data is the bytes of the elements, nothing more */
+    size_t n = (size_t)incount * dt->size;
+    if (n > INT_MAX)
+        return rd_err_raise(comm, MPI_ERR_SIZE, "MPI_Pack_size", "%zu bytes do not fit in an int", n);
+    *size = (int)n;
+    return MPI_SUCCESS;
+}

@@ -718,6 +718,9 @@ static void am_handler(void *arg, int src, unsigned id, const void *hdr, size_t 
                        const void *data, size_t len)
 {
     E.in_handler++;
+    /* answers go back the way this rank would send: connect it now */
+    if (!E.peers[src].ep && connect_peer(src) != RD_OK)
+        rd_job_abort(MPI_ERR_OTHER, "cannot connect back to a sender");
     if (id <= RD_AM_RTS)
         arrive(src, id, hdr, data, len);
     else
