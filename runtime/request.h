@@ -29,6 +29,7 @@ struct rd_request_s {
     uint8_t internal;      /* made by the library (a buffered send's copy) */
     uint8_t proto;         /* rendezvous protocol in use (wire.h) */
     uint8_t posted;        /* receive waiting in a posted queue */
+    uint8_t pending;       /* split rendezvous: events still awaited */
     uint8_t raw;           /* bytes is preset: buf holds that many packed bytes */
     _Atomic int done;
     int error;             /* MPI error class of the operation */

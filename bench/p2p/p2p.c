@@ -273,6 +273,7 @@ static long control(long cmd)
 static long warm_up(kernel_fn *kernel, const struct ctx *c, long lo, long hi)
 {
     long n = 1;
+    double per_iter = 0; /* fastest seen, batches after the first */
     for (int batch = 1;; batch++) {
         long cmd = control(n);
         if (cmd < 0)
@@ -282,9 +283,12 @@ static long warm_up(kernel_fn *kernel, const struct ctx *c, long lo, long hi)
         double t = MPI_Wtime() - t0;
         if (rank != 0)
             continue;
-        /* the first batch pays for first-time costs: never calibrate on it */
+        /* The first batch pays for first-time costs: never calibrate on it.
+         * Later ones may be stretched by a preemption: take the fastest. */
+        if (batch >= 2 && (per_iter == 0 || t / (double)n < per_iter))
+            per_iter = t / (double)n;
         if ((t >= target / 10 && batch >= 2) || n >= hi) {
-            double it = t > 0 ? target / (t / (double)n) : (double)hi;
+            double it = per_iter > 0 ? target / per_iter : (double)hi;
             n = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
         } else {
             n *= 2;

@@ -203,6 +203,7 @@ done
 check_idle "after the run"
 for note in "${notes[@]}"; do echo "# note: $note"; done
 awk -v tests="$tests" -v best="$best" '
+BEGIN { best = best + 0 }   # a number, not a string (mawk)
 # agg: the median of a list, or with --best its lowest (LOW) or highest value
 function agg(list, low,   n, a, i, x) {
     if (!best) return median(list)

@@ -267,11 +267,15 @@ static int recv_common(const char *call, void *buf, int count, MPI_Datatype dt, 
     }
     rd_req_wait(req);
     status_out(status, req);
-    int rc = req->error == MPI_SUCCESS ? MPI_SUCCESS : -1;
+    if (req->error == MPI_SUCCESS) {
+        rd_req_release(req);
+        RD_UNLOCK();
+        return MPI_SUCCESS;
+    }
     struct rd_request_s copy = *req;
     rd_req_release(req);
     RD_UNLOCK();
-    return rc == MPI_SUCCESS ? MPI_SUCCESS : recv_error(comm, call, &copy);
+    return recv_error(comm, call, &copy);
 }
 
 #pragma weak MPI_Recv = PMPI_Recv

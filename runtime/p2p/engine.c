@@ -101,7 +101,16 @@ void rd_status_empty(MPI_Status *st)
     st->rd_bytes = 0;
 }
 
-static struct rd_ctxq *ctxq(uint32_t ctx)
+static struct rd_ctxq *ctxq_grow(uint32_t ctx);
+
+static inline struct rd_ctxq *ctxq(uint32_t ctx)
+{
+    if (ctx < E.nctx && E.ctxq[ctx])
+        return E.ctxq[ctx];
+    return ctxq_grow(ctx);
+}
+
+static struct rd_ctxq *ctxq_grow(uint32_t ctx)
 {
     if (ctx >= E.nctx) {
         uint32_t n = E.nctx ? E.nctx : 16;
@@ -220,15 +229,11 @@ static rd_status connect_peer(int w)
         size_t lim = rd_param.eager_limit > 0 ? (size_t)rd_param.eager_limit : tl->caps.eager_limit;
         size_t max = tl->caps.am_max > sizeof(struct rd_wire_sync) ? tl->caps.am_max - sizeof(struct rd_wire_sync) : 0;
         p->eager_limit = lim < max ? lim : max;
-        long want = rd_param.rndv_protocol; /* get|put|pipeline|auto */
-        if (!tl->caps.rma || want == RD_RNDV_PIPELINE)
-            p->rndv = RD_RNDV_PIPELINE;
-        else if (want == RD_RNDV_PUT)
-            p->rndv = RD_RNDV_PUT;
-        else
-            p->rndv = RD_RNDV_GET;
+        long want = rd_param.rndv_protocol; /* get|put|pipeline|split|auto */
+        p->rndv = !tl->caps.rma ? RD_RNDV_PIPELINE : (int)want;
         rd_debug("p2p", "rank %d via %s: eager up to %zu B, rendezvous by %s", w, tl->ops->name,
-                 p->eager_limit, p->rndv == RD_RNDV_GET ? "get" : p->rndv == RD_RNDV_PUT ? "put" : "pipeline");
+                 p->eager_limit, p->rndv == RD_RNDV_GET ? "get" : p->rndv == RD_RNDV_PUT ? "put"
+                 : p->rndv == RD_RNDV_PIPELINE ? "pipeline" : p->rndv == RD_RNDV_SPLIT ? "split" : "auto");
         return RD_OK;
     }
     rd_error("p2p", "no transport reaches rank %d (RDMPI_TRANSPORTS='%s')", w, rd_param.transports);
@@ -363,6 +368,32 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
         c.addr = (uint64_t)(uintptr_t)target;
         c.len = req->xfer;
         return queue_ctrl(m->wsrc, RD_AM_CTS, &c, NULL, 0);
+    case RD_RNDV_SPLIT: {
+        /* tell the sender where to write its part first, then read ours */
+        uint64_t h = rd_rndv_split_point(req->xfer);
+        c.req = m->sreq;
+        c.other = (uint64_t)(uintptr_t)req;
+        c.addr = (uint64_t)(uintptr_t)target;
+        c.len = req->xfer;
+        rd_status st = queue_ctrl(m->wsrc, RD_AM_CTS, &c, NULL, 0);
+        if (st != RD_OK)
+            return st;
+        if (data_len) {
+            req->rkey = malloc(data_len);
+            if (!req->rkey)
+                return RD_ERR_NOMEM;
+            memcpy(req->rkey, data, data_len);
+            req->rkey_len = data_len;
+        }
+        req->pending = 2; /* our read + the sender's FIN */
+        req->rma.local = target;
+        req->rma.len = h;
+        req->rma.lmr = req->mr;
+        req->rma.remote_addr = m->addr;
+        req->rma.rkey = req->rkey;
+        req->rma.rkey_len = req->rkey_len;
+        return queue_req(m->wsrc, PEND_GET, req);
+    }
     default: /* pipeline: the fragments come to the request */
         c.req = m->sreq;
         c.other = (uint64_t)(uintptr_t)req;
@@ -547,8 +578,14 @@ static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
         const void *src;
         build_env(&h->env, req, seq);
         h->sreq = (uint64_t)(uintptr_t)req;
-        h->proto = (uint32_t)p->rndv;
-        req->proto = (uint8_t)p->rndv;
+        int proto = p->rndv;
+        if (proto == RD_RNDV_AUTO)
+            proto = req->bytes >= (size_t)rd_param.rndv_split_min ? RD_RNDV_SPLIT : RD_RNDV_GET;
+        if (proto == RD_RNDV_SPLIT && tl->caps.needs_reg)
+            proto = RD_RNDV_GET; /* split needs both keys: not for registered transports yet */
+        h->proto = (uint32_t)proto;
+        req->proto = (uint8_t)proto;
+        req->pending = 2; /* split: own write + the receiver's FIN */
         if (req->dt->contig) {
             src = (const char *)req->buf + req->dt->true_lb;
         } else {
@@ -559,7 +596,7 @@ static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
             src = req->tmp;
         }
         h->addr = (uint64_t)(uintptr_t)src;
-        if (tl->caps.needs_reg && p->rndv != RD_RNDV_PIPELINE) {
+        if (tl->caps.needs_reg && proto != RD_RNDV_PIPELINE) {
             rd_status st = tl->ops->mem_reg(tl, (void *)src, req->bytes, &req->mr, kbuf, &klen);
             if (st != RD_OK)
                 return st;
@@ -629,6 +666,17 @@ rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest
 
 /* ------------------------------------------------------------ control messages */
 
+/* One of the two events a split transfer waits for, on either side. */
+static void split_event(struct rd_request_s *req)
+{
+    if (--req->pending == 0) {
+        if (req->kind == RD_REQ_SEND)
+            finish_send(req);
+        else
+            finish_recv(req);
+    }
+}
+
 static void get_done(rd_rma_op *op, rd_status st)
 {
     struct rd_request_s *req = op->arg;
@@ -638,9 +686,12 @@ static void get_done(rd_rma_op *op, rd_status st)
         rd_job_abort(MPI_ERR_OTHER, "RDMA read failed");
     }
     int w = req->wpeer;
-    finish_recv(req);
     if (queue_ctrl(w, RD_AM_FIN, &c, NULL, 0) != RD_OK)
         rd_job_abort(MPI_ERR_NO_MEM, "out of memory");
+    if (req->proto == RD_RNDV_SPLIT)
+        split_event(req);
+    else
+        finish_recv(req);
 }
 
 static void put_done(rd_rma_op *op, rd_status st)
@@ -653,7 +704,10 @@ static void put_done(rd_rma_op *op, rd_status st)
     }
     if (queue_ctrl(req->wpeer, RD_AM_FIN, &c, NULL, 0) != RD_OK)
         rd_job_abort(MPI_ERR_NO_MEM, "out of memory");
-    finish_send(req);
+    if (req->proto == RD_RNDV_SPLIT)
+        split_event(req);
+    else
+        finish_send(req);
 }
 
 static void control(int wsrc, unsigned id, const struct rd_wire_ctrl *c, const void *data, size_t len)
@@ -665,7 +719,9 @@ static void control(int wsrc, unsigned id, const struct rd_wire_ctrl *c, const v
         finish_send(req);
         break;
     case RD_AM_FIN:
-        if (req->kind == RD_REQ_SEND)
+        if (req->proto == RD_RNDV_SPLIT && req->xfer > 0)
+            split_event(req);
+        else if (req->kind == RD_REQ_SEND)
             finish_send(req); /* get: the receiver has read our data */
         else
             finish_recv(req); /* put or empty: the data is in place */
@@ -673,7 +729,9 @@ static void control(int wsrc, unsigned id, const struct rd_wire_ctrl *c, const v
     case RD_AM_CTS:
         req->remote = c->other;
         req->xfer = (size_t)c->len;
-        if (req->proto == RD_RNDV_PUT) {
+        if (req->proto == RD_RNDV_PUT || req->proto == RD_RNDV_SPLIT) {
+            /* split: we write the part after the split point */
+            uint64_t h = req->proto == RD_RNDV_SPLIT ? rd_rndv_split_point(req->xfer) : 0;
             if (len) {
                 req->rkey = malloc(len);
                 if (!req->rkey) {
@@ -683,10 +741,10 @@ static void control(int wsrc, unsigned id, const struct rd_wire_ctrl *c, const v
                 memcpy(req->rkey, data, len);
                 req->rkey_len = len;
             }
-            req->rma.local = req->tmp ? req->tmp : (char *)req->buf + req->dt->true_lb;
-            req->rma.len = req->xfer;
+            req->rma.local = (req->tmp ? (char *)req->tmp : (char *)req->buf + req->dt->true_lb) + h;
+            req->rma.len = req->xfer - h;
             req->rma.lmr = req->mr;
-            req->rma.remote_addr = c->addr;
+            req->rma.remote_addr = c->addr + h;
             req->rma.rkey = req->rkey;
             req->rma.rkey_len = req->rkey_len;
             st = queue_req(wsrc, PEND_PUT, req);
@@ -827,7 +885,7 @@ static int flush_all(void)
 int rd_progress(void)
 {
     int n = 0;
-    for (int i = 0; i < E.ntls; i++)
+    for (int i = E.ntls - 1; i >= 0; i--)
         n += E.tls[i]->ops->progress(E.tls[i]);
     if (E.nflush)
         n += flush_all();

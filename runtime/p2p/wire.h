@@ -21,7 +21,22 @@ enum rd_am_id {
 };
 
 /* rendezvous protocols */
-enum rd_rndv_proto { RD_RNDV_GET = 0, RD_RNDV_PUT = 1, RD_RNDV_PIPELINE = 2 };
+/* (the values are also the indices of RDMPI_RNDV_PROTOCOL's choices) */
+enum rd_rndv_proto {
+    RD_RNDV_GET = 0,      /* receiver reads everything, then FIN */
+    RD_RNDV_PUT = 1,      /* CTS; sender writes everything, then FIN */
+    RD_RNDV_PIPELINE = 2, /* CTS; sender streams FRAG active messages */
+    RD_RNDV_SPLIT = 3,    /* CTS; receiver reads the first part while the sender writes
+                           * the rest: both cores copy. Each side sends FIN when its part
+                           * is done and completes on its own part + the peer's FIN. */
+    RD_RNDV_AUTO = 4
+};
+
+/* Where a split transfer of len bytes divides: page-aligned, about half. */
+static inline uint64_t rd_rndv_split_point(uint64_t len)
+{
+    return (len / 2) & ~(uint64_t)4095;
+}
 
 struct rd_wire_env {
     uint32_t ctx;
