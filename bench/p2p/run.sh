@@ -203,7 +203,7 @@ done
 check_idle "after the run"
 for note in "${notes[@]}"; do echo "# note: $note"; done
 awk -v tests="$tests" -v best="$best" '
-BEGIN { best = best + 0 }   # a number, not a string (mawk)
+BEGIN { best = best + 0 }   # 1: --best
 # agg: the median of a list, or with --best its lowest (LOW) or highest value
 function agg(list, low,   n, a, i, x) {
     if (!best) return median(list)
@@ -275,10 +275,10 @@ END {
             r = (("rdmpi", t, s) in v) ? agg(v["rdmpi", t, s], t == "lat") : ""
             o = (("openmpi", t, s) in v) ? agg(v["openmpi", t, s], t == "lat") : ""
             m = (("mpich", t, s) in v) ? agg(v["mpich", t, s], t == "lat") : ""
-            best = ""
-            if (o != "") best = o
-            if (m != "" && (best == "" || (t == "lat" ? m < best : m > best))) best = m
-            ratio = (r != "" && best != "" && best > 0) ? sprintf("%.2f", r / best) : "n/a"
+            peer = ""
+            if (o != "") peer = o
+            if (m != "" && (peer == "" || (t == "lat" ? m + 0 < peer + 0 : m + 0 > peer + 0))) peer = m
+            ratio = (r != "" && peer != "" && peer > 0) ? sprintf("%.2f", r / peer) : "n/a"
             printf "%8s | %10s | %10s | %10s | %10s\n", human(s), fmt(r, t), fmt(o, t), fmt(m, t), ratio
         }
     }
