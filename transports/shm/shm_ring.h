@@ -15,16 +15,18 @@
  *     bit  57      SKIP:  wrap-around filler; bits 0..31 give its length
  *
  * followed by the AM header and then the data; its length is rounded up to
- * 64 bytes. The producer writes the payload, then stores 0 into the header
- * word of the *next* record position (so the consumer never mistakes stale
- * bytes of an older lap for a header), then publishes the header word with a
- * release store. The consumer polls only the header word at its head, reads
- * the record with acquire ordering, calls the handler with pointers straight
- * into the ring and advances (and publishes) its head afterwards. Neither
- * side locks, allocates or enters the kernel. Positions are absolute byte
- * counts (64-bit, never wrap); offset = position & (size - 1).
- *
- * Free space always keeps one line of slack for the zeroed next header.
+ * 64 bytes. Invariant: in free space, the first word of every 64-byte line
+ * is zero, so the consumer never mistakes stale bytes of an older lap for a
+ * header. The producer writes the payload, then publishes the header word
+ * with a release store. The consumer polls only the header word at its
+ * head, reads the record with acquire ordering, calls the handler with
+ * pointers straight into the ring, then zeroes the first word of each line
+ * of the record (restoring the invariant) before it publishes its new head.
+ * The consumer clears rather than the producer because the consumer polls
+ * the next line while it waits: a producer store there would make that line
+ * cross between the cores twice per message. Neither side locks, allocates
+ * or enters the kernel. Positions are absolute byte counts (64-bit, never
+ * wrap); offset = position & (size - 1).
  */
 #ifndef RD_SHM_RING_H
 #define RD_SHM_RING_H
@@ -101,7 +103,7 @@ static inline rd_status rd_shm_ring_send(rd_shm_ring_tx *tx, unsigned id, const 
     uint64_t need = rd_shm_rec_bytes(hlen + len);
     uint64_t off = tx->tail & tx->mask;
     uint64_t skip = off + need > size ? size - off : 0;
-    uint64_t total = skip + need + RD_SHM_LINE; /* + the next header line */
+    uint64_t total = skip + need;
 
     if (tx->tail + total - tx->cached_head > size) {
         tx->cached_head = atomic_load_explicit(&tx->ctl->head, memory_order_acquire);
@@ -114,9 +116,6 @@ static inline rd_status rd_shm_ring_send(rd_shm_ring_tx *tx, unsigned id, const 
         memcpy(rec + RD_SHM_REC_HDR, hdr, hlen);
     if (len)
         memcpy(rec + RD_SHM_REC_HDR + hlen, data, len);
-    /* the consumer will look for the next header here: clear stale bytes */
-    atomic_store_explicit(rd_shm_rec_word(tx->data, (roff + need) & tx->mask), 0,
-                          memory_order_relaxed);
     uint64_t w = RD_SHM_REC_VALID | ((uint64_t)(id & 0xffff) << 40) | ((uint64_t)hlen << 32) |
                  (uint64_t)len;
     atomic_store_explicit(rd_shm_rec_word(tx->data, roff), w, memory_order_release);
@@ -145,6 +144,8 @@ static inline int rd_shm_ring_poll(rd_shm_ring_rx *rx, int max, rd_shm_ring_fn f
         if (!(w & RD_SHM_REC_VALID))
             break;
         if (w & RD_SHM_REC_SKIP) {
+            /* the filler's other lines were cleared when last consumed */
+            atomic_store_explicit(rd_shm_rec_word(rx->data, off), 0, memory_order_relaxed);
             head += w & 0xffffffffu;
             continue;
         }
@@ -152,7 +153,10 @@ static inline int rd_shm_ring_poll(rd_shm_ring_rx *rx, int max, rd_shm_ring_fn f
         size_t hlen = (size_t)((w >> 32) & 0xff);
         const unsigned char *rec = rx->data + off + RD_SHM_REC_HDR;
         fn(arg, (unsigned)((w >> 40) & 0xffff), rec, hlen, rec + hlen, len);
-        head += rd_shm_rec_bytes(hlen + len);
+        uint64_t bytes = rd_shm_rec_bytes(hlen + len);
+        for (uint64_t l = 0; l < bytes; l += RD_SHM_LINE)
+            atomic_store_explicit(rd_shm_rec_word(rx->data, off + l), 0, memory_order_relaxed);
+        head += bytes;
         rx->head = head;
         atomic_store_explicit(&rx->ctl->head, head, memory_order_release);
         n++;
