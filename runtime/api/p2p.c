@@ -175,7 +175,7 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
 
 static int check_reqp(const char *call, MPI_Comm comm, MPI_Request *r)
 {
-    return r ? MPI_SUCCESS : rd_err_raise(comm, MPI_ERR_ARG, call, "request pointer is NULL");
+    return r ? MPI_SUCCESS : rd_err_raise(comm, MPI_ERR_REQUEST, call, "request pointer is NULL");
 }
 
 #pragma weak MPI_Isend = PMPI_Isend

@@ -109,7 +109,7 @@ int PMPI_Wait(MPI_Request *r, MPI_Status *status)
     MPI_Comm comm;
     RD_API_READY("MPI_Wait");
     if (!r)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Wait", "request pointer is NULL");
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
     RD_TRY(check_req("MPI_Wait", *r));
     if (inactive(*r)) {
         rd_status_empty(status);
@@ -130,8 +130,10 @@ int PMPI_Test(MPI_Request *r, int *flag, MPI_Status *status)
 {
     MPI_Comm comm;
     RD_API_READY("MPI_Test");
-    if (!r || !flag)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "%s is NULL", r ? "flag" : "request pointer");
+    if (!r)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Test", "request pointer is NULL");
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "flag is NULL");
     RD_TRY(check_req("MPI_Test", *r));
     if (inactive(*r)) {
         *flag = 1;
