@@ -145,16 +145,8 @@ MPI_Count rd_dt_elements(MPI_Datatype dt, MPI_Count bytes)
     return n;
 }
 
-void rd_dt_retain(MPI_Datatype dt)
+void rd_dt_free(MPI_Datatype dt)
 {
-    if (!dt->predefined)
-        atomic_fetch_add(&dt->refs, 1);
-}
-
-void rd_dt_release(MPI_Datatype dt)
-{
-    if (dt->predefined || atomic_fetch_sub(&dt->refs, 1) != 1)
-        return;
     dt->magic = 0;
     if (dt->blocks != dt->inline_blocks)
         free(dt->blocks);

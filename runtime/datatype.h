@@ -50,7 +50,19 @@ void rd_dt_unpack(void *buf, MPI_Datatype dt, size_t off, const void *in, size_t
 /* Basic elements in bytes of packed data of dt; -1 if not a whole number. */
 MPI_Count rd_dt_elements(MPI_Datatype dt, MPI_Count bytes);
 
-void rd_dt_release(MPI_Datatype dt);
-void rd_dt_retain(MPI_Datatype dt);
+void rd_dt_free(MPI_Datatype dt);
+
+/* Pending operations hold a reference to derived types. */
+static inline void rd_dt_retain(MPI_Datatype dt)
+{
+    if (!dt->predefined)
+        atomic_fetch_add(&dt->refs, 1);
+}
+
+static inline void rd_dt_release(MPI_Datatype dt)
+{
+    if (!dt->predefined && atomic_fetch_sub(&dt->refs, 1) == 1)
+        rd_dt_free(dt);
+}
 
 #endif

@@ -4,6 +4,7 @@
 #include "runtime/request.h"
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,7 @@ struct rd_request_s *rd_req_alloc(int kind)
         r = rd_req_free_list;
     }
     rd_req_free_list = r->next;
-    memset(r, 0, sizeof(*r));
+    memset(r, 0, offsetof(struct rd_request_s, rma));
     r->magic = RD_REQ_MAGIC;
     r->kind = (uint8_t)kind;
     r->error = MPI_SUCCESS;

@@ -51,11 +51,12 @@ struct rd_request_s {
     size_t frag_off;       /* pipeline: bytes sent or received so far */
     size_t xfer;           /* bytes that will really move (recv: min(len, bytes)) */
     uint64_t remote;       /* the peer's request id, for rendezvous */
-    rd_rma_op rma;
     rd_mr *mr;             /* registration of the local side, when needed */
     void *rkey;            /* the peer's packed key (malloc'd) */
     size_t rkey_len;
     void *bsend_block;     /* region of the attached buffer (buffered sends) */
+    /* not cleared at allocation: set before use */
+    rd_rma_op rma;
 };
 
 /* Allocation: from a free list, no malloc on the steady path. */

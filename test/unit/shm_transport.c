@@ -211,7 +211,7 @@ static void rank_main(int lr)
 
     /* ---- caps and reachability */
     CHECK_INT(tl->caps.am_max, 65528, "am_max of 256 KiB rings");
-    CHECK_INT(tl->caps.eager_limit, 4096, "eager_limit default");
+    CHECK_INT(tl->caps.eager_limit, 32768, "eager_limit default");
     CHECK_INT(tl->caps.needs_reg, 0, "needs_reg");
     CHECK_INT(tl->caps.rkey_max, 0, "rkey_max");
     CHECK_INT(tl->caps.rma, cma_permitted, "rma: %s", cma_permitted ? "CMA permitted here"
