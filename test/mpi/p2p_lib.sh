@@ -17,6 +17,7 @@ P2P_PROTOCOLS=(
     "RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=get"
     "RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=put"
     "RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=pipeline"
+    "RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=split"
     "RDMPI_EAGER_LIMIT=65536"
     "RDMPI_SHM_CMA=0"
     "RDMPI_TRANSPORTS=self,shm"
@@ -27,7 +28,7 @@ p2p_check() {
     local out rc line done_lines label
     label="np=$np${envs:+ $envs}"
     # shellcheck disable=SC2086 # ENV is a list of words
-    out=$(env $envs timeout "${P2P_TIMEOUT:-120}" ${RD_P2P_LAUNCHER:-rrun -np} "$np" "$@" 2>&1); rc=$?
+    out=$(env $envs timeout -k 10 "${P2P_TIMEOUT:-120}" ${RD_P2P_LAUNCHER:-rrun -np} "$np" "$@" 2>&1); rc=$?
     while IFS= read -r line; do
         case "$line" in
         "ok "*) ok 0 "$label ${line#ok }" ;;
