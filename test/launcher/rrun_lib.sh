@@ -12,8 +12,16 @@ mkdir -p "$RRUN_TMP"
 export TMPDIR="$RRUN_TMP"
 HANG_GUARD=60
 
-# /dev/shm entries that PMIx or rrun could create, before the test.
-shm_list() { ls -A /dev/shm 2>/dev/null | grep -E 'pmix|rrun' | sort; }
+# /dev/shm entries that PMIx or rrun could create, before the test. A
+# segment of a job whose rrun is still running (rdmpi-rrun.<pid>.*: another
+# test, running at the same time) is not left behind: it is left out.
+shm_list() {
+    ls -A /dev/shm 2>/dev/null | grep -E 'pmix|rrun' | sort | while read -r _e; do
+        _p=$(printf '%s\n' "$_e" | sed -n 's/^rdmpi-rrun\.\([0-9]*\)\..*/\1/p')
+        if [ -n "$_p" ] && kill -0 "$_p" 2>/dev/null; then continue; fi
+        printf '%s\n' "$_e"
+    done
+}
 SHM_BEFORE=$(shm_list)
 
 # run_rrun ARGS...: rrun under the hang guard; sets RC, OUT, ERR, ELAPSED_MS.

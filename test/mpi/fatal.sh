@@ -16,6 +16,7 @@ like "$err" 'rdmpi: MPI_Comm_rank on rank 1: invalid communicator \(MPI_ERR_COMM
 is "$(printf '%s\n' "$err" | grep -c 'rdmpi: MPI_Comm_rank on rank 1')" 1 "said once"
 left=$(pgrep -f "$prog comm" | wc -l)
 is "$left" 0 "no rank of the job is left running"
+is "$(shm_leftovers)" "" "no shared-memory segment is left in /dev/shm"
 
 err=$(timeout 60 rrun -np 2 "$prog" before 2>&1 >/dev/null); rc=$?
 ok $([ "$rc" -ne 0 ]; echo $?) "a call before MPI_Init fails the job (status $rc)"

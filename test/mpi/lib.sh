@@ -20,3 +20,13 @@ mpi_check() {
     is "$rc" 0 "np=$np: rrun exit status of $(basename "$1")"
     [ "$rc" -eq 0 ] || diag "$out"
 }
+
+# Shared-memory segments of jobs whose rrun has exited: none may be left.
+# (rdmpi-rrun.<pid>.*: a segment of a job still running is not counted.)
+shm_leftovers() {
+    ls -A /dev/shm 2>/dev/null | grep '^rdmpi-' | while read -r _e; do
+        _p=$(printf '%s\n' "$_e" | sed -n 's/^rdmpi-rrun\.\([0-9]*\)\..*/\1/p')
+        if [ -n "$_p" ] && kill -0 "$_p" 2>/dev/null; then continue; fi
+        printf '%s ' "$_e"
+    done
+}

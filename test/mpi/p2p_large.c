@@ -1,0 +1,119 @@
+/* MPI test: large messages between ranks 0 and 1 (other ranks idle).
+ *   - beyond 2 GiB: MPI_Type_contiguous of 1 MiB bytes, count 2049 (2 GiB +
+ *     1 MiB), sent 0 -> 1 while the receive is posted late (unexpected
+ *     rendezvous); every 64-bit word checked against its pattern, plus a
+ *     checksum computed by the sender; Get_count 2049 and Get_elements
+ *     MPI_UNDEFINED (2^31 + 2^20 bytes do not fit an int)
+ *   - 256 MiB of MPI_BYTE sent 1 -> 0 into a pre-posted receive
+ * Memory: about 2.2 GiB on each of the two ranks, freed before the second
+ * part. */
+#include "test/mpi/p2p_common.c"
+
+#define MIB (1024 * 1024)
+
+static void fill64(uint64_t *w, size_t nw, uint64_t seed)
+{
+    for (size_t i = 0; i < nw; i++)
+        w[i] = p2p_mix(seed + i);
+}
+
+static uint64_t sum64(const uint64_t *w, size_t nw)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < nw; i++)
+        s = s * 31 + w[i];
+    return s;
+}
+
+static size_t bad64(const uint64_t *w, size_t nw, uint64_t seed, size_t *first)
+{
+    size_t bad = 0;
+    *first = (size_t)-1;
+    for (size_t i = 0; i < nw; i++)
+        if (w[i] != p2p_mix(seed + i)) {
+            if (!bad)
+                *first = i;
+            bad++;
+        }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    p2p_init(&argc, &argv);
+    const int nblocks = argc > 1 ? atoi(argv[1]) : 2049;
+    if (p2p_size < 2 || p2p_rank > 1) {
+        mt_ok(1, "rank %d idle", p2p_rank);
+        MPI_Finalize();
+        return mt_done();
+    }
+    MPI_Datatype mib;
+    mt_is_int(MPI_Type_contiguous(MIB, MPI_BYTE, &mib), MPI_SUCCESS, "Type_contiguous of 1 MiB bytes");
+    mt_is_int(MPI_Type_commit(&mib), MPI_SUCCESS, "Type_commit");
+    int tsize = -1;
+    MPI_Type_size(mib, &tsize);
+    mt_is_int(tsize, MIB, "its size");
+
+    size_t bytes = (size_t)nblocks * MIB, nw = bytes / 8;
+    uint64_t *w = malloc(bytes);
+    mt_ok(w != NULL, "%zu bytes allocated", bytes);
+    const uint64_t seed = 0x1234567890abcdefULL;
+    double t0 = MPI_Wtime();
+    if (p2p_rank == 0) {
+        fill64(w, nw, seed);
+        uint64_t s = sum64(w, nw);
+        MPI_Send(&s, 1, MPI_UINT64_T, 1, 1, MPI_COMM_WORLD);
+        mt_is_int(MPI_Send(w, nblocks, mib, 1, 2, MPI_COMM_WORLD), MPI_SUCCESS, "Send of %d x 1 MiB (%zu bytes)", nblocks,
+                  bytes);
+    } else {
+        uint64_t s = 0;
+        MPI_Status st;
+        int c = -1, e = -1;
+        MPI_Recv(&s, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        p2p_sleep_ms(200); /* the large message arrives unexpected */
+        memset(w, 0, bytes);
+        mt_is_int(MPI_Recv(w, nblocks, mib, 0, 2, MPI_COMM_WORLD, &st), MPI_SUCCESS, "Recv of %d x 1 MiB", nblocks);
+        MPI_Get_count(&st, mib, &c);
+        MPI_Get_elements(&st, mib, &e);
+        mt_is_int(c, nblocks, "Get_count in 1 MiB units");
+        if (bytes > 2147483647u)
+            mt_is_int(e, MPI_UNDEFINED, "Get_elements of %zu bytes: MPI_UNDEFINED (does not fit an int)", bytes);
+        else
+            mt_is_int(e, (long long)bytes, "Get_elements: the bytes");
+        size_t first;
+        size_t bad = bad64(w, nw, seed, &first);
+        mt_ok(bad == 0, "every 64-bit word of the pattern arrived (%zu bad, first at word %zu)", bad, first);
+        mt_ok(sum64(w, nw) == s, "the sender's checksum matches");
+    }
+    printf("# [rank %d] %zu bytes in %.2f s\n", p2p_rank, bytes, MPI_Wtime() - t0);
+    free(w);
+    MPI_Type_free(&mib);
+    mt_ok(mib == MPI_DATATYPE_NULL, "Type_free sets the handle to MPI_DATATYPE_NULL");
+
+    /* 256 MiB the other way, receive pre-posted */
+    bytes = 256 * MIB;
+    nw = bytes / 8;
+    w = malloc(bytes);
+    if (p2p_rank == 1) {
+        int go;
+        fill64(w, nw, ~seed);
+        MPI_Recv(&go, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        mt_is_int(MPI_Send(w, (int)bytes, MPI_BYTE, 0, 4, MPI_COMM_WORLD), MPI_SUCCESS, "Send of 256 MiB");
+    } else {
+        MPI_Request r;
+        MPI_Status st;
+        int go = 1, c = -1;
+        memset(w, 0, bytes);
+        MPI_Irecv(w, (int)bytes, MPI_BYTE, 1, 4, MPI_COMM_WORLD, &r);
+        MPI_Send(&go, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+        MPI_Wait(&r, &st);
+        MPI_Get_count(&st, MPI_BYTE, &c);
+        mt_is_int(c, (long long)bytes, "256 MiB received: count");
+        size_t first;
+        size_t bad = bad64(w, nw, ~seed, &first);
+        mt_ok(bad == 0, "256 MiB: every word (%zu bad, first at %zu)", bad, first);
+    }
+    free(w);
+    MPI_Finalize();
+    return mt_done();
+}

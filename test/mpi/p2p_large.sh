@@ -1,0 +1,13 @@
+#!/bin/bash
+# A message beyond 2 GiB (count in 1 MiB units) and one of 256 MiB, between
+# two ranks, under the default protocols, without single copy, and pipelined.
+. "$RD_SRCDIR/test/tap.sh"
+. "$RD_SRCDIR/test/mpi/lib.sh"
+. "$RD_SRCDIR/test/mpi/p2p_lib.sh"
+prog="$RD_BUILDDIR/test/mpi/p2p_large"
+P2P_TIMEOUT=300
+p2p_check "" 2 "$prog"
+p2p_check "RDMPI_SHM_CMA=0" 2 "$prog"
+p2p_check "RDMPI_RNDV_PROTOCOL=pipeline" 2 "$prog"
+p2p_check "RDMPI_RNDV_PROTOCOL=put" 2 "$prog"
+done_testing
