@@ -328,11 +328,18 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
         finish_recv(req);
         return queue_ctrl(m->wsrc, RD_AM_FIN, &c, NULL, 0);
     }
+    if (m->proto == RD_RNDV_PIPELINE) { /* the fragments come to the request */
+        c.req = m->sreq;
+        c.other = (uint64_t)(uintptr_t)req;
+        c.len = req->xfer;
+        req->frag_off = 0;
+        return queue_ctrl(m->wsrc, RD_AM_CTS, &c, NULL, 0);
+    }
     void *target = recv_target(req);
     if (!target)
         return RD_ERR_NOMEM;
     rd_ep *ep = E.peers[m->wsrc].ep;
-    if (ep->tl->caps.needs_reg && m->proto != RD_RNDV_PIPELINE) {
+    if (ep->tl->caps.needs_reg) {
         unsigned char kbuf[256];
         size_t klen = 0;
         rd_status st = ep->tl->ops->mem_reg(ep->tl, target, req->xfer, &req->mr, kbuf, &klen);
@@ -394,12 +401,8 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
         req->rma.rkey_len = req->rkey_len;
         return queue_req(m->wsrc, PEND_GET, req);
     }
-    default: /* pipeline: the fragments come to the request */
-        c.req = m->sreq;
-        c.other = (uint64_t)(uintptr_t)req;
-        c.len = req->xfer;
-        req->frag_off = 0;
-        return queue_ctrl(m->wsrc, RD_AM_CTS, &c, NULL, 0);
+    default:
+        return RD_ERR_INTERNAL;
     }
 }
 
