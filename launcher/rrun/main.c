@@ -16,7 +16,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "launcher/rrun/rrun.h"
+
+/* libpmix runs on libevent, which warns on stderr about races it survives
+ * (e.g. "Epoll MOD ... Bad file descriptor" when a killed rank's socket
+ * goes away during teardown). Those lines are not the job's output: keep
+ * only libevent's errors, and everything under RDMPI_LOG=debug. */
+static void libevent_log(int severity, const char *msg)
+{
+    const char *log = getenv("RDMPI_LOG");
+    if (severity >= EVENT_LOG_ERR || (log && strncmp(log, "debug", 5) == 0))
+        fprintf(stderr, "rrun: libevent: %s\n", msg);
+}
 
 static int job_init(struct rrun_job *job, const struct rrun_options *opt)
 {
@@ -67,6 +80,7 @@ int main(int argc, char **argv)
     char *exe = NULL;
     int sig_fd = -1, status;
 
+    event_set_log_callback(libevent_log);
     status = rrun_parse_options(argc, argv, &opt);
     if (status != 0) {
         rrun_options_free(&opt);

@@ -103,7 +103,8 @@ static void xchg(const void *s, void *r, int n, MPI_Datatype t, int *count, int 
             if (p2p_rank == 0) /* read differently by implementations: shown */                  \
                 printf("# [rank %d] " #MT ": Get_elements of %d: %d\n", p2p_rank, n_, e_);         \
         }                                                                                          \
-        mt_ok(bad_ == 0 && c_ == n_, #MT ": %d pairs from the left neighbour, count %d", n_, c_);  \
+        mt_ok(bad_ == 0 && c_ == n_, #MT ": %d pairs from the left neighbour (%d wrong), count %d", \
+              n_, bad_, c_);                                                                       \
         mt_ok(p2p_check_byte(&r_[n_], sizeof(S), 0xa5) < 0, #MT ": nothing written past them");    \
         mt_ok(HOLES_OK(S, r_, n_), #MT ": the padding holes of the receive buffer are not written"); \
         free(s_);                                                                                  \

@@ -33,4 +33,6 @@ void rd_shm_ring_rx_init(rd_shm_ring_rx *rx, void *data, size_t size, rd_shm_rin
     rx->mask = size - 1;
     rx->ctl = ctl;
     rx->head = atomic_load_explicit(&ctl->head, memory_order_acquire);
+    rx->cleared = rx->head;
+    rx->batch = size / 8; /* <= size - the largest record: the producer never starves */
 }

@@ -20,13 +20,19 @@
  * header. The producer writes the payload, then publishes the header word
  * with a release store. The consumer polls only the header word at its
  * head, reads the record with acquire ordering, calls the handler with
- * pointers straight into the ring, then zeroes the first word of each line
- * of the record (restoring the invariant) before it publishes its new head.
- * The consumer clears rather than the producer because the consumer polls
- * the next line while it waits: a producer store there would make that line
- * cross between the cores twice per message. Neither side locks, allocates
- * or enters the kernel. Positions are absolute byte counts (64-bit, never
- * wrap); offset = position & (size - 1).
+ * pointers straight into the ring. Consumed space goes back to the
+ * producer later, in batches: the consumer zeroes the first word of each
+ * consumed line (restoring the invariant), then publishes its head. It does
+ * so when it finds nothing to read (it is waiting anyway) or when a batch
+ * (an eighth of the ring) has piled up.
+ * Why the consumer, and why later: the consumer polls the next line while
+ * it waits, so a producer store there would make that line cross between
+ * the cores twice per message; and a store to a line the peer has cached
+ * waits for the peer's acknowledgement, which, stores draining in order
+ * (x86), would hold back this rank's next message (its reply in a
+ * ping-pong) if it were made right after each record. Neither side locks,
+ * allocates or enters the kernel. Positions are absolute byte counts
+ * (64-bit, never wrap); offset = position & (size - 1).
  */
 #ifndef RD_SHM_RING_H
 #define RD_SHM_RING_H
@@ -67,7 +73,9 @@ typedef struct rd_shm_ring_tx {
 typedef struct rd_shm_ring_rx {
     unsigned char *data;
     uint64_t mask;
-    uint64_t head;
+    uint64_t head;    /* next position to read */
+    uint64_t cleared; /* consumed space up to here is cleared and published */
+    uint64_t batch;   /* clear and publish when this much has piled up */
     rd_shm_ring_ctl *ctl;
 } rd_shm_ring_rx;
 
@@ -133,38 +141,41 @@ static inline int rd_shm_ring_ready(const rd_shm_ring_rx *rx)
                                  memory_order_relaxed) & RD_SHM_REC_VALID) != 0;
 }
 
+/* Give consumed space back: clear it (the invariant), then publish. */
+static inline void rd_shm_ring_release(rd_shm_ring_rx *rx)
+{
+    for (uint64_t pos = rx->cleared; pos != rx->head; pos += RD_SHM_LINE)
+        atomic_store_explicit(rd_shm_rec_word(rx->data, pos & rx->mask), 0, memory_order_relaxed);
+    rx->cleared = rx->head;
+    atomic_store_explicit(&rx->ctl->head, rx->head, memory_order_release);
+}
+
 /* Deliver up to max records to fn; returns how many were delivered. */
 static inline int rd_shm_ring_poll(rd_shm_ring_rx *rx, int max, rd_shm_ring_fn fn, void *arg)
 {
     int n = 0;
-    uint64_t head = rx->head;
     while (n < max) {
-        uint64_t off = head & rx->mask;
+        /* the line at head held position head - size in the last lap: if
+         * that was not released yet its header is stale, not new */
+        if (rx->head - rx->cleared > rx->mask)
+            rd_shm_ring_release(rx);
+        uint64_t off = rx->head & rx->mask;
         uint64_t w = atomic_load_explicit(rd_shm_rec_word(rx->data, off), memory_order_acquire);
         if (!(w & RD_SHM_REC_VALID))
             break;
         if (w & RD_SHM_REC_SKIP) {
-            /* the filler's other lines were cleared when last consumed */
-            atomic_store_explicit(rd_shm_rec_word(rx->data, off), 0, memory_order_relaxed);
-            head += w & 0xffffffffu;
+            rx->head += w & 0xffffffffu;
             continue;
         }
         size_t len = (size_t)(w & 0xffffffffu);
         size_t hlen = (size_t)((w >> 32) & 0xff);
         const unsigned char *rec = rx->data + off + RD_SHM_REC_HDR;
         fn(arg, (unsigned)((w >> 40) & 0xffff), rec, hlen, rec + hlen, len);
-        uint64_t bytes = rd_shm_rec_bytes(hlen + len);
-        for (uint64_t l = 0; l < bytes; l += RD_SHM_LINE)
-            atomic_store_explicit(rd_shm_rec_word(rx->data, off + l), 0, memory_order_relaxed);
-        head += bytes;
-        rx->head = head;
-        atomic_store_explicit(&rx->ctl->head, head, memory_order_release);
+        rx->head += rd_shm_rec_bytes(hlen + len);
         n++;
     }
-    if (head != rx->head) { /* only skips were consumed */
-        rx->head = head;
-        atomic_store_explicit(&rx->ctl->head, head, memory_order_release);
-    }
+    if (rx->head != rx->cleared && (n == 0 || rx->head - rx->cleared >= rx->batch))
+        rd_shm_ring_release(rx);
     return n;
 }
 
