@@ -42,6 +42,23 @@ struct rd_request_s *rd_req_alloc(int kind)
     return r;
 }
 
+struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, int count, MPI_Datatype dt,
+                                int peer, int tag, MPI_Comm comm)
+{
+    struct rd_request_s *req = rd_req_alloc(kind);
+    if (!req)
+        return NULL;
+    req->mode = (uint8_t)mode;
+    req->buf = (void *)buf;
+    req->count = count;
+    req->dt = dt;
+    rd_dt_retain(dt);
+    req->peer = peer;
+    req->tag = tag;
+    req->comm = comm;
+    return req;
+}
+
 void rd_req_release(struct rd_request_s *req)
 {
     if (req->dt)

@@ -62,6 +62,10 @@ struct rd_request_s {
 /* Allocation: from a free list, no malloc on the steady path. */
 struct rd_request_s *rd_req_alloc(int kind);
 void rd_req_release(struct rd_request_s *req);
+/* A request for an operation on (buf, count, dt) with peer and tag in comm;
+ * it holds a reference to dt. */
+struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, int count, MPI_Datatype dt,
+                                int peer, int tag, MPI_Comm comm);
 
 static inline int rd_req_valid(MPI_Request r)
 {

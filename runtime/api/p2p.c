@@ -30,23 +30,6 @@ static void proc_null_status(MPI_Status *st)
     st->rd_bytes = 0;
 }
 
-static struct rd_request_s *new_req(int kind, int mode, const void *buf, int count, MPI_Datatype dt,
-                                    int peer, int tag, MPI_Comm comm)
-{
-    struct rd_request_s *req = rd_req_alloc(kind);
-    if (!req)
-        return NULL;
-    req->mode = (uint8_t)mode;
-    req->buf = (void *)buf;
-    req->count = count;
-    req->dt = dt;
-    rd_dt_retain(dt);
-    req->peer = peer;
-    req->tag = tag;
-    req->comm = comm;
-    return req;
-}
-
 /* A buffered send: copy into the attached buffer, send from there with an
  * internal request that frees the space when done. */
 static rd_status start_bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
@@ -60,7 +43,7 @@ static rd_status start_bsend(const void *buf, int count, MPI_Datatype dt, int de
         return RD_OK;
     }
     rd_dt_pack(buf, dt, 0, block, bytes);
-    struct rd_request_s *req = new_req(RD_REQ_SEND, RD_MODE_STANDARD, block, (int)0, MPI_BYTE, dest,
+    struct rd_request_s *req = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, block, (int)0, MPI_BYTE, dest,
                                        tag, comm);
     if (!req) {
         rd_bsend_release(block);
@@ -122,7 +105,7 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
         }
         return MPI_SUCCESS;
     }
-    req = new_req(RD_REQ_SEND, mode, buf, count, dt, dest, tag, comm);
+    req = rd_req_new(RD_REQ_SEND, mode, buf, count, dt, dest, tag, comm);
     if (!req) {
         RD_UNLOCK();
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
@@ -243,7 +226,7 @@ static int recv_common(const char *call, void *buf, int count, MPI_Datatype dt, 
         return MPI_SUCCESS;
     }
     RD_LOCK();
-    struct rd_request_s *req = new_req(RD_REQ_RECV, 0, buf, count, dt, source, tag, comm);
+    struct rd_request_s *req = rd_req_new(RD_REQ_RECV, 0, buf, count, dt, source, tag, comm);
     if (!req) {
         RD_UNLOCK();
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
@@ -330,7 +313,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
     if (rc == MPI_SUCCESS) {
         /* the packed copy goes out as bytes: the engine moves bytes */
         RD_LOCK();
-        struct rd_request_s *req = new_req(RD_REQ_SEND, RD_MODE_STANDARD, copy, 0, MPI_BYTE, dest,
+        struct rd_request_s *req = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, copy, 0, MPI_BYTE, dest,
                                            sendtag, comm);
         rd_status st = RD_ERR_NOMEM;
         if (req && dest == MPI_PROC_NULL) {
@@ -433,7 +416,7 @@ static int mrecv_common(const char *call, void *buf, int count, MPI_Datatype dt,
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "invalid message handle");
     RD_TRY(rd_check_buf(call, MPI_COMM_WORLD, buf, count, dt));
     RD_LOCK();
-    struct rd_request_s *req = new_req(RD_REQ_RECV, 0, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG,
+    struct rd_request_s *req = rd_req_new(RD_REQ_RECV, 0, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG,
                                        MPI_COMM_WORLD);
     if (!req) {
         RD_UNLOCK();

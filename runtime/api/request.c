@@ -405,19 +405,11 @@ static int init_common(const char *call, int kind, int mode, const void *buf, in
     else
         RD_TRY(rd_check_source(call, comm, peer, tag));
     RD_LOCK();
-    struct rd_request_s *req = rd_req_alloc(kind);
+    struct rd_request_s *req = rd_req_new(kind, mode, buf, count, dt, peer, tag, comm);
     RD_UNLOCK();
     if (!req)
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
     req->persistent = 1;
-    req->mode = (uint8_t)mode;
-    req->buf = (void *)buf;
-    req->count = count;
-    req->dt = dt;
-    rd_dt_retain(dt);
-    req->peer = peer;
-    req->tag = tag;
-    req->comm = comm;
     *r = req;
     return MPI_SUCCESS;
 }

@@ -680,35 +680,24 @@ static void split_event(struct rd_request_s *req)
     }
 }
 
-static void get_done(rd_rma_op *op, rd_status st)
+/* Our part of a rendezvous moved (a get on the receiving side, a put on
+ * the sending side): tell the peer with FIN, then complete (or, split,
+ * count the event). */
+static void rma_done(rd_rma_op *op, rd_status st)
 {
     struct rd_request_s *req = op->arg;
     struct rd_wire_ctrl c = {.req = req->remote};
     if (st != RD_OK) {
-        rd_error("p2p", "RDMA read from rank %d failed: %s", req->wpeer, rd_status_string(st));
-        rd_job_abort(MPI_ERR_OTHER, "RDMA read failed");
-    }
-    int w = req->wpeer;
-    if (queue_ctrl(w, RD_AM_FIN, &c, NULL, 0) != RD_OK)
-        rd_job_abort(MPI_ERR_NO_MEM, "out of memory");
-    if (req->proto == RD_RNDV_SPLIT)
-        split_event(req);
-    else
-        finish_recv(req);
-}
-
-static void put_done(rd_rma_op *op, rd_status st)
-{
-    struct rd_request_s *req = op->arg;
-    struct rd_wire_ctrl c = {.req = req->remote};
-    if (st != RD_OK) {
-        rd_error("p2p", "RDMA write to rank %d failed: %s", req->wpeer, rd_status_string(st));
-        rd_job_abort(MPI_ERR_OTHER, "RDMA write failed");
+        rd_error("p2p", "RDMA %s rank %d failed: %s", req->kind == RD_REQ_RECV ? "read from" : "write to",
+                 req->wpeer, rd_status_string(st));
+        rd_job_abort(MPI_ERR_OTHER, "RDMA transfer failed");
     }
     if (queue_ctrl(req->wpeer, RD_AM_FIN, &c, NULL, 0) != RD_OK)
         rd_job_abort(MPI_ERR_NO_MEM, "out of memory");
     if (req->proto == RD_RNDV_SPLIT)
         split_event(req);
+    else if (req->kind == RD_REQ_RECV)
+        finish_recv(req);
     else
         finish_send(req);
 }
@@ -807,11 +796,11 @@ static rd_status run_pending(struct rd_peer *p, struct rd_pend *pd)
             finish_send(req);
         return st;
     case PEND_GET:
-        req->rma.done = get_done;
+        req->rma.done = rma_done;
         req->rma.arg = req;
         return ops->get(ep, &req->rma);
     case PEND_PUT:
-        req->rma.done = put_done;
+        req->rma.done = rma_done;
         req->rma.arg = req;
         return ops->put(ep, &req->rma);
     case PEND_FRAGS: {

@@ -41,3 +41,15 @@ p2p_check() {
     is "$rc" 0 "$label: exit status of $(basename "$1")"
     [ "$rc" -eq 0 ] || diag "$(printf '%s\n' "$out" | grep -Ev '^(not )?ok |^#' | tail -n 30)"
 }
+
+# p2p_suite NAME "NPS" NP: test/mpi/NAME with the default settings on each
+# rank count of NPS, then under every other setting of P2P_PROTOCOLS on NP.
+p2p_suite() {
+    local prog="$RD_BUILDDIR/test/mpi/$1" np envs
+    for np in $2; do
+        p2p_check "" "$np" "$prog"
+    done
+    for envs in "${P2P_PROTOCOLS[@]:1}"; do
+        p2p_check "$envs" "$3" "$prog"
+    done
+}

@@ -3,11 +3,5 @@
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 . "$RD_SRCDIR/test/mpi/p2p_lib.sh"
-prog="$RD_BUILDDIR/test/mpi/p2p_trunc"
-for np in 1 2 3; do
-    p2p_check "" "$np" "$prog"
-done
-for envs in "${P2P_PROTOCOLS[@]:1}"; do
-    p2p_check "$envs" 2 "$prog"
-done
+p2p_suite p2p_trunc "1 2 3" 2
 done_testing
