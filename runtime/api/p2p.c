@@ -67,12 +67,29 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
     RD_TRY(rd_check_dest(call, comm, dest, tag));
     if (reqp == NULL && mode == RD_MODE_STANDARD && dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (!reqp && mode == RD_MODE_STANDARD) {
+    if (mode == RD_MODE_STANDARD && dest != MPI_PROC_NULL) {
+        /* an eager message that leaves at once needs no request in flight:
+         * a nonblocking one gets a request that is already complete */
         RD_LOCK();
         rd_status st = rd_p2p_send_fast(buf, count, dt, dest, tag, comm);
+        struct rd_request_s *done = NULL;
+        if (st == RD_OK && reqp) {
+            done = rd_req_alloc(RD_REQ_DONE);
+            if (done) {
+                done->comm = comm;
+                rd_status_empty(&done->status);
+                atomic_store_explicit(&done->done, 1, memory_order_relaxed);
+            }
+        }
         RD_UNLOCK();
-        if (st == RD_OK)
+        if (st == RD_OK) {
+            if (!reqp)
+                return MPI_SUCCESS;
+            if (!done)
+                return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+            *reqp = done;
             return MPI_SUCCESS;
+        }
         if (st != RD_ERR_AGAIN)
             return engine_error(comm, call, st, dest);
     }
