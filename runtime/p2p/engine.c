@@ -406,11 +406,37 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
     }
 }
 
+/* Small unexpected messages (the common case of a message-rate burst)
+ * come from a free list, not from malloc. */
+#define RD_MSG_SMALL 256
+static struct rd_message_s *rd_msg_free_list;
+
+static struct rd_message_s *message_alloc(size_t len)
+{
+    if (len <= RD_MSG_SMALL && rd_msg_free_list) {
+        struct rd_message_s *m = rd_msg_free_list;
+        rd_msg_free_list = m->next;
+        return m;
+    }
+    return malloc(sizeof(struct rd_message_s) + (len <= RD_MSG_SMALL ? RD_MSG_SMALL : len));
+}
+
+static void message_free(struct rd_message_s *m)
+{
+    if (m->data_len <= RD_MSG_SMALL) {
+        m->magic = 0;
+        m->next = rd_msg_free_list;
+        rd_msg_free_list = m;
+    } else {
+        free(m);
+    }
+}
+
 static struct rd_message_s *message_copy(int wsrc, unsigned id, const void *hdr, const void *data,
                                          size_t len)
 {
     const struct rd_wire_env *env = hdr;
-    struct rd_message_s *m = malloc(sizeof(*m) + len);
+    struct rd_message_s *m = message_alloc(len);
     if (!m)
         return NULL;
     m->magic = RD_MSG_MAGIC;
@@ -522,7 +548,7 @@ static void arrive(int wsrc, unsigned id, const void *hdr, const void *data, siz
         h.rts.addr = m->addr;
         h.rts.proto = m->proto;
         st = match_arrival(wsrc, m->id, &h, m->data, m->data_len);
-        free(m);
+        message_free(m);
         p->recv_seq++;
     }
     if (st != RD_OK) {
@@ -900,7 +926,7 @@ static void take_unexpected(struct rd_ctxq *q, struct rd_message_s *prev, struct
 static rd_status deliver_message(struct rd_request_s *req, struct rd_message_s *m)
 {
     rd_status st = deliver(req, m, m->data, m->data_len);
-    free(m);
+    message_free(m);
     if (E.nflush && !E.in_handler)
         flush_all();
     return st;
@@ -1085,6 +1111,11 @@ void rd_p2p_close(void)
             free(m);
             m = n;
         }
+    }
+    while (rd_msg_free_list) {
+        struct rd_message_s *n = rd_msg_free_list->next;
+        free(rd_msg_free_list);
+        rd_msg_free_list = n;
     }
     free(E.peers);
     free(E.flush_list);
