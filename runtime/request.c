@@ -35,7 +35,24 @@ struct rd_request_s *rd_req_alloc(int kind)
         r = rd_req_free_list;
     }
     rd_req_free_list = r->next;
-    memset(r, 0, offsetof(struct rd_request_s, rma));
+    /* the flags and the status are cleared at once; the rest one by one
+     * (a message-rate burst allocates a request per message) */
+    memset(r, 0, offsetof(struct rd_request_s, buf));
+    r->buf = NULL;
+    r->count = 0;
+    r->dt = MPI_DATATYPE_NULL;
+    r->comm = MPI_COMM_NULL;
+    r->peer = r->tag = 0;
+    r->bytes = 0;
+    r->wpeer = 0;
+    r->next = r->prev = NULL;
+    r->tmp = NULL;
+    r->frag_off = r->xfer = 0;
+    r->remote = 0;
+    r->mr = NULL;
+    r->rkey = NULL;
+    r->rkey_len = 0;
+    r->bsend_block = NULL;
     r->magic = RD_REQ_MAGIC;
     r->kind = (uint8_t)kind;
     r->error = MPI_SUCCESS;
