@@ -86,3 +86,10 @@ test_mpi_p2p_stress_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_p2p_stress_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/p2p_stress.sh
 EXTRA_DIST += test/mpi/p2p_stress.sh
+
+check_PROGRAMS += test/mpi/p2p_threads
+test_mpi_p2p_threads_SOURCES = test/mpi/p2p_threads.c
+test_mpi_p2p_threads_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_threads_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/p2p_threads.sh
+EXTRA_DIST += test/mpi/p2p_threads.sh
