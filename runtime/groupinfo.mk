@@ -1,0 +1,1 @@
+# groups, info objects and Dims_create (runtime/group.c, runtime/info.c) and their tests
