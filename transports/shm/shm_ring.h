@@ -22,9 +22,10 @@
  * head, reads the record with acquire ordering, calls the handler with
  * pointers straight into the ring. Consumed space goes back to the
  * producer later, in batches: the consumer zeroes the first word of each
- * consumed line (restoring the invariant), then publishes its head. It does
- * so when it finds nothing to read (it is waiting anyway) or when a batch
- * (an eighth of the ring) has piled up.
+ * consumed line (restoring the invariant), then publishes its head, once a
+ * batch (an eighth of the ring) has piled up. The producer never starves:
+ * when it finds the ring full, at least three quarters of it are consumed
+ * or ready to be.
  * Why the consumer, and why later: the consumer polls the next line while
  * it waits, so a producer store there would make that line cross between
  * the cores twice per message; and a store to a line the peer has cached
@@ -174,7 +175,7 @@ static inline int rd_shm_ring_poll(rd_shm_ring_rx *rx, int max, rd_shm_ring_fn f
         rx->head += rd_shm_rec_bytes(hlen + len);
         n++;
     }
-    if (rx->head != rx->cleared && (n == 0 || rx->head - rx->cleared >= rx->batch))
+    if (rx->head - rx->cleared >= rx->batch)
         rd_shm_ring_release(rx);
     return n;
 }
