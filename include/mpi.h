@@ -32,6 +32,8 @@ extern "C" {
 #define MPI_MAX_ERROR_STRING 512
 #define MPI_MAX_LIBRARY_VERSION_STRING 8192
 #define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
 
 /* ------------------------------------------------------------ scalar types */
 typedef intptr_t MPI_Aint;
@@ -44,6 +46,8 @@ typedef struct rd_datatype_s *MPI_Datatype;
 typedef struct rd_request_s *MPI_Request;
 typedef struct rd_message_s *MPI_Message;
 typedef struct rd_errhandler_s *MPI_Errhandler;
+typedef struct rd_group_s *MPI_Group;
+typedef struct rd_info_s *MPI_Info;
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 
 /* predefined objects live in librdmpi; their addresses are the handles */
@@ -51,6 +55,8 @@ extern struct rd_comm_s rd_mpi_comm_world;
 extern struct rd_comm_s rd_mpi_comm_self;
 extern struct rd_errhandler_s rd_mpi_errors_are_fatal;
 extern struct rd_errhandler_s rd_mpi_errors_return;
+extern struct rd_group_s rd_mpi_group_empty;
+extern struct rd_info_s rd_mpi_info_env;
 
 #define MPI_COMM_NULL ((MPI_Comm)0)
 #define MPI_COMM_WORLD (&rd_mpi_comm_world)
@@ -58,6 +64,10 @@ extern struct rd_errhandler_s rd_mpi_errors_return;
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_ERRORS_ARE_FATAL (&rd_mpi_errors_are_fatal)
 #define MPI_ERRORS_RETURN (&rd_mpi_errors_return)
+#define MPI_GROUP_NULL ((MPI_Group)0)
+#define MPI_GROUP_EMPTY (&rd_mpi_group_empty)
+#define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_INFO_ENV (&rd_mpi_info_env)
 
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)
 #define MPI_REQUEST_NULL ((MPI_Request)0)
@@ -79,7 +89,16 @@ extern struct rd_message_s rd_mpi_message_no_proc;
     X(C_FLOAT_COMPLEX, c_float_complex) X(C_DOUBLE_COMPLEX, c_double_complex)          \
     X(C_LONG_DOUBLE_COMPLEX, c_long_double_complex) X(PACKED, packed)                  \
     X(FLOAT_INT, float_int) X(DOUBLE_INT, double_int) X(LONG_INT, long_int)            \
-    X(2INT, 2int) X(SHORT_INT, short_int) X(LONG_DOUBLE_INT, long_double_int)
+    X(2INT, 2int) X(SHORT_INT, short_int) X(LONG_DOUBLE_INT, long_double_int)         \
+    X(CXX_BOOL, cxx_bool) X(CXX_FLOAT_COMPLEX, cxx_float_complex)                      \
+    X(CXX_DOUBLE_COMPLEX, cxx_double_complex)                                          \
+    X(CXX_LONG_DOUBLE_COMPLEX, cxx_long_double_complex) X(CHARACTER, character)        \
+    X(LOGICAL, logical) X(INTEGER, integer) X(REAL, real)                              \
+    X(DOUBLE_PRECISION, double_precision) X(COMPLEX, complex)                          \
+    X(DOUBLE_COMPLEX, double_complex) X(INTEGER1, integer1) X(INTEGER2, integer2)      \
+    X(INTEGER4, integer4) X(INTEGER8, integer8) X(REAL4, real4) X(REAL8, real8)        \
+    X(COMPLEX8, complex8) X(COMPLEX16, complex16) X(2INTEGER, 2integer)                \
+    X(2REAL, 2real) X(2DOUBLE_PRECISION, 2double_precision)
 
 #define RD_MPI_DECLARE_TYPE(NAME, name) extern struct rd_datatype_s rd_mpi_##name;
 RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
@@ -125,6 +144,30 @@ RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
 #define MPI_2INT (&rd_mpi_2int)
 #define MPI_SHORT_INT (&rd_mpi_short_int)
 #define MPI_LONG_DOUBLE_INT (&rd_mpi_long_double_int)
+/* C++ types */
+#define MPI_CXX_BOOL (&rd_mpi_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX (&rd_mpi_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX (&rd_mpi_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&rd_mpi_cxx_long_double_complex)
+/* Fortran types (gfortran's default sizes) */
+#define MPI_CHARACTER (&rd_mpi_character)
+#define MPI_LOGICAL (&rd_mpi_logical)
+#define MPI_INTEGER (&rd_mpi_integer)
+#define MPI_REAL (&rd_mpi_real)
+#define MPI_DOUBLE_PRECISION (&rd_mpi_double_precision)
+#define MPI_COMPLEX (&rd_mpi_complex)
+#define MPI_DOUBLE_COMPLEX (&rd_mpi_double_complex)
+#define MPI_INTEGER1 (&rd_mpi_integer1)
+#define MPI_INTEGER2 (&rd_mpi_integer2)
+#define MPI_INTEGER4 (&rd_mpi_integer4)
+#define MPI_INTEGER8 (&rd_mpi_integer8)
+#define MPI_REAL4 (&rd_mpi_real4)
+#define MPI_REAL8 (&rd_mpi_real8)
+#define MPI_COMPLEX8 (&rd_mpi_complex8)
+#define MPI_COMPLEX16 (&rd_mpi_complex16)
+#define MPI_2INTEGER (&rd_mpi_2integer)
+#define MPI_2REAL (&rd_mpi_2real)
+#define MPI_2DOUBLE_PRECISION (&rd_mpi_2double_precision)
 
 /* ------------------------------------------------------------ point-to-point constants */
 #define MPI_ANY_SOURCE (-1)
@@ -146,6 +189,12 @@ typedef struct MPI_Status {
 
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* results of MPI_Group_compare (and MPI_Comm_compare) */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
 
 /* ------------------------------------------------------------ threads */
 #define MPI_THREAD_SINGLE 0
@@ -317,6 +366,35 @@ RD_MPI_PROTO(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatyp
 RD_MPI_PROTO(int, Type_commit, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Type_free, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+
+/* groups */
+RD_MPI_PROTO(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+RD_MPI_PROTO(int, Group_size, (MPI_Group group, int *size))
+RD_MPI_PROTO(int, Group_rank, (MPI_Group group, int *rank))
+RD_MPI_PROTO(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+RD_MPI_PROTO(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+RD_MPI_PROTO(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+RD_MPI_PROTO(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+RD_MPI_PROTO(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+RD_MPI_PROTO(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+RD_MPI_PROTO(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+RD_MPI_PROTO(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+RD_MPI_PROTO(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+RD_MPI_PROTO(int, Group_free, (MPI_Group *group))
+
+/* info objects */
+RD_MPI_PROTO(int, Info_create, (MPI_Info *info))
+RD_MPI_PROTO(int, Info_set, (MPI_Info info, const char *key, const char *value))
+RD_MPI_PROTO(int, Info_delete, (MPI_Info info, const char *key))
+RD_MPI_PROTO(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+RD_MPI_PROTO(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+RD_MPI_PROTO(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+RD_MPI_PROTO(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+RD_MPI_PROTO(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+RD_MPI_PROTO(int, Info_free, (MPI_Info *info))
+
+/* topologies (the rest arrive with Cartesian and graph communicators) */
+RD_MPI_PROTO(int, Dims_create, (int nnodes, int ndims, int dims[]))
 
 #undef RD_MPI_PROTO
 

@@ -50,6 +50,43 @@ RD_BASIC(rd_mpi_c_double_complex, double _Complex, "MPI_C_DOUBLE_COMPLEX")
 RD_BASIC(rd_mpi_c_long_double_complex, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX")
 RD_BASIC(rd_mpi_packed, unsigned char, "MPI_PACKED")
 
+/* C++ types (usable from C: same layout as the C types of the same size) */
+RD_BASIC(rd_mpi_cxx_bool, _Bool, "MPI_CXX_BOOL")
+RD_BASIC(rd_mpi_cxx_float_complex, float _Complex, "MPI_CXX_FLOAT_COMPLEX")
+RD_BASIC(rd_mpi_cxx_double_complex, double _Complex, "MPI_CXX_DOUBLE_COMPLEX")
+RD_BASIC(rd_mpi_cxx_long_double_complex, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX")
+
+/* Fortran types, as gfortran lays them out by default (INTEGER and LOGICAL
+ * of 4 bytes, REAL of 4, DOUBLE PRECISION of 8) */
+RD_BASIC(rd_mpi_character, char, "MPI_CHARACTER")
+RD_BASIC(rd_mpi_logical, int32_t, "MPI_LOGICAL")
+RD_BASIC(rd_mpi_integer, int32_t, "MPI_INTEGER")
+RD_BASIC(rd_mpi_real, float, "MPI_REAL")
+RD_BASIC(rd_mpi_double_precision, double, "MPI_DOUBLE_PRECISION")
+RD_BASIC(rd_mpi_complex, float _Complex, "MPI_COMPLEX")
+RD_BASIC(rd_mpi_double_complex, double _Complex, "MPI_DOUBLE_COMPLEX")
+RD_BASIC(rd_mpi_integer1, int8_t, "MPI_INTEGER1")
+RD_BASIC(rd_mpi_integer2, int16_t, "MPI_INTEGER2")
+RD_BASIC(rd_mpi_integer4, int32_t, "MPI_INTEGER4")
+RD_BASIC(rd_mpi_integer8, int64_t, "MPI_INTEGER8")
+RD_BASIC(rd_mpi_real4, float, "MPI_REAL4")
+RD_BASIC(rd_mpi_real8, double, "MPI_REAL8")
+RD_BASIC(rd_mpi_complex8, float _Complex, "MPI_COMPLEX8")
+RD_BASIC(rd_mpi_complex16, double _Complex, "MPI_COMPLEX16")
+
+/* Fortran pair types: two of the same type, contiguous */
+#define RD_TWIN(var, ctype, basicvar, label)                                           \
+    struct rd_datatype_s var = {                                                       \
+        .magic = RD_DT_MAGIC, .predefined = 1, .committed = 1,                         \
+        .size = 2 * sizeof(ctype), .lb = 0, .extent = 2 * sizeof(ctype), .true_lb = 0, \
+        .true_extent = 2 * sizeof(ctype), .contig = 1, .nblocks = 2,                   \
+        .blocks = var.inline_blocks, .elements = 2, .basic = &basicvar,                \
+        .inline_blocks = {{0, sizeof(ctype)}, {sizeof(ctype), sizeof(ctype)}},         \
+        .name = label};
+RD_TWIN(rd_mpi_2integer, int32_t, rd_mpi_integer, "MPI_2INTEGER")
+RD_TWIN(rd_mpi_2real, float, rd_mpi_real, "MPI_2REAL")
+RD_TWIN(rd_mpi_2double_precision, double, rd_mpi_double_precision, "MPI_2DOUBLE_PRECISION")
+
 /* The pair types of MINLOC/MAXLOC: a value and an int, laid out as the C
  * struct would be (with its padding). */
 #define RD_PAIR(var, vtype, label, isint)                                              \

@@ -1034,7 +1034,10 @@ rd_status rd_p2p_init(void)
         return RD_ERR_NOMEM;
     for (size_t i = 0; i < sizeof(rd_builtin_transports) / sizeof(rd_builtin_transports[0]); i++) {
         int order;
-        if (tl_allowed(rd_builtin_transports[i]->name, &order)) {
+        /* self is always there: no other transport reaches this rank */
+        if (rd_builtin_transports[i] == &rd_transport_self && !tl_allowed("self", &order))
+            order = RD_MAX_TLS;
+        if (rd_builtin_transports[i] == &rd_transport_self || tl_allowed(rd_builtin_transports[i]->name, &order)) {
             want[nwant].t = rd_builtin_transports[i];
             want[nwant].order = order;
             nwant++;

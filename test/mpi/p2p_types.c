@@ -151,6 +151,39 @@ int main(int argc, char **argv)
     BASIC(long double _Complex, MPI_C_LONG_DOUBLE_COMPLEX, (long double)rk / 3.0L + (long double)i * 1e1000L * I);
     BASIC(unsigned char, MPI_BYTE, (unsigned char)(rk * 16 + i));
     BASIC(unsigned char, MPI_PACKED, (unsigned char)(255 - rk * 16 - i));
+    /* the C++ types and the Fortran types are predefined in C too */
+    BASIC(_Bool, MPI_CXX_BOOL, (_Bool)((rk + i) % 2));
+    BASIC(float _Complex, MPI_CXX_FLOAT_COMPLEX, (float)i + (float)rk * I);
+    BASIC(double _Complex, MPI_CXX_DOUBLE_COMPLEX, (double)rk - (double)i * I);
+    BASIC(long double _Complex, MPI_CXX_LONG_DOUBLE_COMPLEX, (long double)i / 7.0L + (long double)rk * I);
+    BASIC(char, MPI_CHARACTER, (char)('a' + rk + i));
+    BASIC(int32_t, MPI_LOGICAL, (int32_t)((rk + i) % 2));
+    BASIC(int32_t, MPI_INTEGER, (int32_t)(-70000 * rk - i));
+    BASIC(float, MPI_REAL, (float)rk * 0.25f + (float)i);
+    BASIC(double, MPI_DOUBLE_PRECISION, (double)rk / 3.0 + (double)i);
+    BASIC(float _Complex, MPI_COMPLEX, (float)rk + (float)i * I);
+    BASIC(double _Complex, MPI_DOUBLE_COMPLEX, (double)i + (double)rk * I);
+    BASIC(int8_t, MPI_INTEGER1, (int8_t)(-rk - i));
+    BASIC(int16_t, MPI_INTEGER2, (int16_t)(-300 * rk - i));
+    BASIC(int32_t, MPI_INTEGER4, (int32_t)(100000 * rk + i));
+    BASIC(int64_t, MPI_INTEGER8, (int64_t)((1LL << 40) * rk + i));
+    BASIC(float, MPI_REAL4, (float)i - (float)rk);
+    BASIC(double, MPI_REAL8, (double)i * 1e100 + rk);
+    BASIC(float _Complex, MPI_COMPLEX8, (float)rk - (float)i * I);
+    BASIC(double _Complex, MPI_COMPLEX16, (double)rk * 1e-100 + (double)i * I);
+    /* the Fortran pairs (MINLOC/MAXLOC): two of one type; elements count both */
+    {
+        int32_t s2[2 * N], r2[2 * N];
+        int c = -1, e = -1, bad = 0;
+        for (int j = 0; j < 2 * N; j++)
+            s2[j] = p2p_rank * 1000 + j;
+        xchg(s2, r2, N, MPI_2INTEGER, &c, &e);
+        for (int j = 0; j < 2 * N; j++)
+            bad += r2[j] != left * 1000 + j;
+        mt_ok(bad == 0 && c == N && e == 2 * N, "MPI_2INTEGER: %d pairs, count %d, elements %d", N, c, e);
+        mt_is_int(type_size(MPI_2REAL), 2 * sizeof(float), "MPI_Type_size(MPI_2REAL)");
+        mt_is_int(type_size(MPI_2DOUBLE_PRECISION), 2 * sizeof(double), "MPI_Type_size(MPI_2DOUBLE_PRECISION)");
+    }
 
     PAIR(float, MPI_FLOAT_INT, N);
     PAIR(double, MPI_DOUBLE_INT, N);
