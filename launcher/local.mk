@@ -35,6 +35,7 @@ rd_wrapper_edit = sed \
 	-e "s|@RD_WRAPPER_COMPILER@|$$wcomp|g" \
 	-e "s|@RD_WRAPPER_INCDIR@|$$wincdir|g" \
 	-e "s|@RD_WRAPPER_LIBDIR@|$$wlibdir|g" \
+	-e "s|@RD_WRAPPER_EXTRA@|$(RD_SAN_FLAGS)|g" \
 	$(srcdir)/launcher/rdmpicc.in
 rd_wrapper_cc = wname=rdmpicc; wlang=C; wenv=RDMPI_CC; wcomp='$(CC)'
 rd_wrapper_cxx = wname=rdmpicxx; wlang=C++; wenv=RDMPI_CXX; wcomp='$(CXX)'

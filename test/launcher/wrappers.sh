@@ -16,7 +16,10 @@ cc=$(sed -n 's/^CC = //p' "$RD_BUILDDIR/Makefile")
 cxx=$(sed -n 's/^CXX = //p' "$RD_BUILDDIR/Makefile")
 inc=$(cd "$RD_SRCDIR/include" && pwd)
 libs="$RD_BUILDDIR/.libs"
-link="-L$libs -Wl,-rpath,$libs -lrdmpi"
+# a sanitizer build adds its -fsanitize flags to both (X: empty otherwise)
+san=$(sed -n 's/^RD_SAN_FLAGS = //p' "$RD_BUILDDIR/Makefile")
+X=${san:+ $san}
+link="-L$libs -Wl,-rpath,$libs -lrdmpi$X"
 host=$(hostname)
 hello_src="$RD_SRCDIR/examples/hello.c"
 version=$(sed -n 's/^#define RDMPI_VERSION_STRING "\(.*\)"$/\1/p' "$RD_SRCDIR/include/mpi.h")
@@ -43,21 +46,21 @@ plan 54
 
 # ------------------------------------------------------------ what they run
 is "$(command -v rdmpicc)" "$RD_BUILDDIR/launcher/rdmpicc" "rdmpicc from the build tree is first in PATH"
-is "$(rdmpicc -show -O2 hello.c -o hello -lm)" "$cc -I$inc -O2 hello.c -o hello -lm $link" \
+is "$(rdmpicc -show -O2 hello.c -o hello -lm)" "$cc -I$inc$X -O2 hello.c -o hello -lm $link" \
     "-show: compiler, -I<srcdir>/include, user args in order, -L/-rpath/-lrdmpi"
-is "$(rdmpicc -showme foo.c bar.o -o app)" "$cc -I$inc foo.c bar.o -o app $link" "-showme: the same command"
-is "$(rdmpicc --showme -g x.c)" "$cc -I$inc -g x.c $link" "--showme: the same command"
-is "$(rdmpicc -show)" "$cc -I$inc $link" "-show without arguments"
-is "$(rdmpicc -show 'a b.c' -DX='1 2')" "$cc -I$inc 'a b.c' '-DX=1 2' $link" "-show quotes arguments with spaces"
-is "$(rdmpicc --showme:compile)" "-I$inc" "--showme:compile: only the compile flags"
-is "$(rdmpicc -showme:compile)" "-I$inc" "-showme:compile: only the compile flags"
+is "$(rdmpicc -showme foo.c bar.o -o app)" "$cc -I$inc$X foo.c bar.o -o app $link" "-showme: the same command"
+is "$(rdmpicc --showme -g x.c)" "$cc -I$inc$X -g x.c $link" "--showme: the same command"
+is "$(rdmpicc -show)" "$cc -I$inc$X $link" "-show without arguments"
+is "$(rdmpicc -show 'a b.c' -DX='1 2')" "$cc -I$inc$X 'a b.c' '-DX=1 2' $link" "-show quotes arguments with spaces"
+is "$(rdmpicc --showme:compile)" "-I$inc$X" "--showme:compile: only the compile flags"
+is "$(rdmpicc -showme:compile)" "-I$inc$X" "-showme:compile: only the compile flags"
 is "$(rdmpicc --showme:link)" "$link" "--showme:link: only the link flags"
 is "$(rdmpicc -showme:link)" "$link" "-showme:link: only the link flags"
 is "$(rdmpicc -showme:command)" "$cc" "-showme:command: the compiler"
 is "$(rdmpicc -showme:incdirs) $(rdmpicc -showme:libdirs) $(rdmpicc -showme:libs)" "$inc $libs rdmpi" \
     "-showme:incdirs, libdirs, libs"
-is "$(rdmpicc -compile-info)" "$cc -I$inc" "-compile-info (MPICH): the compile command"
-is "$(rdmpicc -link-info)" "$cc -I$inc $link" "-link-info (MPICH): the link command"
+is "$(rdmpicc -compile-info)" "$cc -I$inc$X" "-compile-info (MPICH): the compile command"
+is "$(rdmpicc -link-info)" "$cc -I$inc$X $link" "-link-info (MPICH): the link command"
 out=$(rdmpicc -showme:bogus 2>&1); rc=$?
 is "$rc:$out" "1:rdmpicc: unknown option -showme:bogus (try -showme:help)" "an unknown -showme: option fails"
 
@@ -65,10 +68,10 @@ is "$rc:$out" "1:rdmpicc: unknown option -showme:bogus (try -showme:help)" "an u
 nolink=""
 for opt in -c -E -S -M -MM; do
     got=$(rdmpicc -show "$opt" hello.c)
-    [ "$got" = "$cc -I$inc $opt hello.c" ] || nolink="$nolink $opt:[$got]"
+    [ "$got" = "$cc -I$inc$X $opt hello.c" ] || nolink="$nolink $opt:[$got]"
 done
 is "$nolink" "" "-c, -E, -S, -M, -MM: no link flags"
-is "$(rdmpicc -show -O2 -c hello.c -o hello.o -MD)" "$cc -I$inc -O2 -c hello.c -o hello.o -MD" \
+is "$(rdmpicc -show -O2 -c hello.c -o hello.o -MD)" "$cc -I$inc$X -O2 -c hello.c -o hello.o -MD" \
     "-c anywhere among the arguments: no link flags"
 rdmpicc -c "$hello_src" -o hello.o 2>err.txt
 ok $? "rdmpicc -c compiles examples/hello.c"
@@ -100,7 +103,7 @@ else
     skip "rrun is not built yet"
 fi
 
-is "$(rdmpicxx -show -O2 app.cc -o app)" "$cxx -I$inc -O2 app.cc -o app $link" "rdmpicxx -show: the C++ compiler"
+is "$(rdmpicxx -show -O2 app.cc -o app)" "$cxx -I$inc$X -O2 app.cc -o app $link" "rdmpicxx -show: the C++ compiler"
 cat >hello.cc <<'EOF'
 #include <mpi.h>
 #include <iostream>
@@ -146,12 +149,12 @@ RDMPI_CC="$tmp/logcc" rdmpicc -c "$hello_src" -o hello2.o &&
 ok $? "RDMPI_CC: compiles and links through the given compiler"
 RDMPI_CXX="$tmp/logcxx" rdmpicxx -c hello.cc -o hello_cxx.o
 ok $? "RDMPI_CXX: compiles through the given compiler"
-is "$(cat compiler.log)" "cc -I$inc -c $hello_src -o hello2.o
-cc -I$inc hello2.o -o hello2 $link
-cxx -I$inc -c hello.cc -o hello_cxx.o" "RDMPI_CC / RDMPI_CXX get exactly the wrapper's arguments"
-is "$(RDMPI_CC=/bin/mycc rdmpicc -show x.c)" "/bin/mycc -I$inc x.c $link" "-show names RDMPI_CC"
+is "$(cat compiler.log)" "cc -I$inc$X -c $hello_src -o hello2.o
+cc -I$inc$X hello2.o -o hello2 $link
+cxx -I$inc$X -c hello.cc -o hello_cxx.o" "RDMPI_CC / RDMPI_CXX get exactly the wrapper's arguments"
+is "$(RDMPI_CC=/bin/mycc rdmpicc -show x.c)" "/bin/mycc -I$inc$X x.c $link" "-show names RDMPI_CC"
 is "$(RDMPI_CC='' rdmpicc -showme:command)" "$cc" "an empty RDMPI_CC means the configured compiler"
-is "$(RDMPI_CC='ccache gcc' rdmpicc -show -c x.c)" "ccache gcc -I$inc -c x.c" "RDMPI_CC may hold a command with arguments"
+is "$(RDMPI_CC='ccache gcc' rdmpicc -show -c x.c)" "ccache gcc -I$inc$X -c x.c" "RDMPI_CC may hold a command with arguments"
 
 # ------------------------------------------------------------ staged install (DESTDIR)
 p=/opt/rdmpi-test
@@ -167,9 +170,9 @@ for f in bin/rdmpicc bin/rdmpicxx bin/rdmpi_info include/mpi.h lib/librdmpi.so; 
     [ -e "$s/$f" ] || missing="$missing $f"
 done
 is "$missing" "" "staged: bin/rdmpicc, bin/rdmpicxx, bin/rdmpi_info, include/mpi.h, lib/librdmpi.so"
-is "$("$s/bin/rdmpicc" -show x.c -o x)" "$cc -I$p/include x.c -o x -L$p/lib -Wl,-rpath,$p/lib -lrdmpi" \
+is "$("$s/bin/rdmpicc" -show x.c -o x)" "$cc -I$p/include$X x.c -o x -L$p/lib -Wl,-rpath,$p/lib -lrdmpi$X" \
     "the staged rdmpicc uses the install paths"
-is "$("$s/bin/rdmpicxx" -show x.cc)" "$cxx -I$p/include x.cc -L$p/lib -Wl,-rpath,$p/lib -lrdmpi" \
+is "$("$s/bin/rdmpicxx" -show x.cc)" "$cxx -I$p/include$X x.cc -L$p/lib -Wl,-rpath,$p/lib -lrdmpi$X" \
     "the staged rdmpicxx uses the install paths"
 is "$(cat "$s/bin/rdmpicc" "$s/bin/rdmpicxx" | grep -c -e "$tmp" -e "$RD_BUILDDIR")" 0 \
     "the staged wrappers name neither DESTDIR nor the build tree"
@@ -183,7 +186,7 @@ submake install $dirs >inst.log 2>&1
 rc=$?
 ok $rc "make install prefix=$i"
 [ "$rc" -eq 0 ] || diag "$(tail -n 20 inst.log)"
-is "$("$i/bin/rdmpicc" -show hello.c)" "$cc -I$i/include hello.c -L$i/lib -Wl,-rpath,$i/lib -lrdmpi" \
+is "$("$i/bin/rdmpicc" -show hello.c)" "$cc -I$i/include$X hello.c -L$i/lib -Wl,-rpath,$i/lib -lrdmpi$X" \
     "the installed rdmpicc uses the install paths"
 "$i/bin/rdmpicc" "$hello_src" -o hello_inst 2>err.txt
 ok $? "the installed rdmpicc builds examples/hello.c"
