@@ -293,6 +293,13 @@ RD_MPI_PROTO(int, Abort, (MPI_Comm comm, int errorcode))
 
 RD_MPI_PROTO(int, Comm_rank, (MPI_Comm comm, int *rank))
 RD_MPI_PROTO(int, Comm_size, (MPI_Comm comm, int *size))
+RD_MPI_PROTO(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Comm_free, (MPI_Comm *comm))
+RD_MPI_PROTO(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+RD_MPI_PROTO(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+RD_MPI_PROTO(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
 
 RD_MPI_PROTO(int, Get_processor_name, (char *name, int *resultlen))
 RD_MPI_PROTO(int, Get_version, (int *version, int *subversion))

@@ -1,18 +1,38 @@
-/* comm.c - communicators (comm.h). */
+/* comm.c - communicators (comm.h): creation, context ids, release. */
 #include "runtime/comm.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/errhandler.h"
 #include "runtime/job.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/request.h"
 
 /* Usable before MPI_Init so that errors found then reach a handler. */
 static int rd_self_world_rank[1];
+static struct rd_comm_s rd_comm_world_coll, rd_comm_self_coll;
 
 struct rd_comm_s rd_mpi_comm_world = {
     .magic = RD_COMM_MAGIC, .rank = 0, .size = 1, .ctx = RD_CTX_WORLD, .errh = MPI_ERRORS_ARE_FATAL,
-    .name = "MPI_COMM_WORLD"};
+    .coll = &rd_comm_world_coll, .predefined = 1, .name = "MPI_COMM_WORLD"};
 struct rd_comm_s rd_mpi_comm_self = {
     .magic = RD_COMM_MAGIC, .rank = 0, .size = 1, .ctx = RD_CTX_SELF,
-    .world_ranks = rd_self_world_rank, .errh = MPI_ERRORS_ARE_FATAL,
-    .name = "MPI_COMM_SELF"};
+    .world_ranks = rd_self_world_rank, .errh = MPI_ERRORS_ARE_FATAL, .coll = &rd_comm_self_coll,
+    .predefined = 1, .name = "MPI_COMM_SELF"};
+
+/* Context pairs in use here: bit k stands for contexts 2k and 2k + 1. */
+#define RD_CTX_PAIRS 4096
+static uint64_t rd_ctx_used[RD_CTX_PAIRS / 64];
+
+static void twin(struct rd_comm_s *c, struct rd_comm_s *t)
+{
+    *t = *c;
+    t->ctx = c->ctx + 1;
+    t->coll = NULL;
+    t->errh = MPI_ERRORS_RETURN;
+    t->predefined = 1; /* lives and dies with c */
+}
 
 void rd_comm_init_predefined(void)
 {
@@ -23,4 +43,139 @@ void rd_comm_init_predefined(void)
     rd_mpi_comm_self.rank = 0;
     rd_mpi_comm_self.size = 1;
     rd_mpi_comm_self.errh = MPI_ERRORS_ARE_FATAL;
+    twin(&rd_mpi_comm_world, &rd_comm_world_coll);
+    twin(&rd_mpi_comm_self, &rd_comm_self_coll);
+    memset(rd_ctx_used, 0, sizeof(rd_ctx_used));
+    rd_ctx_used[0] = 3; /* pairs 0 (world) and 1 (self) */
+}
+
+void rd_comm_fini(void)
+{
+    memset(rd_ctx_used, 0, sizeof(rd_ctx_used));
+}
+
+rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Comm *out)
+{
+    struct rd_comm_s *c = calloc(1, sizeof(*c));
+    struct rd_comm_s *t = calloc(1, sizeof(*t));
+    if (!c || !t) {
+        free(c);
+        free(t);
+        return RD_ERR_NOMEM;
+    }
+    c->magic = RD_COMM_MAGIC;
+    c->rank = rank;
+    c->size = size;
+    c->ctx = ctx;
+    c->world_ranks = world_ranks;
+    c->errh = MPI_ERRORS_ARE_FATAL;
+    c->coll = t;
+    atomic_init(&c->refs, 1);
+    twin(c, t);
+    rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
+    *out = c;
+    return RD_OK;
+}
+
+void rd_comm_release(MPI_Comm comm)
+{
+    if (comm->predefined || atomic_fetch_sub_explicit(&comm->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    rd_ctx_used[comm->ctx / 2 / 64] &= ~(1ULL << (comm->ctx / 2 % 64));
+    if (!comm->errh->predefined && atomic_fetch_sub(&comm->errh->refs, 1) == 1) {
+        comm->errh->magic = 0;
+        free(comm->errh);
+    }
+    comm->magic = 0;
+    comm->coll->magic = 0;
+    free(comm->coll);
+    free(comm->world_ranks);
+    free(comm);
+}
+
+/* One blocking exchange with two peers on comm's library context. */
+static rd_status sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *rb, size_t rn, int src,
+                          int tag)
+{
+    rd_status st = RD_OK;
+    struct rd_request_s *r = NULL, *s = NULL;
+    RD_LOCK();
+    if (src >= 0) {
+        r = rd_req_new(RD_REQ_RECV, 0, rb, (int)rn, MPI_BYTE, src, tag, c->coll);
+        st = r ? rd_p2p_start_recv(r) : RD_ERR_NOMEM;
+    }
+    if (st == RD_OK && dst >= 0) {
+        s = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, sb, (int)sn, MPI_BYTE, dst, tag, c->coll);
+        st = s ? rd_p2p_start_send(s) : RD_ERR_NOMEM;
+    }
+    if (st == RD_OK && s)
+        rd_req_wait(s);
+    if (st == RD_OK && r)
+        rd_req_wait(r);
+    if (s)
+        rd_req_release(s);
+    if (r)
+        rd_req_release(r);
+    RD_UNLOCK();
+    return st;
+}
+
+#define RD_TAG_CTX 1
+#define RD_TAG_GATHER 2
+
+rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)
+{
+    /* recursive doubling of the AND of the free maps; the ranks beyond
+     * the largest power of two fold into the first ones and back */
+    enum { N = RD_CTX_PAIRS / 64 };
+    uint64_t mine[N], theirs[N];
+    int n = parent->size, me = parent->rank, p = 1;
+    rd_status st = RD_OK;
+    for (int i = 0; i < N; i++)
+        mine[i] = ~rd_ctx_used[i];
+    while (p * 2 <= n)
+        p *= 2;
+    int extra = n - p;
+    if (me >= p) {
+        st = sendrecv(parent, mine, sizeof(mine), me - p, mine, sizeof(mine), me - p, RD_TAG_CTX);
+    } else {
+        if (me < extra) {
+            st = sendrecv(parent, NULL, 0, -1, theirs, sizeof(theirs), me + p, RD_TAG_CTX);
+            for (int i = 0; i < N; i++)
+                mine[i] &= theirs[i];
+        }
+        for (int mask = 1; st == RD_OK && mask < p; mask <<= 1) {
+            int peer = me ^ mask;
+            st = sendrecv(parent, mine, sizeof(mine), peer, theirs, sizeof(theirs), peer, RD_TAG_CTX);
+            for (int i = 0; i < N; i++)
+                mine[i] &= theirs[i];
+        }
+        if (st == RD_OK && me < extra)
+            st = sendrecv(parent, mine, sizeof(mine), me + p, NULL, 0, -1, RD_TAG_CTX);
+    }
+    if (st != RD_OK)
+        return st;
+    for (int i = 0; i < N; i++) {
+        if (mine[i]) {
+            *ctx = (uint32_t)(2 * (i * 64 + __builtin_ctzll(mine[i])));
+            return RD_OK;
+        }
+    }
+    return RD_ERR_NOMEM; /* every context pair is in use */
+}
+
+rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all)
+{
+    /* a ring: n - 1 steps, each passing one block to the right */
+    int n = comm->size, me = comm->rank;
+    char *out = all;
+    memcpy(out + (size_t)me * bytes, mine, bytes);
+    for (int step = 1; step < n; step++) {
+        int sblock = (me - step + 1 + n) % n, rblock = (me - step + n) % n;
+        rd_status st = sendrecv(comm, out + (size_t)sblock * bytes, bytes, (me + 1) % n,
+                                out + (size_t)rblock * bytes, bytes, (me - 1 + n) % n, RD_TAG_GATHER);
+        if (st != RD_OK)
+            return st;
+    }
+    return RD_OK;
 }

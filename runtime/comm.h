@@ -1,9 +1,17 @@
-/* comm.h - communicators. */
+/* comm.h - communicators.
+ *
+ * Context ids come in pairs: a communicator matches its users' messages in
+ * context 2k and the library's own traffic for it (agreeing on new context
+ * ids, exchanging split colours; later the collectives) in 2k + 1, through
+ * its `coll` twin, so the two can never match each other. */
 #ifndef RD_COMM_H
 #define RD_COMM_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdint.h>
+
+#include "runtime/error.h"
 
 #define RD_COMM_MAGIC 0x436f6d6du /* "Comm" */
 
@@ -13,14 +21,18 @@ struct rd_comm_s {
     uint32_t ctx;           /* context id: messages match only within it */
     int *world_ranks;       /* comm rank -> world rank; NULL: the identity */
     MPI_Errhandler errh;
+    struct rd_comm_s *coll; /* the same ranks in context ctx + 1, for the library */
+    int predefined;
+    _Atomic int refs;       /* the handle + pending requests (derived comms) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
 /* Set up MPI_COMM_WORLD and MPI_COMM_SELF from the job facts. */
 void rd_comm_init_predefined(void);
+void rd_comm_fini(void);
 
 #define RD_CTX_WORLD 0u
-#define RD_CTX_SELF 1u
+#define RD_CTX_SELF 2u
 
 static inline int rd_comm_world_rank(MPI_Comm comm, int rank)
 {
@@ -31,5 +43,20 @@ static inline int rd_comm_valid(MPI_Comm comm)
 {
     return comm != MPI_COMM_NULL && comm->magic == RD_COMM_MAGIC;
 }
+
+/* A new communicator of `size` ranks, this rank being `rank`, with
+ * world_ranks (taken over; NULL only for the identity) in context ctx. */
+rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Comm *out);
+/* Agree with every rank of parent on a free context pair (collective). */
+rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
+/* Blocking exchange on comm's library context: used by comm creation. */
+rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
+
+static inline void rd_comm_retain(MPI_Comm comm)
+{
+    if (!comm->predefined)
+        atomic_fetch_add_explicit(&comm->refs, 1, memory_order_relaxed);
+}
+void rd_comm_release(MPI_Comm comm);
 
 #endif

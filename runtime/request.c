@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/comm.h"
 #include "runtime/datatype.h"
 #include "runtime/job.h"
 #include "runtime/params.h"
@@ -73,6 +74,7 @@ struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, int count, 
     req->peer = peer;
     req->tag = tag;
     req->comm = comm;
+    rd_comm_retain(comm);
     return req;
 }
 
@@ -80,6 +82,8 @@ void rd_req_release(struct rd_request_s *req)
 {
     if (req->dt)
         rd_dt_release(req->dt);
+    if (req->comm)
+        rd_comm_release(req->comm);
     req->magic = 0;
     req->next = rd_req_free_list;
     rd_req_free_list = req;

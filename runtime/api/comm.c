@@ -1,8 +1,15 @@
-/* MPI_Comm_rank, MPI_Comm_size. */
+/* MPI_Comm_rank, MPI_Comm_size; creating and freeing communicators:
+ * MPI_Comm_dup, Comm_split, Comm_create, Comm_free, Comm_compare, names. */
 #include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "runtime/api/check.h"
 #include "runtime/comm.h"
 #include "runtime/errhandler.h"
+#include "runtime/group.h"
+#include "runtime/request.h"
 #include "runtime/state.h"
 
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
@@ -28,5 +35,228 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     if (!size)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_size", "size is NULL");
     *size = comm->size;
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ creating communicators */
+
+static int comm_fail(MPI_Comm comm, const char *call, rd_status st)
+{
+    return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
+}
+
+/* The new communicator inherits the parent's error handler. */
+static void inherit(MPI_Comm parent, MPI_Comm c)
+{
+    c->errh = parent->errh;
+    if (!c->errh->predefined)
+        atomic_fetch_add(&c->errh->refs, 1);
+}
+
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_dup";
+    uint32_t ctx;
+    int *ranks = NULL;
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (!newcomm)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    rd_status st = rd_comm_agree_ctx(comm, &ctx);
+    if (st != RD_OK)
+        return comm_fail(comm, call, st);
+    if (comm->world_ranks) {
+        ranks = malloc(sizeof(int) * (size_t)comm->size);
+        if (!ranks)
+            return comm_fail(comm, call, RD_ERR_NOMEM);
+        memcpy(ranks, comm->world_ranks, sizeof(int) * (size_t)comm->size);
+    }
+    st = rd_comm_new(comm->rank, comm->size, ranks, ctx, newcomm);
+    if (st != RD_OK) {
+        free(ranks);
+        return comm_fail(comm, call, st);
+    }
+    inherit(comm, *newcomm);
+    return MPI_SUCCESS;
+}
+
+struct rd_split_entry {
+    int color, key, rank;
+};
+
+static int split_order(const void *a, const void *b)
+{
+    const struct rd_split_entry *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_split";
+    uint32_t ctx;
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (!newcomm)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    if (color < 0 && color != MPI_UNDEFINED)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "color %d is negative and not MPI_UNDEFINED", color);
+    struct rd_split_entry me = {color, key, comm->rank};
+    struct rd_split_entry *all = malloc(sizeof(*all) * (size_t)comm->size);
+    if (!all)
+        return comm_fail(comm, call, RD_ERR_NOMEM);
+    rd_status st = rd_comm_allgather(comm, &me, sizeof(me), all);
+    if (st == RD_OK)
+        st = rd_comm_agree_ctx(comm, &ctx);
+    if (st != RD_OK) {
+        free(all);
+        return comm_fail(comm, call, st);
+    }
+    *newcomm = MPI_COMM_NULL;
+    if (color == MPI_UNDEFINED) {
+        free(all);
+        return MPI_SUCCESS;
+    }
+    int n = 0;
+    for (int i = 0; i < comm->size; i++)
+        if (all[i].color == color)
+            all[n++] = all[i];
+    qsort(all, (size_t)n, sizeof(*all), split_order);
+    int *ranks = malloc(sizeof(int) * (size_t)n), myrank = -1;
+    if (!ranks) {
+        free(all);
+        return comm_fail(comm, call, RD_ERR_NOMEM);
+    }
+    for (int i = 0; i < n; i++) {
+        ranks[i] = rd_comm_world_rank(comm, all[i].rank);
+        if (all[i].rank == comm->rank)
+            myrank = i;
+    }
+    free(all);
+    st = rd_comm_new(myrank, n, ranks, ctx, newcomm);
+    if (st != RD_OK) {
+        free(ranks);
+        return comm_fail(comm, call, st);
+    }
+    inherit(comm, *newcomm);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create";
+    uint32_t ctx;
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (!rd_group_valid(group))
+        return rd_err_raise(comm, MPI_ERR_GROUP, call, "invalid group");
+    if (!newcomm)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    /* the group must be a subset of comm's */
+    for (int i = 0; i < group->size; i++) {
+        int w = rd_group_world(group, i), in = 0;
+        for (int r = 0; r < comm->size && !in; r++)
+            in = rd_comm_world_rank(comm, r) == w;
+        if (!in)
+            return rd_err_raise(comm, MPI_ERR_GROUP, call,
+                                "rank %d of the group (world rank %d) is not in the communicator", i, w);
+    }
+    rd_status st = rd_comm_agree_ctx(comm, &ctx);
+    if (st != RD_OK)
+        return comm_fail(comm, call, st);
+    int me = rd_group_find(group, rd_comm_world_rank(comm, comm->rank));
+    *newcomm = MPI_COMM_NULL;
+    if (me < 0)
+        return MPI_SUCCESS;
+    int *ranks = malloc(sizeof(int) * (size_t)group->size);
+    if (!ranks)
+        return comm_fail(comm, call, RD_ERR_NOMEM);
+    for (int i = 0; i < group->size; i++)
+        ranks[i] = rd_group_world(group, i);
+    st = rd_comm_new(me, group->size, ranks, ctx, newcomm);
+    if (st != RD_OK) {
+        free(ranks);
+        return comm_fail(comm, call, st);
+    }
+    inherit(comm, *newcomm);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    RD_API_READY("MPI_Comm_free");
+    if (!comm)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_free", "comm is NULL");
+    RD_TRY(rd_check_comm("MPI_Comm_free", *comm));
+    if ((*comm)->predefined)
+        return rd_err_raise(*comm, MPI_ERR_COMM, "MPI_Comm_free", "%s cannot be freed", (*comm)->name);
+    RD_LOCK();
+    rd_comm_release(*comm); /* pending operations keep it until they end */
+    RD_UNLOCK();
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_compare = PMPI_Comm_compare
+int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
+{
+    RD_API_READY("MPI_Comm_compare");
+    RD_TRY(rd_check_comm("MPI_Comm_compare", a));
+    RD_TRY(rd_check_comm("MPI_Comm_compare", b));
+    if (!result)
+        return rd_err_raise(a, MPI_ERR_ARG, "MPI_Comm_compare", "result is NULL");
+    if (a == b) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (a->size != b->size) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    int same_order = 1;
+    for (int i = 0; i < a->size && same_order; i++)
+        same_order = rd_comm_world_rank(a, i) == rd_comm_world_rank(b, i);
+    if (same_order) {
+        *result = MPI_CONGRUENT;
+        return MPI_SUCCESS;
+    }
+    /* the same members in another order? */
+    MPI_Group ga, gb;
+    int r = MPI_UNEQUAL;
+    if (PMPI_Comm_group(a, &ga) == MPI_SUCCESS) {
+        if (PMPI_Comm_group(b, &gb) == MPI_SUCCESS) {
+            PMPI_Group_compare(ga, gb, &r);
+            PMPI_Group_free(&gb);
+        }
+        PMPI_Group_free(&ga);
+    }
+    *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+    RD_API_READY("MPI_Comm_set_name");
+    RD_TRY(rd_check_comm("MPI_Comm_set_name", comm));
+    if (!name)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_set_name", "name is NULL");
+    snprintf(comm->name, sizeof(comm->name), "%s", name); /* longer names are cut, as allowed */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+{
+    RD_API_READY("MPI_Comm_get_name");
+    RD_TRY(rd_check_comm("MPI_Comm_get_name", comm));
+    if (!name || !resultlen)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "%s is NULL", name ? "resultlen" : "name");
+    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
     return MPI_SUCCESS;
 }

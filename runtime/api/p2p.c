@@ -77,6 +77,7 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
             done = rd_req_alloc(RD_REQ_DONE);
             if (done) {
                 done->comm = comm;
+                rd_comm_retain(comm);
                 rd_status_empty(&done->status);
                 atomic_store_explicit(&done->done, 1, memory_order_relaxed);
             }
@@ -116,6 +117,7 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
             if (!req)
                 return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
             req->comm = comm;
+            rd_comm_retain(comm);
             rd_status_empty(&req->status);
             atomic_store(&req->done, 1);
             *reqp = req;

@@ -485,6 +485,7 @@ static int start_one(const char *call, struct rd_request_s *req)
         copy->peer = req->peer;
         copy->tag = req->tag;
         copy->comm = req->comm;
+        rd_comm_retain(copy->comm);
         st = rd_p2p_start_send(copy);
         atomic_store(&req->done, 1);
     } else {
