@@ -177,6 +177,7 @@ RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
 #define MPI_UNDEFINED (-32766)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_BSEND_OVERHEAD 64
+#define MPI_COMM_TYPE_SHARED 1
 #define RDMPI_TAG_UB 2147483647 /* the value of the MPI_TAG_UB attribute */
 
 typedef struct MPI_Status {
@@ -300,6 +301,11 @@ RD_MPI_PROTO(int, Comm_free, (MPI_Comm *comm))
 RD_MPI_PROTO(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 RD_MPI_PROTO(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
 RD_MPI_PROTO(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+RD_MPI_PROTO(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+RD_MPI_PROTO(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+RD_MPI_PROTO(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 
 RD_MPI_PROTO(int, Get_processor_name, (char *name, int *resultlen))
 RD_MPI_PROTO(int, Get_version, (int *version, int *subversion))

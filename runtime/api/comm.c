@@ -260,3 +260,63 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
     *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
     return MPI_SUCCESS;
 }
+
+#include "runtime/info.h"
+#include "runtime/job.h"
+
+#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    RD_API_READY("MPI_Comm_dup_with_info");
+    if (!rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info", "invalid info");
+    /* no hint changes how rdmpi communicates yet: the dup is the same */
+    return PMPI_Comm_dup(comm, newcomm);
+}
+
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_split_type";
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "split_type %d is not MPI_COMM_TYPE_SHARED", split_type);
+    /* ranks that share memory are the ranks of one node (PMIx's node id) */
+    return PMPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : rd_job.node_id, key,
+                           newcomm);
+}
+
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    RD_API_READY("MPI_Comm_test_inter");
+    RD_TRY(rd_check_comm("MPI_Comm_test_inter", comm));
+    if (!flag)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
+    *flag = 0; /* intercommunicators do not exist yet */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    RD_API_READY("MPI_Comm_set_info");
+    RD_TRY(rd_check_comm("MPI_Comm_set_info", comm));
+    if (!rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, "MPI_Comm_set_info", "invalid info");
+    return MPI_SUCCESS; /* hints may be ignored; none is used yet */
+}
+
+#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    RD_API_READY("MPI_Comm_get_info");
+    RD_TRY(rd_check_comm("MPI_Comm_get_info", comm));
+    if (!info_used)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_info", "info_used is NULL");
+    /* the hints in use: none yet, so a new empty info object */
+    return PMPI_Info_create(info_used);
+}

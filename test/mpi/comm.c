@@ -141,6 +141,32 @@ int main(int argc, char **argv)
     }
     mt_ok(ok, "%d communicators at once, each with its own traffic; 200 dup/free cycles", LIVE);
 
+    /* shared-memory split: one node here, so all of world; info calls */
+    MPI_Comm node, wi;
+    MPI_Info info, used;
+    int nkeys = -1, flag = -1;
+    mt_is_int(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node),
+              MPI_SUCCESS, "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+    MPI_Comm_compare(node, MPI_COMM_WORLD, &res);
+    mt_is_int(res, MPI_CONGRUENT, "every rank of this one-node job shares memory: congruent to world");
+    MPI_Comm_free(&node);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &node);
+    mt_ok(node == MPI_COMM_NULL, "split_type MPI_UNDEFINED gives MPI_COMM_NULL");
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "no_such_hint", "true");
+    mt_is_int(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &wi), MPI_SUCCESS, "MPI_Comm_dup_with_info");
+    MPI_Comm_compare(wi, MPI_COMM_WORLD, &res);
+    mt_is_int(res, MPI_CONGRUENT, "dup_with_info: congruent to world");
+    mt_is_int(MPI_Comm_set_info(wi, info), MPI_SUCCESS, "MPI_Comm_set_info");
+    mt_is_int(MPI_Comm_get_info(wi, &used), MPI_SUCCESS, "MPI_Comm_get_info");
+    MPI_Info_get_nkeys(used, &nkeys);
+    mt_is_int(nkeys, 0, "no hint is in use (unknown hints are ignored)");
+    MPI_Info_free(&used);
+    MPI_Info_free(&info);
+    MPI_Comm_test_inter(wi, &flag);
+    mt_is_int(flag, 0, "MPI_Comm_test_inter: an intracommunicator");
+    MPI_Comm_free(&wi);
+
     /* errors */
     MPI_Comm w = MPI_COMM_WORLD;
     mt_is_int(MPI_Comm_free(&w), MPI_ERR_COMM, "freeing MPI_COMM_WORLD: MPI_ERR_COMM");
