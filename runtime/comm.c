@@ -120,39 +120,47 @@ static rd_status sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *
     return st;
 }
 
+/* tags on the library context; Comm_create_group's own tags are offset
+ * past these */
 #define RD_TAG_CTX 1
 #define RD_TAG_GATHER 2
 
-rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)
+rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
+                                  uint32_t *ctx)
 {
-    /* recursive doubling of the AND of the free maps; the ranks beyond
-     * the largest power of two fold into the first ones and back */
+    /* recursive doubling of the AND of the free maps over the members
+     * (parent ranks members[0..n-1], this rank being members[me]); the
+     * members beyond the largest power of two fold into the first ones and
+     * back */
     enum { N = RD_CTX_PAIRS / 64 };
     uint64_t mine[N], theirs[N];
-    int n = parent->size, me = parent->rank, p = 1;
+    int p = 1;
     rd_status st = RD_OK;
+#define RD_MEMBER(i) (members ? members[i] : (i))
     for (int i = 0; i < N; i++)
         mine[i] = ~rd_ctx_used[i];
     while (p * 2 <= n)
         p *= 2;
     int extra = n - p;
     if (me >= p) {
-        st = sendrecv(parent, mine, sizeof(mine), me - p, mine, sizeof(mine), me - p, RD_TAG_CTX);
+        int peer = RD_MEMBER(me - p);
+        st = sendrecv(parent, mine, sizeof(mine), peer, mine, sizeof(mine), peer, tag);
     } else {
         if (me < extra) {
-            st = sendrecv(parent, NULL, 0, -1, theirs, sizeof(theirs), me + p, RD_TAG_CTX);
+            st = sendrecv(parent, NULL, 0, -1, theirs, sizeof(theirs), RD_MEMBER(me + p), tag);
             for (int i = 0; i < N; i++)
                 mine[i] &= theirs[i];
         }
         for (int mask = 1; st == RD_OK && mask < p; mask <<= 1) {
-            int peer = me ^ mask;
-            st = sendrecv(parent, mine, sizeof(mine), peer, theirs, sizeof(theirs), peer, RD_TAG_CTX);
+            int peer = RD_MEMBER(me ^ mask);
+            st = sendrecv(parent, mine, sizeof(mine), peer, theirs, sizeof(theirs), peer, tag);
             for (int i = 0; i < N; i++)
                 mine[i] &= theirs[i];
         }
         if (st == RD_OK && me < extra)
-            st = sendrecv(parent, mine, sizeof(mine), me + p, NULL, 0, -1, RD_TAG_CTX);
+            st = sendrecv(parent, mine, sizeof(mine), RD_MEMBER(me + p), NULL, 0, -1, tag);
     }
+#undef RD_MEMBER
     if (st != RD_OK)
         return st;
     for (int i = 0; i < N; i++) {
@@ -162,6 +170,11 @@ rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)
         }
     }
     return RD_ERR_NOMEM; /* every context pair is in use */
+}
+
+rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)
+{
+    return rd_comm_agree_ctx_among(parent, NULL, parent->size, parent->rank, RD_TAG_CTX, ctx);
 }
 
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all)

@@ -49,6 +49,12 @@ static inline int rd_comm_valid(MPI_Comm comm)
 rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Comm *out);
 /* Agree with every rank of parent on a free context pair (collective). */
 rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
+/* The same among some ranks of parent only: members[i] are parent ranks
+ * (NULL: all of them), this rank is members[me]; tag keeps concurrent
+ * agreements apart. */
+rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
+                                  uint32_t *ctx);
+#define RD_TAG_CREATE_GROUP_BASE 16 /* + the user's tag (>= 0) */
 /* Blocking exchange on comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
 

@@ -320,3 +320,53 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     /* the hints in use: none yet, so a new empty info object */
     return PMPI_Info_create(info_used);
 }
+
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create_group";
+    uint32_t ctx;
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (!rd_group_valid(group))
+        return rd_err_raise(comm, MPI_ERR_GROUP, call, "invalid group");
+    if (!newcomm)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    if (tag < 0 || tag > RDMPI_TAG_UB - RD_TAG_CREATE_GROUP_BASE)
+        return rd_err_raise(comm, MPI_ERR_TAG, call, "tag %d is not in [0, MPI_TAG_UB]", tag);
+    int me = rd_group_find(group, rd_comm_world_rank(comm, comm->rank));
+    if (me < 0)
+        return rd_err_raise(comm, MPI_ERR_GROUP, call, "the calling rank is not in the group");
+    /* collective over the group's members only: their ranks in comm */
+    int n = group->size;
+    int *members = malloc(sizeof(int) * (size_t)n), *ranks = malloc(sizeof(int) * (size_t)n);
+    if (!members || !ranks) {
+        free(members);
+        free(ranks);
+        return comm_fail(comm, call, RD_ERR_NOMEM);
+    }
+    for (int i = 0; i < n; i++) {
+        int w = rd_group_world(group, i), r = -1;
+        for (int k = 0; k < comm->size && r < 0; k++)
+            if (rd_comm_world_rank(comm, k) == w)
+                r = k;
+        if (r < 0) {
+            free(members);
+            free(ranks);
+            return rd_err_raise(comm, MPI_ERR_GROUP, call,
+                                "rank %d of the group (world rank %d) is not in the communicator", i, w);
+        }
+        members[i] = r;
+        ranks[i] = w;
+    }
+    rd_status st = rd_comm_agree_ctx_among(comm, members, n, me, RD_TAG_CREATE_GROUP_BASE + tag, &ctx);
+    free(members);
+    if (st == RD_OK)
+        st = rd_comm_new(me, n, ranks, ctx, newcomm);
+    if (st != RD_OK) {
+        free(ranks);
+        return comm_fail(comm, call, st);
+    }
+    inherit(comm, *newcomm);
+    return MPI_SUCCESS;
+}

@@ -109,6 +109,36 @@ int main(int argc, char **argv)
     } else {
         mt_ok(ec == MPI_COMM_NULL, "the odd ranks get MPI_COMM_NULL");
     }
+    /* create_group: only the members call it; odd ranks make their own at once */
+    MPI_Group odds;
+    MPI_Group_excl(wg, nev, ev, &odds);
+    MPI_Comm gc = MPI_COMM_NULL;
+    if (rank % 2 == 0)
+        mt_is_int(MPI_Comm_create_group(MPI_COMM_WORLD, evens, 3, &gc), MPI_SUCCESS,
+                  "MPI_Comm_create_group by the even ranks only");
+    else
+        mt_is_int(MPI_Comm_create_group(MPI_COMM_WORLD, odds, 3, &gc), MPI_SUCCESS,
+                  "MPI_Comm_create_group by the odd ranks only");
+    MPI_Comm_rank(gc, &r);
+    MPI_Comm_size(gc, &s);
+    mt_ok(r == rank / 2 && s == (rank % 2 ? size / 2 : nev), "create_group: rank %d of %d", r, s);
+    {
+        int sum = -1, mine2 = rank;
+        /* a ring sum of world ranks inside the new communicator */
+        int acc = rank, got = -1;
+        for (int step = 1; step < s; step++) {
+            MPI_Sendrecv(&mine2, 1, MPI_INT, (r + 1) % s, 9, &got, 1, MPI_INT, (r - 1 + s) % s, 9, gc,
+                         MPI_STATUS_IGNORE);
+            acc += got;
+            mine2 = got;
+        }
+        sum = 0;
+        for (int k = rank % 2; k < size; k += 2)
+            sum += k;
+        mt_is_int(acc, sum, "create_group: a ring in it sums its members' world ranks");
+    }
+    MPI_Comm_free(&gc);
+    MPI_Group_free(&odds);
     free(ev);
     MPI_Group_free(&evens);
     MPI_Group_free(&wg);
