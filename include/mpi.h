@@ -178,6 +178,27 @@ RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_BSEND_OVERHEAD 64
 #define MPI_COMM_TYPE_SHARED 1
+
+/* ------------------------------------------------------------ attributes */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+int rd_mpi_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+int rd_mpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+int rd_mpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN rd_mpi_comm_null_copy_fn
+#define MPI_COMM_DUP_FN rd_mpi_comm_dup_fn
+#define MPI_COMM_NULL_DELETE_FN rd_mpi_comm_null_delete_fn
+#define MPI_KEYVAL_INVALID (-1)
+/* predefined attribute keys (their values are ints, got through a pointer) */
+#define MPI_TAG_UB 1000
+#define MPI_HOST 1001
+#define MPI_IO 1002
+#define MPI_WTIME_IS_GLOBAL 1003
+#define MPI_APPNUM 1004
+#define MPI_UNIVERSE_SIZE 1005
+#define MPI_LASTUSEDCODE 1006
 #define RDMPI_TAG_UB 2147483647 /* the value of the MPI_TAG_UB attribute */
 
 typedef struct MPI_Status {
@@ -298,6 +319,13 @@ RD_MPI_PROTO(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 RD_MPI_PROTO(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 RD_MPI_PROTO(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 RD_MPI_PROTO(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                       MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                       int *comm_keyval, void *extra_state))
+RD_MPI_PROTO(int, Comm_free_keyval, (int *comm_keyval))
+RD_MPI_PROTO(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
+RD_MPI_PROTO(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag))
+RD_MPI_PROTO(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
 RD_MPI_PROTO(int, Comm_free, (MPI_Comm *comm))
 RD_MPI_PROTO(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 RD_MPI_PROTO(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))

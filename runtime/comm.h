@@ -24,6 +24,7 @@ struct rd_comm_s {
     struct rd_comm_s *coll; /* the same ranks in context ctx + 1, for the library */
     int predefined;
     _Atomic int refs;       /* the handle + pending requests (derived comms) */
+    struct rd_attr *attrs;  /* cached attributes (attr.c) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

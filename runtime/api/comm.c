@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
+#include "runtime/attr.h"
 #include "runtime/comm.h"
 #include "runtime/errhandler.h"
 #include "runtime/group.h"
@@ -78,6 +79,15 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return comm_fail(comm, call, st);
     }
     inherit(comm, *newcomm);
+    int rc = rd_attr_dup(comm, *newcomm);
+    if (rc != MPI_SUCCESS) {
+        rd_attr_delete_all(*newcomm);
+        RD_LOCK();
+        rd_comm_release(*newcomm);
+        RD_UNLOCK();
+        *newcomm = MPI_COMM_NULL;
+        return rd_err_raise(comm, rc, call, "an attribute copy callback failed");
+    }
     return MPI_SUCCESS;
 }
 
@@ -195,6 +205,9 @@ int PMPI_Comm_free(MPI_Comm *comm)
     RD_TRY(rd_check_comm("MPI_Comm_free", *comm));
     if ((*comm)->predefined)
         return rd_err_raise(*comm, MPI_ERR_COMM, "MPI_Comm_free", "%s cannot be freed", (*comm)->name);
+    int rc = rd_attr_delete_all(*comm);
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise(*comm, rc, "MPI_Comm_free", "an attribute delete callback failed");
     RD_LOCK();
     rd_comm_release(*comm); /* pending operations keep it until they end */
     RD_UNLOCK();

@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
+#include "runtime/attr.h"
 #include "runtime/comm.h"
 #include "runtime/errhandler.h"
 #include "runtime/job.h"
@@ -48,6 +49,10 @@ int PMPI_Finalize(void)
     if (!rd_ready())
         return rd_err_not_ready("MPI_Finalize");
     fflush(stdout);
+    /* as if MPI_COMM_SELF were freed first: libraries hook their clean-up
+     * on its attributes; then the world's */
+    rd_attr_delete_all(MPI_COMM_SELF);
+    rd_attr_delete_all(MPI_COMM_WORLD);
     rd_status st = rd_finalize();
     if (st != RD_OK) {
         fprintf(stderr, "rdmpi: MPI_Finalize on rank %d: %s\n", rd_job.rank, rd_status_string(st));

@@ -1,0 +1,16 @@
+/* attr.h - attributes cached on communicators (keyvals, copy on dup,
+ * delete on free) and the predefined ones (MPI_TAG_UB, ...). */
+#ifndef RD_ATTR_H
+#define RD_ATTR_H
+
+#include <mpi.h>
+
+struct rd_attr;
+
+/* Copy comm's attributes to newcomm as MPI_Comm_dup does (copy callbacks).
+ * Returns an MPI error class. */
+int rd_attr_dup(MPI_Comm comm, MPI_Comm newcomm);
+/* Delete every attribute of comm (delete callbacks), as MPI_Comm_free does. */
+int rd_attr_delete_all(MPI_Comm comm);
+
+#endif
