@@ -178,6 +178,10 @@ RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_BSEND_OVERHEAD 64
 #define MPI_COMM_TYPE_SHARED 1
+/* topology kinds (MPI_Topo_test) */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
 
 /* ------------------------------------------------------------ attributes */
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
@@ -319,6 +323,16 @@ RD_MPI_PROTO(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 RD_MPI_PROTO(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 RD_MPI_PROTO(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 RD_MPI_PROTO(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                                int reorder, MPI_Comm *comm_cart))
+RD_MPI_PROTO(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+RD_MPI_PROTO(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+RD_MPI_PROTO(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+RD_MPI_PROTO(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+RD_MPI_PROTO(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
+RD_MPI_PROTO(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank))
+RD_MPI_PROTO(int, Topo_test, (MPI_Comm comm, int *status))
 RD_MPI_PROTO(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                        MPI_Comm_delete_attr_function *comm_delete_attr_fn,
                                        int *comm_keyval, void *extra_state))

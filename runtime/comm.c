@@ -86,6 +86,10 @@ void rd_comm_release(MPI_Comm comm)
         comm->errh->magic = 0;
         free(comm->errh);
     }
+    if (comm->cart) {
+        free(comm->cart->dims);
+        free(comm->cart);
+    }
     comm->magic = 0;
     comm->coll->magic = 0;
     free(comm->coll);

@@ -25,6 +25,7 @@ struct rd_comm_s {
     int predefined;
     _Atomic int refs;       /* the handle + pending requests (derived comms) */
     struct rd_attr *attrs;  /* cached attributes (attr.c) */
+    struct rd_cart *cart;   /* Cartesian topology, or NULL (api/cart.c) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -65,5 +66,11 @@ static inline void rd_comm_retain(MPI_Comm comm)
         atomic_fetch_add_explicit(&comm->refs, 1, memory_order_relaxed);
 }
 void rd_comm_release(MPI_Comm comm);
+
+/* A Cartesian topology: ndims, then dims[ndims] and periods[ndims]. */
+struct rd_cart {
+    int ndims;
+    int *dims, *periods;
+};
 
 #endif

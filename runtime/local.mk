@@ -20,7 +20,8 @@ librdmpi_la_SOURCES = \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.c \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c \
-	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h
+	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h \
+	runtime/api/cart.c
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 librdmpi_la_LIBADD = librdutil.la $(PMIX_LIBS) -lpthread
 # Only the MPI API and its predefined objects leave the library.
