@@ -45,6 +45,7 @@ typedef struct rd_comm_s *MPI_Comm;
 typedef struct rd_datatype_s *MPI_Datatype;
 typedef struct rd_request_s *MPI_Request;
 typedef struct rd_message_s *MPI_Message;
+typedef struct rd_op_s *MPI_Op;
 typedef struct rd_errhandler_s *MPI_Errhandler;
 typedef struct rd_group_s *MPI_Group;
 typedef struct rd_info_s *MPI_Info;
@@ -168,6 +169,30 @@ RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
 #define MPI_2INTEGER (&rd_mpi_2integer)
 #define MPI_2REAL (&rd_mpi_2real)
 #define MPI_2DOUBLE_PRECISION (&rd_mpi_2double_precision)
+
+/* ------------------------------------------------------------ reduction operations */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+#define RD_MPI_PREDEFINED_OPS(X)                                                       \
+    X(max) X(min) X(sum) X(prod) X(land) X(band) X(lor) X(bor) X(lxor) X(bxor) X(maxloc) \
+    X(minloc) X(replace) X(no_op)
+#define RD_MPI_DECLARE_OP(name) extern struct rd_op_s rd_mpi_op_##name;
+RD_MPI_PREDEFINED_OPS(RD_MPI_DECLARE_OP)
+#undef RD_MPI_DECLARE_OP
+#define MPI_OP_NULL ((MPI_Op)0)
+#define MPI_MAX (&rd_mpi_op_max)
+#define MPI_MIN (&rd_mpi_op_min)
+#define MPI_SUM (&rd_mpi_op_sum)
+#define MPI_PROD (&rd_mpi_op_prod)
+#define MPI_LAND (&rd_mpi_op_land)
+#define MPI_BAND (&rd_mpi_op_band)
+#define MPI_LOR (&rd_mpi_op_lor)
+#define MPI_BOR (&rd_mpi_op_bor)
+#define MPI_LXOR (&rd_mpi_op_lxor)
+#define MPI_BXOR (&rd_mpi_op_bxor)
+#define MPI_MAXLOC (&rd_mpi_op_maxloc)
+#define MPI_MINLOC (&rd_mpi_op_minloc)
+#define MPI_REPLACE (&rd_mpi_op_replace)
+#define MPI_NO_OP (&rd_mpi_op_no_op)
 
 /* ------------------------------------------------------------ point-to-point constants */
 #define MPI_ANY_SOURCE (-1)
@@ -422,6 +447,12 @@ RD_MPI_PROTO(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatyp
 RD_MPI_PROTO(int, Type_commit, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Type_free, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+
+/* reduction operations */
+RD_MPI_PROTO(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+RD_MPI_PROTO(int, Op_free, (MPI_Op *op))
+RD_MPI_PROTO(int, Op_commutative, (MPI_Op op, int *commute))
+RD_MPI_PROTO(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
 /* groups */
 RD_MPI_PROTO(int, Comm_group, (MPI_Comm comm, MPI_Group *group))

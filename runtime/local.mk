@@ -21,9 +21,15 @@ librdmpi_la_SOURCES = \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c \
 	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h \
-	runtime/api/cart.c
+	runtime/api/cart.c runtime/api/op.c runtime/op.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
-librdmpi_la_LIBADD = librdutil.la $(PMIX_LIBS) -lpthread
+librdmpi_la_LIBADD = librdop.la librdutil.la $(PMIX_LIBS) -lpthread
 # Only the MPI API and its predefined objects leave the library.
 librdmpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \
 	-export-symbols-regex '^(P?MPI_|rd_mpi_)'
+
+# The reduction kernels: plain loops that the compiler must vectorise
+# (explicit -f flags win over the -O level of CFLAGS).
+noinst_LTLIBRARIES += librdop.la
+librdop_la_SOURCES = runtime/op.c runtime/op.h
+librdop_la_CFLAGS = $(AM_CFLAGS) -ftree-vectorize -fvect-cost-model=dynamic

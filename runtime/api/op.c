@@ -1,0 +1,66 @@
+/* MPI_Op_create, MPI_Op_free, MPI_Op_commutative, MPI_Reduce_local. */
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "runtime/api/check.h"
+#include "runtime/op.h"
+
+#pragma weak MPI_Op_create = PMPI_Op_create
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+{
+    RD_API_READY("MPI_Op_create");
+    if (!fn || !op)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create", "%s is NULL", fn ? "op" : "user_fn");
+    struct rd_op_s *o = calloc(1, sizeof(*o));
+    if (!o)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
+    o->magic = RD_OP_MAGIC;
+    o->commute = commute != 0;
+    o->code = RD_OP_USER;
+    o->user = fn;
+    *op = o;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Op_free = PMPI_Op_free
+int PMPI_Op_free(MPI_Op *op)
+{
+    RD_API_READY("MPI_Op_free");
+    if (!op || !rd_op_valid(*op))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free", "invalid op");
+    if ((*op)->predefined)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free", "a predefined op cannot be freed");
+    (*op)->magic = 0;
+    free(*op);
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Op_commutative = PMPI_Op_commutative
+int PMPI_Op_commutative(MPI_Op op, int *commute)
+{
+    RD_API_READY("MPI_Op_commutative");
+    if (!rd_op_valid(op))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_commutative", "invalid op");
+    if (!commute)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_commutative", "commute is NULL");
+    *commute = op->commute;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
+{
+    const char *call = "MPI_Reduce_local";
+    RD_API_READY(call);
+    if (!rd_op_valid(op))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OP, call, "invalid op");
+    RD_TRY(rd_check_buf(call, MPI_COMM_WORLD, inbuf, count, dt));
+    RD_TRY(rd_check_buf(call, MPI_COMM_WORLD, inoutbuf, count, dt));
+    int rc = rd_op_apply(op, inbuf, inoutbuf, count, dt);
+    if (rc == MPI_ERR_OP)
+        return rd_err_raise(MPI_COMM_WORLD, rc, call, "the op is not defined on %s", dt->name);
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise(MPI_COMM_WORLD, rc, call, "out of memory");
+    return MPI_SUCCESS;
+}

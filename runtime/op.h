@@ -1,0 +1,33 @@
+/* op.h - reduction operations (op.c). */
+#ifndef RD_OP_H
+#define RD_OP_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#define RD_OP_MAGIC 0x4f704f70u /* "OpOp" */
+
+enum rd_op_code {
+    RD_OP_MAX, RD_OP_MIN, RD_OP_SUM, RD_OP_PROD, RD_OP_LAND, RD_OP_BAND, RD_OP_LOR, RD_OP_BOR,
+    RD_OP_LXOR, RD_OP_BXOR, RD_OP_MAXLOC, RD_OP_MINLOC, RD_OP_REPLACE, RD_OP_NO_OP, RD_OP_USER,
+    RD_OP_NCODES
+};
+
+struct rd_op_s {
+    uint32_t magic;
+    int predefined;
+    int commute;
+    int code;                /* enum rd_op_code */
+    MPI_User_function *user; /* RD_OP_USER */
+};
+
+static inline int rd_op_valid(MPI_Op op)
+{
+    return op != MPI_OP_NULL && op->magic == RD_OP_MAGIC;
+}
+
+/* inout[i] = in[i] op inout[i] for count elements of dt. Returns
+ * MPI_SUCCESS, or MPI_ERR_OP when op is not defined on dt. */
+int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+
+#endif
