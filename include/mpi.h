@@ -207,6 +207,10 @@ RD_MPI_PREDEFINED_OPS(RD_MPI_DECLARE_OP)
 #define MPI_GRAPH 1
 #define MPI_CART 2
 #define MPI_DIST_GRAPH 3
+extern int rd_mpi_unweighted[1];
+extern int rd_mpi_weights_empty[1];
+#define MPI_UNWEIGHTED (rd_mpi_unweighted)
+#define MPI_WEIGHTS_EMPTY (rd_mpi_weights_empty)
 
 /* ------------------------------------------------------------ attributes */
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
@@ -358,6 +362,20 @@ RD_MPI_PROTO(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank
 RD_MPI_PROTO(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
 RD_MPI_PROTO(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank))
 RD_MPI_PROTO(int, Topo_test, (MPI_Comm comm, int *status))
+RD_MPI_PROTO(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                                 int reorder, MPI_Comm *comm_graph))
+RD_MPI_PROTO(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+RD_MPI_PROTO(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+RD_MPI_PROTO(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+RD_MPI_PROTO(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+RD_MPI_PROTO(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank))
+RD_MPI_PROTO(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[],
+                                               const int sourceweights[], int outdegree,
+                                               const int destinations[], const int destweights[],
+                                               MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+RD_MPI_PROTO(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
+RD_MPI_PROTO(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                                         int maxoutdegree, int destinations[], int destweights[]))
 RD_MPI_PROTO(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                        MPI_Comm_delete_attr_function *comm_delete_attr_fn,
                                        int *comm_keyval, void *extra_state))

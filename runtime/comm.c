@@ -86,10 +86,7 @@ void rd_comm_release(MPI_Comm comm)
         comm->errh->magic = 0;
         free(comm->errh);
     }
-    if (comm->cart) {
-        free(comm->cart->dims);
-        free(comm->cart);
-    }
+    rd_topo_free(comm);
     comm->magic = 0;
     comm->coll->magic = 0;
     free(comm->coll);

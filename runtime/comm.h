@@ -26,6 +26,8 @@ struct rd_comm_s {
     _Atomic int refs;       /* the handle + pending requests (derived comms) */
     struct rd_attr *attrs;  /* cached attributes (attr.c) */
     struct rd_cart *cart;   /* Cartesian topology, or NULL (api/cart.c) */
+    struct rd_graph *graph; /* graph topology, or NULL (api/graph.c) */
+    struct rd_dgraph *dgraph; /* distributed graph topology, or NULL (api/graph.c) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -66,6 +68,22 @@ static inline void rd_comm_retain(MPI_Comm comm)
         atomic_fetch_add_explicit(&comm->refs, 1, memory_order_relaxed);
 }
 void rd_comm_release(MPI_Comm comm);
+
+/* A graph topology (MPI_Graph_create): index[nnodes], edges[nedges]. */
+struct rd_graph {
+    int nnodes, nedges;
+    int *index, *edges;
+};
+
+/* This rank's part of a distributed graph. */
+struct rd_dgraph {
+    int indegree, outdegree, weighted;
+    int *sources, *sourceweights, *destinations, *destweights;
+};
+
+void rd_topo_free(MPI_Comm comm);
+/* Copy from's topology to to (MPI_Comm_dup); an MPI error class. */
+int rd_topo_copy(MPI_Comm from, MPI_Comm to);
 
 /* A Cartesian topology: ndims, then dims[ndims] and periods[ndims]. */
 struct rd_cart {

@@ -21,7 +21,7 @@ librdmpi_la_SOURCES = \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c \
 	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h \
-	runtime/api/cart.c runtime/api/op.c runtime/op.h
+	runtime/api/cart.c runtime/api/graph.c runtime/api/op.c runtime/op.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 librdmpi_la_LIBADD = librdop.la librdutil.la $(PMIX_LIBS) -lpthread
 # Only the MPI API and its predefined objects leave the library.

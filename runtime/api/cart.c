@@ -260,6 +260,6 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     RD_TRY(rd_check_comm("MPI_Topo_test", comm));
     if (!status)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
-    *status = comm->cart ? MPI_CART : MPI_UNDEFINED;
+    *status = comm->cart ? MPI_CART : comm->graph ? MPI_GRAPH : comm->dgraph ? MPI_DIST_GRAPH : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }

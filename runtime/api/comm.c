@@ -79,24 +79,12 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return comm_fail(comm, call, st);
     }
     inherit(comm, *newcomm);
-    if (comm->cart) { /* a dup keeps the topology */
-        struct rd_cart *c = malloc(sizeof(*c));
-        int *mem = malloc(sizeof(int) * (size_t)(2 * comm->cart->ndims + 1));
-        if (!c || !mem) {
-            free(c);
-            free(mem);
-            RD_LOCK();
-            rd_comm_release(*newcomm);
-            RD_UNLOCK();
-            *newcomm = MPI_COMM_NULL;
-            return comm_fail(comm, call, RD_ERR_NOMEM);
-        }
-        c->ndims = comm->cart->ndims;
-        c->dims = mem;
-        c->periods = mem + c->ndims;
-        memcpy(mem, comm->cart->dims, sizeof(int) * (size_t)c->ndims);
-        memcpy(c->periods, comm->cart->periods, sizeof(int) * (size_t)c->ndims);
-        (*newcomm)->cart = c;
+    if (rd_topo_copy(comm, *newcomm) != MPI_SUCCESS) { /* a dup keeps the topology */
+        RD_LOCK();
+        rd_comm_release(*newcomm);
+        RD_UNLOCK();
+        *newcomm = MPI_COMM_NULL;
+        return comm_fail(comm, call, RD_ERR_NOMEM);
     }
     int rc = rd_attr_dup(comm, *newcomm);
     if (rc != MPI_SUCCESS) {
