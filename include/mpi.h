@@ -373,6 +373,9 @@ RD_MPI_PROTO(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, 
                                                const int sourceweights[], int outdegree,
                                                const int destinations[], const int destweights[],
                                                MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+RD_MPI_PROTO(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                      const int destinations[], const int weights[], MPI_Info info,
+                                      int reorder, MPI_Comm *comm_dist_graph))
 RD_MPI_PROTO(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
 RD_MPI_PROTO(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
                                          int maxoutdegree, int destinations[], int destweights[]))

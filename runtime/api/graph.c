@@ -330,3 +330,108 @@ graph:
     }
     return MPI_SUCCESS;
 }
+
+struct rd_edge {
+    int src, dst, weight;
+};
+
+#pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
+int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                           const int destinations[], const int weights[], MPI_Info info, int reorder,
+                           MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Dist_graph_create";
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (!newcomm || n < 0 || (n > 0 && (!sources || !degrees)))
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "a NULL or negative argument");
+    /* the edges this rank names, checked */
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+        if (degrees[i] < 0 || sources[i] < 0 || sources[i] >= comm->size)
+            return rd_err_raise(comm, degrees[i] < 0 ? MPI_ERR_ARG : MPI_ERR_RANK, call,
+                                "source %d (degree %d) is invalid", sources[i], degrees[i]);
+        total += degrees[i];
+    }
+    if (total > 0 && !destinations)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "destinations is NULL");
+    if (!weights_ok((int)total, weights))
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "invalid weights");
+    for (long e = 0; e < total; e++)
+        if (destinations[e] < 0 || destinations[e] >= comm->size)
+            return rd_err_raise(comm, MPI_ERR_RANK, call, "destination %d is not in [0, %d)", destinations[e],
+                                comm->size);
+    int weighted = weights != MPI_UNWEIGHTED;
+    /* everyone learns every edge: the counts, then the padded edge lists
+     * (simple and collective-free; the neighbourhood layer will do better) */
+    int mine = (int)total, *counts = malloc(sizeof(int) * (size_t)comm->size);
+    if (!counts)
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+    rd_status st = rd_comm_allgather(comm, &mine, sizeof(int), counts);
+    int max = 0;
+    for (int r = 0; st == RD_OK && r < comm->size; r++)
+        if (counts[r] > max)
+            max = counts[r];
+    struct rd_edge *my = calloc((size_t)(max ? max : 1), sizeof(*my));
+    struct rd_edge *all = calloc((size_t)(max ? max : 1) * (size_t)comm->size, sizeof(*all));
+    if (!my || !all) {
+        st = RD_ERR_NOMEM;
+    } else if (st == RD_OK) {
+        long e = 0;
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < degrees[i]; k++, e++)
+                my[e] = (struct rd_edge){sources[i], destinations[e],
+                                         weighted && weights != MPI_WEIGHTS_EMPTY ? weights[e] : 1};
+        st = rd_comm_allgather(comm, my, sizeof(*my) * (size_t)(max ? max : 1), all);
+    }
+    int in = 0, out = 0;
+    for (int r = 0; st == RD_OK && r < comm->size; r++)
+        for (int k = 0; k < counts[r]; k++) {
+            const struct rd_edge *x = &all[(size_t)r * (size_t)(max ? max : 1) + (size_t)k];
+            in += x->dst == comm->rank;
+            out += x->src == comm->rank;
+        }
+    int *mem = st == RD_OK ? malloc(sizeof(int) * (size_t)(2 * in + 2 * out + 1)) : NULL;
+    struct rd_dgraph *d = st == RD_OK ? malloc(sizeof(*d)) : NULL;
+    if (st == RD_OK && (!mem || !d))
+        st = RD_ERR_NOMEM;
+    if (st == RD_OK) {
+        d->indegree = in;
+        d->outdegree = out;
+        d->weighted = weighted;
+        d->sources = mem;
+        d->sourceweights = mem + in;
+        d->destinations = mem + 2 * in;
+        d->destweights = mem + 2 * in + out;
+        int a = 0, b = 0;
+        for (int r = 0; r < comm->size; r++)
+            for (int k = 0; k < counts[r]; k++) {
+                const struct rd_edge *x = &all[(size_t)r * (size_t)(max ? max : 1) + (size_t)k];
+                if (x->dst == comm->rank) {
+                    d->sources[a] = x->src;
+                    d->sourceweights[a++] = x->weight;
+                }
+                if (x->src == comm->rank) {
+                    d->destinations[b] = x->dst;
+                    d->destweights[b++] = x->weight;
+                }
+            }
+    }
+    free(counts);
+    free(my);
+    free(all);
+    if (st != RD_OK) {
+        free(mem);
+        free(d);
+        return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
+    }
+    int rc = PMPI_Comm_dup(comm, newcomm);
+    if (rc != MPI_SUCCESS) {
+        free(mem);
+        free(d);
+        return rc;
+    }
+    rd_topo_free(*newcomm);
+    (*newcomm)->dgraph = d;
+    return MPI_SUCCESS;
+}

@@ -86,6 +86,29 @@ int main(int argc, char **argv)
     MPI_Dist_graph_neighbors_count(none, &in, &out, &w);
     mt_ok(in == 0 && out == 0, "zero degrees");
     MPI_Comm_free(&none);
+    /* the general form: rank 0 names every edge of a ring (i -> i+1, weight i) */
+    int n0 = rank == 0 ? size : 0;
+    int *gs = malloc(sizeof(int) * (size_t)(size + 1)), *gdeg = malloc(sizeof(int) * (size_t)(size + 1));
+    int *gdst = malloc(sizeof(int) * (size_t)(size + 1)), *gw = malloc(sizeof(int) * (size_t)(size + 1));
+    for (int i = 0; i < size; i++) {
+        gs[i] = i;
+        gdeg[i] = 1;
+        gdst[i] = (i + 1) % size;
+        gw[i] = 100 + i;
+    }
+    MPI_Comm dg2;
+    mt_is_int(MPI_Dist_graph_create(MPI_COMM_WORLD, n0, gs, gdeg, gdst, gw, MPI_INFO_NULL, 0, &dg2), MPI_SUCCESS,
+              "MPI_Dist_graph_create: one rank names every edge");
+    MPI_Dist_graph_neighbors_count(dg2, &in, &out, &w);
+    mt_ok(in == 1 && out == 1 && w == 1, "each rank has one in- and one out-neighbour");
+    MPI_Dist_graph_neighbors(dg2, 1, s2, sw2, 1, d2, dw2);
+    mt_ok(s2[0] == left && sw2[0] == 100 + left && d2[0] == right && dw2[0] == 100 + rank,
+          "the edges reached their ranks with their weights");
+    MPI_Comm_free(&dg2);
+    free(gs);
+    free(gdeg);
+    free(gdst);
+    free(gw);
     int badsrc[1] = {size};
     mt_is_int(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, badsrc, MPI_UNWEIGHTED, 0, NULL, MPI_UNWEIGHTED,
                                              MPI_INFO_NULL, 0, &none),
