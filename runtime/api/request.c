@@ -75,22 +75,30 @@ static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_S
     return rd_err_raise(comm, err, call, "the operation failed");
 }
 
-/* Wait until some request of the array completes (any != 0) or all do. */
+/* Wait until some request of the array completes (any != 0) or all do.
+ * Waiting for all, requests found complete are not looked at again. */
 static void wait_array(int count, MPI_Request reqs[], int any)
 {
     long idle = 0, spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    int first = 0; /* all: every request before it is complete or inactive */
     for (;;) {
-        int pending = 0, done = 0;
-        for (int i = 0; i < count; i++) {
-            if (inactive(reqs[i]))
-                continue;
-            if (rd_req_done(reqs[i]))
-                done++;
-            else
+        if (any) {
+            int pending = 0;
+            for (int i = 0; i < count; i++) {
+                if (inactive(reqs[i]))
+                    continue;
+                if (rd_req_done(reqs[i]))
+                    return;
                 pending++;
+            }
+            if (pending == 0)
+                return;
+        } else {
+            while (first < count && (inactive(reqs[first]) || rd_req_done(reqs[first])))
+                first++;
+            if (first == count)
+                return;
         }
-        if (pending == 0 || (any && done > 0))
-            return;
         if (rd_progress() > 0) {
             idle = 0;
         } else if (++idle > spins) {
