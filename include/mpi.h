@@ -232,6 +232,23 @@ int rd_mpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
 #define MPI_APPNUM 1004
 #define MPI_UNIVERSE_SIZE 1005
 #define MPI_LASTUSEDCODE 1006
+/* combiners (MPI_Type_get_envelope) */
+#define MPI_COMBINER_NAMED 0
+#define MPI_COMBINER_DUP 1
+#define MPI_COMBINER_CONTIGUOUS 2
+#define MPI_COMBINER_VECTOR 3
+#define MPI_COMBINER_HVECTOR 4
+#define MPI_COMBINER_INDEXED 5
+#define MPI_COMBINER_HINDEXED 6
+#define MPI_COMBINER_INDEXED_BLOCK 7
+#define MPI_COMBINER_HINDEXED_BLOCK 8
+#define MPI_COMBINER_STRUCT 9
+#define MPI_COMBINER_SUBARRAY 10
+#define MPI_COMBINER_DARRAY 11
+#define MPI_COMBINER_F90_REAL 12
+#define MPI_COMBINER_F90_COMPLEX 13
+#define MPI_COMBINER_F90_INTEGER 14
+#define MPI_COMBINER_RESIZED 15
 #define RDMPI_TAG_UB 2147483647 /* the value of the MPI_TAG_UB attribute */
 
 typedef struct MPI_Status {
@@ -468,6 +485,17 @@ RD_MPI_PROTO(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatyp
 RD_MPI_PROTO(int, Type_commit, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Type_free, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+RD_MPI_PROTO(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+RD_MPI_PROTO(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
+RD_MPI_PROTO(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+RD_MPI_PROTO(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+RD_MPI_PROTO(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+RD_MPI_PROTO(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                      int *num_datatypes, int *combiner))
+RD_MPI_PROTO(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses,
+                                      int max_datatypes, int array_of_integers[],
+                                      MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
 
 /* reduction operations */
 RD_MPI_PROTO(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))

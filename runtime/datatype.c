@@ -184,6 +184,8 @@ MPI_Count rd_dt_elements(MPI_Datatype dt, MPI_Count bytes)
 
 void rd_dt_free(MPI_Datatype dt)
 {
+    if (dt->old)
+        rd_dt_release(dt->old);
     dt->magic = 0;
     if (dt->blocks != dt->inline_blocks)
         free(dt->blocks);

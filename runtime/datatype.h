@@ -34,6 +34,9 @@ struct rd_datatype_s {
     MPI_Count elements;          /* basic elements in one element */
     MPI_Datatype basic;          /* the basic type when all elements share one, else NULL */
     struct rd_dt_block inline_blocks[2];
+    int combiner;                /* MPI_COMBINER_*: how the type was made (NAMED: 0) */
+    int ci;                      /* CONTIGUOUS: its count */
+    MPI_Datatype old;            /* CONTIGUOUS, DUP: the type it was made from (held) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

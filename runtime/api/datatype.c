@@ -2,6 +2,7 @@
  * commit and free; and the status queries Get_count / Get_elements. */
 #include <limits.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,10 @@ int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
         t->contig = 1;
         t->nblocks = 0;
     }
+    t->combiner = MPI_COMBINER_CONTIGUOUS;
+    t->ci = count;
+    t->old = old;
+    rd_dt_retain(old);
     *newtype = t;
     return MPI_SUCCESS;
 }
@@ -173,5 +178,122 @@ int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
     if (n > INT_MAX)
         return rd_err_raise(comm, MPI_ERR_SIZE, "MPI_Pack_size", "%zu bytes do not fit in an int", n);
     *size = (int)n;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_dup = PMPI_Type_dup
+int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
+{
+    RD_API_READY("MPI_Type_dup");
+    RD_TRY(check_type("MPI_Type_dup", old));
+    if (!newtype)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_dup", "newtype is NULL");
+    struct rd_datatype_s *t = malloc(sizeof(*t));
+    struct rd_dt_block *b = old->nblocks > 2 ? malloc(sizeof(*b) * old->nblocks) : NULL;
+    if (!t || (old->nblocks > 2 && !b)) {
+        free(t);
+        free(b);
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Type_dup", "out of memory");
+    }
+    *t = *old;
+    t->predefined = 0;
+    atomic_init(&t->refs, 1);
+    t->blocks = b ? b : t->inline_blocks;
+    memcpy(t->blocks, old->blocks, sizeof(*b) * old->nblocks);
+    t->combiner = MPI_COMBINER_DUP;
+    t->old = old;
+    rd_dt_retain(old);
+    t->committed = old->committed; /* a dup of a committed type is committed */
+    t->name[0] = '\0';
+    *newtype = t;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
+int PMPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
+{
+    RD_TRY(check_type("MPI_Type_get_extent_x", dt));
+    if (!lb || !extent)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_extent_x", "a NULL argument");
+    *lb = dt->lb;
+    *extent = dt->extent;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
+int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    RD_TRY(check_type("MPI_Type_get_true_extent", dt));
+    if (!true_lb || !true_extent)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_true_extent", "a NULL argument");
+    *true_lb = dt->true_lb;
+    *true_extent = dt->true_extent;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
+int PMPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    RD_TRY(check_type("MPI_Type_get_true_extent_x", dt));
+    if (!true_lb || !true_extent)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_true_extent_x", "a NULL argument");
+    *true_lb = dt->true_lb;
+    *true_extent = dt->true_extent;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_set_name = PMPI_Type_set_name
+int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
+{
+    RD_API_READY("MPI_Type_set_name");
+    RD_TRY(check_type("MPI_Type_set_name", dt));
+    if (!name)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_set_name", "name is NULL");
+    snprintf(dt->name, sizeof(dt->name), "%s", name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_name = PMPI_Type_get_name
+int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
+{
+    RD_TRY(check_type("MPI_Type_get_name", dt));
+    if (!name || !resultlen)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_name", "a NULL argument");
+    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
+int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nd, int *combiner)
+{
+    RD_TRY(check_type("MPI_Type_get_envelope", dt));
+    if (!ni || !na || !nd || !combiner)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_envelope", "a NULL argument");
+    *combiner = dt->predefined ? MPI_COMBINER_NAMED : dt->combiner;
+    *na = 0;
+    *ni = *combiner == MPI_COMBINER_CONTIGUOUS ? 1 : 0;
+    *nd = *combiner == MPI_COMBINER_NAMED ? 0 : 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
+int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers, int max_addresses, int max_datatypes,
+                           int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[])
+{
+    RD_TRY(check_type("MPI_Type_get_contents", dt));
+    if (dt->predefined)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_get_contents",
+                            "%s is a named type: it has no contents", dt->name);
+    int need_i = dt->combiner == MPI_COMBINER_CONTIGUOUS ? 1 : 0;
+    if (max_integers < need_i || max_datatypes < 1 || !datatypes || (need_i && !integers))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_contents",
+                            "the arrays are smaller than MPI_Type_get_envelope says");
+    if (need_i)
+        integers[0] = dt->ci;
+    /* a derived type handed out is a new reference the caller frees */
+    rd_dt_retain(dt->old);
+    datatypes[0] = dt->old;
+    (void)max_addresses;
+    (void)addresses;
     return MPI_SUCCESS;
 }
