@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/api/bsend.h"
 #include "runtime/comm.h"
 #include "runtime/datatype.h"
 #include "runtime/job.h"
@@ -20,7 +21,6 @@ pthread_mutex_t rd_big_lock = PTHREAD_MUTEX_INITIALIZER;
 #define RD_REQ_SLAB 64
 static struct rd_request_s *rd_req_free_list;
 
-void rd_bsend_release(void *block); /* api/bsend.c */
 
 struct rd_request_s *rd_req_alloc(int kind)
 {

@@ -67,6 +67,18 @@ void rd_req_release(struct rd_request_s *req);
 struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, int count, MPI_Datatype dt,
                                 int peer, int tag, MPI_Comm comm);
 
+/* Copy a completed operation's status to the user's (NULL: ignored);
+ * MPI_ERROR is left alone, as single-completion calls must. */
+static inline void rd_status_out(MPI_Status *st, const MPI_Status *from)
+{
+    if (!st)
+        return;
+    st->MPI_SOURCE = from->MPI_SOURCE;
+    st->MPI_TAG = from->MPI_TAG;
+    st->rd_cancelled = from->rd_cancelled;
+    st->rd_bytes = from->rd_bytes;
+}
+
 static inline int rd_req_valid(MPI_Request r)
 {
     return r != MPI_REQUEST_NULL && r->magic == RD_REQ_MAGIC;

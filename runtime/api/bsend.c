@@ -3,7 +3,9 @@
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
+#include "runtime/p2p/p2p.h"
 #include "runtime/request.h"
 
 /* Used regions of the attached buffer, sorted by address. Each region is
@@ -21,8 +23,6 @@ static struct {
     struct rd_bsend_region *used;
 } B;
 
-void *rd_bsend_alloc(size_t bytes);
-void rd_bsend_release(void *block);
 
 void *rd_bsend_alloc(size_t bytes)
 {
@@ -100,4 +100,28 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     B.size = 0;
     RD_UNLOCK();
     return MPI_SUCCESS;
+}
+
+rd_status rd_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                         MPI_Comm comm, int *mpi_err)
+{
+    size_t bytes = (size_t)count * dt->size;
+    void *block = rd_bsend_alloc(bytes);
+    *mpi_err = MPI_SUCCESS;
+    if (!block) {
+        *mpi_err = MPI_ERR_BUFFER;
+        return RD_OK;
+    }
+    rd_dt_pack(buf, dt, 0, block, bytes);
+    struct rd_request_s *req = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, block, 0, MPI_BYTE, dest, tag,
+                                          comm);
+    if (!req) {
+        rd_bsend_release(block);
+        return RD_ERR_NOMEM;
+    }
+    req->internal = 1;
+    req->bsend_block = block;
+    req->raw = 1;
+    req->bytes = bytes;
+    return rd_p2p_start_send(req);
 }

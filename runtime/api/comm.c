@@ -54,6 +54,20 @@ static void inherit(MPI_Comm parent, MPI_Comm c)
         atomic_fetch_add(&c->errh->refs, 1);
 }
 
+/* The new communicator of ranks (taken over) in context ctx, this rank
+ * being rank; it inherits parent's error handler. */
+static int make_comm(MPI_Comm parent, const char *call, int rank, int size, int *ranks, uint32_t ctx,
+                     MPI_Comm *newcomm)
+{
+    rd_status st = rd_comm_new(rank, size, ranks, ctx, newcomm);
+    if (st != RD_OK) {
+        free(ranks);
+        return comm_fail(parent, call, st);
+    }
+    inherit(parent, *newcomm);
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Comm_dup = PMPI_Comm_dup
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
@@ -73,12 +87,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
             return comm_fail(comm, call, RD_ERR_NOMEM);
         memcpy(ranks, comm->world_ranks, sizeof(int) * (size_t)comm->size);
     }
-    st = rd_comm_new(comm->rank, comm->size, ranks, ctx, newcomm);
-    if (st != RD_OK) {
-        free(ranks);
-        return comm_fail(comm, call, st);
-    }
-    inherit(comm, *newcomm);
+    RD_TRY(make_comm(comm, call, comm->rank, comm->size, ranks, ctx, newcomm));
     if (rd_topo_copy(comm, *newcomm) != MPI_SUCCESS) { /* a dup keeps the topology */
         RD_LOCK();
         rd_comm_release(*newcomm);
@@ -153,13 +162,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
             myrank = i;
     }
     free(all);
-    st = rd_comm_new(myrank, n, ranks, ctx, newcomm);
-    if (st != RD_OK) {
-        free(ranks);
-        return comm_fail(comm, call, st);
-    }
-    inherit(comm, *newcomm);
-    return MPI_SUCCESS;
+    return make_comm(comm, call, myrank, n, ranks, ctx, newcomm);
 }
 
 #pragma weak MPI_Comm_create = PMPI_Comm_create
@@ -194,13 +197,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return comm_fail(comm, call, RD_ERR_NOMEM);
     for (int i = 0; i < group->size; i++)
         ranks[i] = rd_group_world(group, i);
-    st = rd_comm_new(me, group->size, ranks, ctx, newcomm);
-    if (st != RD_OK) {
-        free(ranks);
-        return comm_fail(comm, call, st);
-    }
-    inherit(comm, *newcomm);
-    return MPI_SUCCESS;
+    return make_comm(comm, call, me, group->size, ranks, ctx, newcomm);
 }
 
 #pragma weak MPI_Comm_free = PMPI_Comm_free
@@ -381,12 +378,9 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     }
     rd_status st = rd_comm_agree_ctx_among(comm, members, n, me, RD_TAG_CREATE_GROUP_BASE + tag, &ctx);
     free(members);
-    if (st == RD_OK)
-        st = rd_comm_new(me, n, ranks, ctx, newcomm);
     if (st != RD_OK) {
         free(ranks);
         return comm_fail(comm, call, st);
     }
-    inherit(comm, *newcomm);
-    return MPI_SUCCESS;
+    return make_comm(comm, call, me, n, ranks, ctx, newcomm);
 }

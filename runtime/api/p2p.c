@@ -5,13 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/job.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/params.h"
 
-void *rd_bsend_alloc(size_t bytes); /* bsend.c */
-void rd_bsend_release(void *block);
 int rd_p2p_message_valid(struct rd_message_s *m);
 
 static int engine_error(MPI_Comm comm, const char *call, rd_status st, int peer)
@@ -28,33 +27,6 @@ static void proc_null_status(MPI_Status *st)
     st->MPI_TAG = MPI_ANY_TAG;
     st->rd_cancelled = 0;
     st->rd_bytes = 0;
-}
-
-/* A buffered send: copy into the attached buffer, send from there with an
- * internal request that frees the space when done. */
-static rd_status start_bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                             MPI_Comm comm, int *mpi_err)
-{
-    size_t bytes = (size_t)count * dt->size;
-    void *block = rd_bsend_alloc(bytes);
-    *mpi_err = MPI_SUCCESS;
-    if (!block) {
-        *mpi_err = MPI_ERR_BUFFER;
-        return RD_OK;
-    }
-    rd_dt_pack(buf, dt, 0, block, bytes);
-    struct rd_request_s *req = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, block, (int)0, MPI_BYTE, dest,
-                                       tag, comm);
-    if (!req) {
-        rd_bsend_release(block);
-        return RD_ERR_NOMEM;
-    }
-    req->internal = 1;
-    req->bsend_block = block;
-    req->raw = 1;
-    req->bytes = bytes;
-    rd_status st = rd_p2p_start_send(req);
-    return st;
 }
 
 /* One path for every send mode, blocking (reqp == NULL) or not. */
@@ -101,7 +73,7 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
     RD_LOCK();
     if (mode == RD_MODE_BUFFERED) {
         if (dest != MPI_PROC_NULL)
-            st = start_bsend(buf, count, dt, dest, tag, comm, &err);
+            st = rd_bsend_start(buf, count, dt, dest, tag, comm, &err);
         req = reqp ? rd_req_alloc(RD_REQ_DONE) : NULL;
         RD_UNLOCK();
         if (st != RD_OK)
@@ -213,16 +185,6 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
 }
 
 /* Copy a completed receive's outcome to the user's status. */
-static void status_out(MPI_Status *st, const struct rd_request_s *req)
-{
-    if (!st)
-        return;
-    st->MPI_SOURCE = req->status.MPI_SOURCE;
-    st->MPI_TAG = req->status.MPI_TAG;
-    st->rd_cancelled = req->status.rd_cancelled;
-    st->rd_bytes = req->status.rd_bytes;
-}
-
 static int recv_error(MPI_Comm comm, const char *call, const struct rd_request_s *req)
 {
     if (req->error == MPI_ERR_TRUNCATE)
@@ -268,7 +230,7 @@ static int recv_common(const char *call, void *buf, int count, MPI_Datatype dt, 
         return MPI_SUCCESS;
     }
     rd_req_wait(req);
-    status_out(status, req);
+    rd_status_out(status, &req->status);
     if (req->error == MPI_SUCCESS) {
         rd_req_release(req);
         RD_UNLOCK();
@@ -460,7 +422,7 @@ static int mrecv_common(const char *call, void *buf, int count, MPI_Datatype dt,
         return MPI_SUCCESS;
     }
     rd_req_wait(req);
-    status_out(status, req);
+    rd_status_out(status, &req->status);
     struct rd_request_s copy = *req;
     rd_req_release(req);
     RD_UNLOCK();

@@ -4,13 +4,12 @@
 #include <sched.h>
 #include <stdlib.h>
 
+#include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/job.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/params.h"
 
-void *rd_bsend_alloc(size_t bytes);
-void rd_bsend_release(void *block);
 
 /* ------------------------------------------------------------ helpers */
 
@@ -18,16 +17,6 @@ void rd_bsend_release(void *block);
 static inline int inactive(MPI_Request r)
 {
     return r == MPI_REQUEST_NULL || (r->persistent && !r->active);
-}
-
-static void status_out(MPI_Status *st, const struct rd_request_s *req)
-{
-    if (!st)
-        return;
-    st->MPI_SOURCE = req->status.MPI_SOURCE;
-    st->MPI_TAG = req->status.MPI_TAG;
-    st->rd_cancelled = req->status.rd_cancelled;
-    st->rd_bytes = req->status.rd_bytes;
 }
 
 static int check_req(const char *call, MPI_Request r)
@@ -55,7 +44,7 @@ static int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
 {
     struct rd_request_s *req = *rp;
     int err = req->error;
-    status_out(st, req);
+    rd_status_out(st, &req->status);
     *comm = req->comm ? req->comm : MPI_COMM_WORLD;
     if (req->persistent) {
         req->active = 0;
@@ -129,7 +118,7 @@ int PMPI_Wait(MPI_Request *r, MPI_Status *status)
     int err = collect(r, &tmp, &comm);
     RD_UNLOCK();
     if (status)
-        status_out(status, &(struct rd_request_s){.status = tmp});
+        rd_status_out(status, &tmp);
     return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, "MPI_Wait", err, &tmp);
 }
 
@@ -158,7 +147,7 @@ int PMPI_Test(MPI_Request *r, int *flag, MPI_Status *status)
         err = collect(r, &tmp, &comm);
     RD_UNLOCK();
     if (*flag && status)
-        status_out(status, &(struct rd_request_s){.status = tmp});
+        rd_status_out(status, &tmp);
     return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, "MPI_Test", err, &tmp);
 }
 
@@ -262,7 +251,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
     if (active == 0)
         rd_status_empty(status);
     else if (*index != MPI_UNDEFINED && status)
-        status_out(status, &(struct rd_request_s){.status = tmp});
+        rd_status_out(status, &tmp);
     return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, call, err, &tmp);
 }
 
@@ -366,7 +355,7 @@ int PMPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
         rd_progress();
     *flag = rd_req_done(r);
     if (*flag)
-        status_out(status, r);
+        rd_status_out(status, &r->status);
     RD_UNLOCK();
     return MPI_SUCCESS;
 }
@@ -470,31 +459,14 @@ static int start_one(const char *call, struct rd_request_s *req)
     } else if (req->mode == RD_MODE_BUFFERED) {
         /* copy into the attached buffer and send from there; this request
          * is done as soon as the copy is made */
-        size_t bytes = (size_t)req->count * req->dt->size;
-        void *block = rd_bsend_alloc(bytes);
-        if (!block) {
+        int err;
+        st = rd_bsend_start(req->buf, req->count, req->dt, req->peer, req->tag, req->comm, &err);
+        if (st == RD_OK && err != MPI_SUCCESS) {
             req->active = 0;
-            return rd_err_raise(req->comm, MPI_ERR_BUFFER, call,
-                                "the attached buffer has no room for %zu bytes (+%d overhead)", bytes,
-                                MPI_BSEND_OVERHEAD);
+            return rd_err_raise(req->comm, err, call,
+                                "the attached buffer has no room for %zu bytes (+%d overhead)",
+                                (size_t)req->count * req->dt->size, MPI_BSEND_OVERHEAD);
         }
-        rd_dt_pack(req->buf, req->dt, 0, block, bytes);
-        struct rd_request_s *copy = rd_req_alloc(RD_REQ_SEND);
-        if (!copy) {
-            rd_bsend_release(block);
-            return rd_err_raise(req->comm, MPI_ERR_NO_MEM, call, "out of memory");
-        }
-        copy->internal = 1;
-        copy->bsend_block = block;
-        copy->buf = block;
-        copy->dt = MPI_BYTE;
-        copy->raw = 1;
-        copy->bytes = bytes;
-        copy->peer = req->peer;
-        copy->tag = req->tag;
-        copy->comm = req->comm;
-        rd_comm_retain(copy->comm);
-        st = rd_p2p_start_send(copy);
         atomic_store(&req->done, 1);
     } else {
         st = rd_p2p_start_send(req);
