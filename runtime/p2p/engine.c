@@ -432,13 +432,10 @@ static void message_free(struct rd_message_s *m)
     }
 }
 
-static struct rd_message_s *message_copy(int wsrc, unsigned id, const void *hdr, const void *data,
-                                         size_t len)
+/* The envelope (and rendezvous fields) of an arriving matching message. */
+static void message_fill(struct rd_message_s *m, int wsrc, unsigned id, const void *hdr)
 {
     const struct rd_wire_env *env = hdr;
-    struct rd_message_s *m = message_alloc(len);
-    if (!m)
-        return NULL;
     m->magic = RD_MSG_MAGIC;
     m->next = NULL;
     m->ctx = env->ctx;
@@ -458,6 +455,15 @@ static struct rd_message_s *message_copy(int wsrc, unsigned id, const void *hdr,
         m->addr = r->addr;
         m->proto = r->proto;
     }
+}
+
+static struct rd_message_s *message_copy(int wsrc, unsigned id, const void *hdr, const void *data,
+                                         size_t len)
+{
+    struct rd_message_s *m = message_alloc(len);
+    if (!m)
+        return NULL;
+    message_fill(m, wsrc, id, hdr);
     m->data_len = len;
     if (len)
         memcpy(m->data, data, len);
@@ -499,21 +505,7 @@ static rd_status match_arrival(int wsrc, unsigned id, const void *hdr, const voi
             return RD_OK;
         }
         struct rd_message_s m;
-        m.magic = RD_MSG_MAGIC;
-        m.src = env->src;
-        m.tag = env->tag;
-        m.wsrc = wsrc;
-        m.id = id;
-        m.len = (size_t)env->len;
-        m.sreq = m.addr = 0;
-        m.proto = 0;
-        if (id == RD_AM_EAGER_SYNC)
-            m.sreq = ((const struct rd_wire_sync *)hdr)->sreq;
-        if (id == RD_AM_RTS) {
-            m.sreq = ((const struct rd_wire_rts *)hdr)->sreq;
-            m.addr = ((const struct rd_wire_rts *)hdr)->addr;
-            m.proto = ((const struct rd_wire_rts *)hdr)->proto;
-        }
+        message_fill(&m, wsrc, id, hdr);
         return deliver(r, &m, data, len);
     }
     struct rd_message_s *m = message_copy(wsrc, id, hdr, data, len);
