@@ -1,2 +1,7 @@
-# collectives/: nothing is built here yet (see ARCHITECTURE.md).
+# collectives/: algorithms as schedules on the p2p engine (see ARCHITECTURE.md).
+librdmpi_la_SOURCES += \
+	collectives/sched.c collectives/sched.h collectives/coll.h collectives/select.c \
+	collectives/util.c collectives/barrier.c collectives/bcast.c collectives/reduce.c \
+	collectives/redscat.c collectives/scan.c collectives/gather.c collectives/alltoall.c \
+	collectives/neighbor.c runtime/api/coll.c
 EXTRA_DIST += collectives/README.md

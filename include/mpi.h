@@ -201,6 +201,7 @@ RD_MPI_PREDEFINED_OPS(RD_MPI_DECLARE_OP)
 #define MPI_ROOT (-3)
 #define MPI_UNDEFINED (-32766)
 #define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)1)
 #define MPI_BSEND_OVERHEAD 64
 #define MPI_COMM_TYPE_SHARED 1
 /* topology kinds (MPI_Topo_test) */
@@ -531,6 +532,119 @@ RD_MPI_PROTO(int, Info_free, (MPI_Info *info))
 
 /* topologies (the rest arrive with Cartesian and graph communicators) */
 RD_MPI_PROTO(int, Dims_create, (int nnodes, int ndims, int dims[]))
+
+/* collectives */
+RD_MPI_PROTO(int, Barrier, (MPI_Comm comm))
+RD_MPI_PROTO(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                           int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm))
+RD_MPI_PROTO(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                            MPI_Comm comm))
+RD_MPI_PROTO(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+                             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                             int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                               MPI_Comm comm))
+RD_MPI_PROTO(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+RD_MPI_PROTO(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RD_MPI_PROTO(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RD_MPI_PROTO(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm))
+RD_MPI_PROTO(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm))
+RD_MPI_PROTO(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                           MPI_Request *request))
+RD_MPI_PROTO(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            int root, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request))
+RD_MPI_PROTO(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request *request))
+RD_MPI_PROTO(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request *request))
+RD_MPI_PROTO(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request *request))
+RD_MPI_PROTO(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                          MPI_Request *request))
+RD_MPI_PROTO(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, const int recvcounts[], const int displs[],
+                                        MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                       MPI_Comm comm))
+RD_MPI_PROTO(int, Ineighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, const int recvcounts[], const int displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
+                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                        void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request))
 
 #undef RD_MPI_PROTO
 

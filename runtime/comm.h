@@ -29,6 +29,7 @@ struct rd_comm_s {
     struct rd_graph *graph; /* graph topology, or NULL (api/graph.c) */
     struct rd_dgraph *dgraph; /* distributed graph topology, or NULL (api/graph.c) */
     char name[MPI_MAX_OBJECT_NAME];
+    uint32_t coll_seq;      /* collectives started on it: their tags (collectives/sched.c) */
 };
 
 /* Set up MPI_COMM_WORLD and MPI_COMM_SELF from the job facts. */

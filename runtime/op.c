@@ -209,6 +209,14 @@ static rd_kernel kernel_for(MPI_Op op, MPI_Datatype dt, MPI_Datatype *basic)
     return NULL;
 }
 
+int rd_op_check(MPI_Op op, MPI_Datatype dt)
+{
+    if (op->code == RD_OP_USER || op->code == RD_OP_NO_OP || op->code == RD_OP_REPLACE)
+        return MPI_SUCCESS;
+    MPI_Datatype basic;
+    return kernel_for(op, dt, &basic) ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
 int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
 {
     if (op->code == RD_OP_USER) {

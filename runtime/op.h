@@ -29,5 +29,8 @@ static inline int rd_op_valid(MPI_Op op)
 /* inout[i] = in[i] op inout[i] for count elements of dt. Returns
  * MPI_SUCCESS, or MPI_ERR_OP when op is not defined on dt. */
 int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+/* MPI_SUCCESS if op is defined on dt, else MPI_ERR_OP (checked before a
+ * collective starts, so that no rank finds out half way). */
+int rd_op_check(MPI_Op op, MPI_Datatype dt);
 
 #endif

@@ -15,6 +15,7 @@
 #include "runtime/params.h"
 
 int rd_threaded;
+int (*rd_progress_hook)(void);
 pthread_mutex_t rd_big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Free list, refilled a slab at a time: no malloc per message. */

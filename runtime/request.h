@@ -14,7 +14,12 @@
 
 #define RD_REQ_MAGIC 0x52657175u /* "Requ" */
 
-enum rd_req_kind { RD_REQ_SEND = 1, RD_REQ_RECV, RD_REQ_DONE /* completed at creation */ };
+enum rd_req_kind {
+    RD_REQ_SEND = 1,
+    RD_REQ_RECV,
+    RD_REQ_DONE, /* completed at creation */
+    RD_REQ_COLL, /* a nonblocking collective: completes with its schedule */
+};
 enum rd_send_mode { RD_MODE_STANDARD = 0, RD_MODE_SYNC, RD_MODE_READY, RD_MODE_BUFFERED };
 
 struct rd_unexp;
@@ -109,6 +114,9 @@ extern pthread_mutex_t rd_big_lock;
 
 /* Poll every transport once; returns the events handled. */
 int rd_progress(void);
+/* Work above the p2p engine that rd_progress() also advances (the
+ * collectives' schedules set it while they have active ones). */
+extern int (*rd_progress_hook)(void);
 
 /* Progress until *flag is non-zero (call with the big lock held). Spins
  * first, then yields the core (at once when oversubscribed). */

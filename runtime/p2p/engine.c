@@ -914,6 +914,8 @@ int rd_progress(void)
         n += E.tls[i]->ops->progress(E.tls[i]);
     if (E.nflush)
         n += flush_all();
+    if (rd_progress_hook)
+        n += rd_progress_hook();
     return n;
 }
 

@@ -1,0 +1,162 @@
+/* coll.h - the collectives: algorithms (schedule builders), their menus and
+ * the selection table.
+ *
+ * A builder appends to a schedule the steps of one algorithm for one call;
+ * it sees the arguments the API layer has checked. Each collective has a
+ * menu of algorithms (select.c), in the order of its RDMPI_COLL_<NAME>
+ * parameter's choices; rd_coll_build() picks one (the parameter when set,
+ * else the selection table by communicator size and message size) and
+ * builds it. */
+#ifndef RD_COLL_H
+#define RD_COLL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "collectives/sched.h"
+#include "runtime/datatype.h"
+
+enum rd_coll_kind {
+    RD_COLL_BARRIER,
+    RD_COLL_BCAST,
+    RD_COLL_REDUCE,
+    RD_COLL_ALLREDUCE,
+    RD_COLL_GATHER,
+    RD_COLL_GATHERV,
+    RD_COLL_SCATTER,
+    RD_COLL_SCATTERV,
+    RD_COLL_ALLGATHER,
+    RD_COLL_ALLGATHERV,
+    RD_COLL_ALLTOALL,
+    RD_COLL_ALLTOALLV,
+    RD_COLL_ALLTOALLW,
+    RD_COLL_REDUCE_SCATTER,
+    RD_COLL_REDUCE_SCATTER_BLOCK,
+    RD_COLL_SCAN,
+    RD_COLL_EXSCAN,
+    RD_COLL_NEIGHBOR_ALLGATHER,
+    RD_COLL_NEIGHBOR_ALLGATHERV,
+    RD_COLL_NEIGHBOR_ALLTOALL,
+    RD_COLL_NEIGHBOR_ALLTOALLV,
+    RD_COLL_NEIGHBOR_ALLTOALLW,
+    RD_COLL_NKINDS
+};
+
+/* The arguments of any collective (unused ones zero). sbuf may be
+ * MPI_IN_PLACE where the standard allows it. */
+struct rd_coll_args {
+    MPI_Comm comm;
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount;          /* gather/scatter/allgather/alltoall family */
+    MPI_Datatype sdt, rdt;
+    int count;                   /* bcast/reduce family: count and dt */
+    MPI_Datatype dt;
+    MPI_Op op;
+    int root;
+    const int *scounts, *sdispls, *rcounts, *rdispls; /* v and w forms; w: byte displacements */
+    const MPI_Datatype *sdts, *rdts;                  /* w forms */
+    const MPI_Aint *sadispls, *radispls;              /* MPI_Neighbor_alltoallw's byte displacements */
+};
+
+typedef rd_status (*rd_coll_builder)(struct rd_sched *s, const struct rd_coll_args *a);
+
+/* One algorithm of a menu. It may decline a call it cannot serve (e.g.
+ * a non-commutative op): `usable` NULL means it serves every call. */
+struct rd_coll_alg {
+    const char *name;
+    rd_coll_builder build;
+    int (*usable)(const struct rd_coll_args *a);
+};
+
+/* Build the schedule of one call of collective `kind`. */
+rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
+/* The algorithm rd_coll_build would use (for tests and rdmpi_info). */
+const char *rd_coll_choice(int kind, const struct rd_coll_args *a);
+/* Check that every menu matches its parameter's choices: returns the
+ * number of mismatches, describing each one on stderr (a unit test). */
+int rd_coll_check_menus(void);
+
+/* ---- algorithms, by family (the menus in select.c list them) */
+rd_status rd_barrier_dissemination(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_barrier_linear(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_bcast_binomial(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_bcast_scatter_allgather(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_bcast_pipeline(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_bcast_linear(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_reduce_binomial(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_reduce_linear(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_allreduce_recursive_doubling(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allreduce_ring(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allreduce_reduce_bcast(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_reduce_scatter_pairwise(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_reduce_scatter_reduce_scatterv(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_reduce_scatter_block_pairwise(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_reduce_scatter_block_reduce_scatter(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_scan_recursive_doubling(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_scan_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_exscan_recursive_doubling(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_exscan_linear(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_gather_binomial(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_gather_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_gatherv_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_scatter_binomial(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_scatter_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_scatterv_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allgather_recursive_doubling(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allgather_bruck(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allgather_ring(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allgatherv_ring(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allgatherv_linear(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_alltoall_bruck(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_alltoall_pairwise(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_alltoall_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_alltoallv_pairwise(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_alltoallv_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_alltoallw_pairwise(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_alltoallw_linear(struct rd_sched *s, const struct rd_coll_args *a);
+
+rd_status rd_neighbor_allgather(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_neighbor_allgatherv(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_neighbor_alltoall(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_neighbor_alltoallv(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_neighbor_alltoallw(struct rd_sched *s, const struct rd_coll_args *a);
+
+/* ---- helpers shared by the algorithms (util.c) */
+#define RD_CTRY(x)                                                                     \
+    do {                                                                               \
+        rd_status st_ = (x);                                                           \
+        if (st_ != RD_OK)                                                              \
+            return st_;                                                                \
+    } while (0)
+#define RD_CNEW(p)                                                                     \
+    do {                                                                               \
+        if (!(p))                                                                      \
+            return RD_ERR_NOMEM;                                                       \
+    } while (0)
+/* Address of element i of (buf, dt). */
+static inline void *rd_coll_at(const void *buf, MPI_Aint i, MPI_Datatype dt)
+{
+    return (char *)buf + i * dt->extent;
+}
+/* Blocks of count elements split n ways as evenly as possible: block b
+ * holds cnt[b] elements from element displ[b]. Arrays come from scratch. */
+rd_status rd_coll_split(struct rd_sched *s, int count, int n, int **cnt, int **displ);
+/* Largest power of two <= n. */
+static inline int rd_coll_pow2_floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+#endif

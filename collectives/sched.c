@@ -1,0 +1,423 @@
+/* sched.c - building, running and advancing collective schedules (sched.h). */
+#include "config.h"
+
+#include "collectives/sched.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/comm.h"
+#include "runtime/datatype.h"
+#include "runtime/op.h"
+#include "runtime/p2p/p2p.h"
+
+/* Schedules being advanced by the progress engine, oldest first, and a
+ * small cache of finished ones (their step arrays kept) so that a blocking
+ * collective allocates nothing on the steady path. */
+static struct rd_sched *active_head, *active_tail;
+static struct rd_sched *cache;
+static int ncached;
+#define RD_SCHED_CACHE 16
+static int advancing; /* guards against re-entry through rd_progress() */
+
+/* Collective tags: negative (users' tags are >= 0, MPI_ANY_TAG is -1),
+ * from a per-communicator counter that every rank advances alike, with 64
+ * sub-tags each: -2 - (seq * 64 + sub). */
+#define RD_SUBTAGS 64
+static int next_tag(MPI_Comm comm)
+{
+    uint32_t seq = comm->coll_seq++;
+    return -2 - (int)((seq & 0xffffffu) * RD_SUBTAGS);
+}
+
+struct rd_sched *rd_sched_new(MPI_Comm comm)
+{
+    struct rd_sched *s = cache;
+    if (s) {
+        cache = s->next;
+        ncached--;
+    } else {
+        s = calloc(1, sizeof(*s));
+        if (!s)
+            return NULL;
+    }
+    s->nops = 0;
+    s->pc = 0;
+    s->npend = 0;
+    s->nscratch = 0;
+    s->error = MPI_SUCCESS;
+    s->req = NULL;
+    s->next = NULL;
+    atomic_store_explicit(&s->done, 0, memory_order_relaxed);
+    s->comm = comm;
+    rd_comm_retain(comm);
+    s->lib = comm->coll;
+    s->tag = next_tag(comm);
+    return s;
+}
+
+static void sched_free(struct rd_sched *s)
+{
+    for (int i = 0; i < s->nscratch; i++)
+        free(s->scratch[i]);
+    s->nscratch = 0;
+    for (int i = 0; i < s->nops; i++) {
+        if (s->ops[i].dt)
+            rd_dt_release(s->ops[i].dt);
+        if (s->ops[i].sdt)
+            rd_dt_release(s->ops[i].sdt);
+    }
+    s->nops = 0;
+    rd_comm_release(s->comm);
+    s->comm = MPI_COMM_NULL;
+    if (ncached < RD_SCHED_CACHE) {
+        s->next = cache;
+        cache = s;
+        ncached++;
+    } else {
+        free(s->ops);
+        free(s->pend);
+        free(s->scratch);
+        free(s);
+    }
+}
+
+void rd_sched_discard(struct rd_sched *s)
+{
+    sched_free(s);
+}
+
+static struct rd_sop *push(struct rd_sched *s, int kind)
+{
+    if (s->nops == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        struct rd_sop *ops = realloc(s->ops, (size_t)cap * sizeof(*ops));
+        if (!ops)
+            return NULL;
+        s->ops = ops;
+        s->cap = cap;
+    }
+    struct rd_sop *op = &s->ops[s->nops++];
+    memset(op, 0, sizeof(*op));
+    op->kind = kind;
+    return op;
+}
+
+static rd_status p2p_step(struct rd_sched *s, int kind, const void *buf, int count,
+                          MPI_Datatype dt, int peer, int sub)
+{
+    if (peer == MPI_PROC_NULL)
+        return RD_OK;
+    struct rd_sop *op = push(s, kind);
+    if (!op)
+        return RD_ERR_NOMEM;
+    op->buf = (void *)buf;
+    op->count = count;
+    op->dt = dt;
+    rd_dt_retain(dt);
+    op->peer = peer;
+    op->sub = sub & (RD_SUBTAGS - 1);
+    return RD_OK;
+}
+
+rd_status rd_sched_send(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt, int peer)
+{
+    return p2p_step(s, RD_SOP_SEND, buf, count, dt, peer, 0);
+}
+
+rd_status rd_sched_recv(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer)
+{
+    return p2p_step(s, RD_SOP_RECV, buf, count, dt, peer, 0);
+}
+
+rd_status rd_sched_send_sub(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt,
+                            int peer, int sub)
+{
+    return p2p_step(s, RD_SOP_SEND, buf, count, dt, peer, sub);
+}
+
+rd_status rd_sched_recv_sub(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer,
+                            int sub)
+{
+    return p2p_step(s, RD_SOP_RECV, buf, count, dt, peer, sub);
+}
+
+rd_status rd_sched_wait(struct rd_sched *s)
+{
+    /* two WAITs in a row are one */
+    if (s->nops > 0 && s->ops[s->nops - 1].kind == RD_SOP_WAIT)
+        return RD_OK;
+    return push(s, RD_SOP_WAIT) ? RD_OK : RD_ERR_NOMEM;
+}
+
+rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int count,
+                          MPI_Datatype dt, MPI_Op op_)
+{
+    if (count == 0)
+        return RD_OK;
+    struct rd_sop *op = push(s, RD_SOP_REDUCE);
+    if (!op)
+        return RD_ERR_NOMEM;
+    op->src = in;
+    op->buf = inout;
+    op->count = count;
+    op->dt = dt;
+    rd_dt_retain(dt);
+    op->op = op_;
+    return RD_OK;
+}
+
+rd_status rd_sched_copy(struct rd_sched *s, const void *src, int scount, MPI_Datatype sdt,
+                        void *dst, int count, MPI_Datatype dt)
+{
+    if (count == 0 || scount == 0 || (src == dst && sdt == dt && scount == count))
+        return RD_OK;
+    struct rd_sop *op = push(s, RD_SOP_COPY);
+    if (!op)
+        return RD_ERR_NOMEM;
+    op->src = src;
+    op->scount = scount;
+    op->sdt = sdt;
+    rd_dt_retain(sdt);
+    op->buf = dst;
+    op->count = count;
+    op->dt = dt;
+    rd_dt_retain(dt);
+    return RD_OK;
+}
+
+void *rd_sched_alloc(struct rd_sched *s, size_t bytes)
+{
+    if (s->nscratch == s->capscratch) {
+        int cap = s->capscratch ? 2 * s->capscratch : 4;
+        void **a = realloc(s->scratch, (size_t)cap * sizeof(*a));
+        if (!a)
+            return NULL;
+        s->scratch = a;
+        s->capscratch = cap;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (p)
+        s->scratch[s->nscratch++] = p;
+    return p;
+}
+
+void *rd_sched_tmp(struct rd_sched *s, int count, MPI_Datatype dt)
+{
+    if (count <= 0)
+        return rd_sched_alloc(s, 1);
+    /* the bytes that count elements span, from the first element's true
+     * lower bound to the last one's true upper bound */
+    MPI_Aint span = dt->true_extent + (MPI_Aint)(count - 1) * (dt->extent < 0 ? -dt->extent : dt->extent);
+    char *p = rd_sched_alloc(s, (size_t)span);
+    if (!p)
+        return NULL;
+    MPI_Aint shift = dt->true_lb;
+    if (dt->extent < 0)
+        shift += (MPI_Aint)(count - 1) * dt->extent;
+    return p - shift;
+}
+
+void rd_coll_copy(const void *src, int scount, MPI_Datatype sdt, void *dst, int count,
+                  MPI_Datatype dt)
+{
+    size_t sbytes = (size_t)scount * sdt->size, rbytes = (size_t)count * dt->size;
+    size_t n = sbytes < rbytes ? sbytes : rbytes;
+    if (n == 0)
+        return;
+    if (sdt->contig) {
+        rd_dt_unpack(dst, dt, 0, (const char *)src + sdt->true_lb, n);
+        return;
+    }
+    if (dt->contig) {
+        rd_dt_pack(src, sdt, 0, (char *)dst + dt->true_lb, n);
+        return;
+    }
+    char chunk[4096];
+    for (size_t off = 0; off < n; off += sizeof(chunk)) {
+        size_t len = n - off < sizeof(chunk) ? n - off : sizeof(chunk);
+        rd_dt_pack(src, sdt, off, chunk, len);
+        rd_dt_unpack(dst, dt, off, chunk, len);
+    }
+}
+
+/* ------------------------------------------------------------ running */
+
+static void set_error(struct rd_sched *s, int err)
+{
+    if (s->error == MPI_SUCCESS)
+        s->error = err;
+}
+
+static int pend_push(struct rd_sched *s, struct rd_request_s *r)
+{
+    if (s->npend == s->cappend) {
+        int cap = s->cappend ? 2 * s->cappend : 8;
+        struct rd_request_s **a = realloc(s->pend, (size_t)cap * sizeof(*a));
+        if (!a)
+            return 0;
+        s->pend = a;
+        s->cappend = cap;
+    }
+    s->pend[s->npend++] = r;
+    return 1;
+}
+
+/* All sends/receives started so far complete? Collects their errors. */
+static int pend_done(struct rd_sched *s)
+{
+    while (s->npend > 0) {
+        struct rd_request_s *r = s->pend[s->npend - 1];
+        if (!rd_req_done(r))
+            return 0;
+        if (r->error != MPI_SUCCESS)
+            set_error(s, r->error);
+        rd_req_release(r);
+        s->npend--;
+    }
+    return 1;
+}
+
+static void start_p2p(struct rd_sched *s, struct rd_sop *op)
+{
+    int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV;
+    struct rd_request_s *r = rd_req_new(kind, RD_MODE_STANDARD, op->buf, op->count, op->dt,
+                                        op->peer, s->tag - op->sub, s->lib);
+    if (!r || !pend_push(s, r)) {
+        if (r)
+            rd_req_release(r);
+        set_error(s, MPI_ERR_NO_MEM);
+        return;
+    }
+    rd_status st = kind == RD_REQ_SEND ? rd_p2p_start_send(r) : rd_p2p_start_recv(r);
+    if (st != RD_OK) {
+        /* not started: it will never complete; mark it so */
+        r->error = rd_status_to_mpi(st);
+        atomic_store(&r->done, 1);
+    }
+}
+
+/* Run steps until one must wait; returns 1 when the schedule is finished. */
+static int advance(struct rd_sched *s)
+{
+    while (s->pc < s->nops) {
+        struct rd_sop *op = &s->ops[s->pc];
+        switch (op->kind) {
+        case RD_SOP_SEND:
+        case RD_SOP_RECV:
+            if (s->error == MPI_SUCCESS)
+                start_p2p(s, op);
+            break;
+        case RD_SOP_WAIT:
+            if (!pend_done(s))
+                return 0;
+            break;
+        case RD_SOP_REDUCE:
+            if (s->error == MPI_SUCCESS) {
+                int err = rd_op_apply(op->op, op->src, op->buf, op->count, op->dt);
+                if (err != MPI_SUCCESS)
+                    set_error(s, err);
+            }
+            break;
+        case RD_SOP_COPY:
+            if (s->error == MPI_SUCCESS)
+                rd_coll_copy(op->src, op->scount, op->sdt, op->buf, op->count, op->dt);
+            break;
+        }
+        s->pc++;
+    }
+    return pend_done(s);
+}
+
+static void finish(struct rd_sched *s)
+{
+    struct rd_request_s *req = s->req;
+    if (req) {
+        req->error = s->error;
+        sched_free(s);
+        rd_req_complete(req);
+    } else {
+        atomic_store_explicit(&s->done, 1, memory_order_release);
+    }
+}
+
+static void activate(struct rd_sched *s)
+{
+    s->next = NULL;
+    if (active_tail)
+        active_tail->next = s;
+    else
+        active_head = s;
+    active_tail = s;
+    rd_progress_hook = rd_sched_progress;
+}
+
+int rd_sched_progress(void)
+{
+    if (advancing)
+        return 0;
+    advancing = 1;
+    int n = 0;
+    struct rd_sched *prev = NULL, *s = active_head;
+    while (s) {
+        struct rd_sched *next = s->next;
+        int pc = s->pc, np = s->npend;
+        if (advance(s)) {
+            if (prev)
+                prev->next = next;
+            else
+                active_head = next;
+            if (active_tail == s)
+                active_tail = prev;
+            finish(s);
+            n++;
+        } else {
+            n += (s->pc != pc) + (s->npend != np);
+            prev = s;
+        }
+        s = next;
+    }
+    if (!active_head)
+        rd_progress_hook = NULL;
+    advancing = 0;
+    return n;
+}
+
+int rd_sched_run(struct rd_sched *s)
+{
+    int was = advancing;
+    advancing = 1;
+    int finished = advance(s);
+    advancing = was;
+    if (!finished) {
+        activate(s);
+        rd_wait_flag(&s->done);
+    }
+    int err = s->error;
+    sched_free(s);
+    return err;
+}
+
+rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **reqp)
+{
+    struct rd_request_s *req = rd_req_alloc(RD_REQ_COLL);
+    if (!req) {
+        sched_free(s);
+        return RD_ERR_NOMEM;
+    }
+    req->comm = s->comm;
+    rd_comm_retain(s->comm);
+    rd_status_empty(&req->status);
+    s->req = req;
+    *reqp = req;
+    int was = advancing;
+    advancing = 1;
+    int finished = advance(s);
+    advancing = was;
+    if (finished)
+        finish(s);
+    else
+        activate(s);
+    return RD_OK;
+}

@@ -1,0 +1,105 @@
+/* sched.h - collective schedules.
+ *
+ * Every collective algorithm is written once, as a builder that appends
+ * steps to a schedule: sends and receives (started at once, nonblocking),
+ * local reductions and copies, and WAIT steps that hold the schedule until
+ * every send and receive started before them has completed. The progress
+ * engine advances active schedules (rd_sched_progress, called at the end of
+ * every rd_progress()); a blocking collective builds its schedule, starts
+ * it and waits on it; a nonblocking one returns a request that completes
+ * with it. So MPI_Allreduce and MPI_Iallreduce share one code path.
+ *
+ * Traffic goes over the communicator's library context (comm->coll) with a
+ * tag taken from a per-communicator collective sequence number, so
+ * collectives never match users' messages, and several outstanding
+ * nonblocking collectives on one communicator never match each other. */
+#ifndef RD_COLL_SCHED_H
+#define RD_COLL_SCHED_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "runtime/error.h"
+#include "runtime/request.h"
+
+enum rd_sop_kind {
+    RD_SOP_SEND = 1,
+    RD_SOP_RECV,
+    RD_SOP_WAIT,   /* until every send/receive started so far has completed */
+    RD_SOP_REDUCE, /* buf = src op buf (rd_op_apply) */
+    RD_SOP_COPY,   /* (src, scount, sdt) -> (buf, count, dt): same type signature */
+};
+
+struct rd_sop {
+    int kind;
+    int peer;             /* SEND/RECV: rank in the communicator */
+    int sub;              /* SEND/RECV: sub-tag (0..63) within the collective's tag */
+    int count;
+    MPI_Datatype dt;
+    void *buf;            /* SEND/RECV buffer, REDUCE inout, COPY destination */
+    const void *src;      /* REDUCE in, COPY source */
+    int scount;           /* COPY source */
+    MPI_Datatype sdt;
+    MPI_Op op;
+};
+
+struct rd_sched {
+    struct rd_sop *ops;
+    int nops, cap;
+    int pc;                        /* next step to run */
+    struct rd_request_s **pend;    /* sends/receives started, not yet waited for */
+    int npend, cappend;
+    MPI_Comm comm;                 /* the user's communicator (held) */
+    MPI_Comm lib;                  /* where the traffic goes: comm->coll */
+    int tag;
+    int error;                     /* first MPI error class met */
+    void **scratch;                /* buffers freed with the schedule */
+    int nscratch, capscratch;
+    struct rd_request_s *req;      /* nonblocking: the user's request */
+    _Atomic int done;              /* blocking: set when the schedule finishes */
+    struct rd_sched *next;         /* active list / free list */
+};
+
+/* A new empty schedule for one collective on comm (takes the next
+ * collective tag of comm). NULL when out of memory. */
+struct rd_sched *rd_sched_new(MPI_Comm comm);
+/* Give back a schedule that was never started. */
+void rd_sched_discard(struct rd_sched *s);
+
+/* Builders' steps; each returns RD_OK or RD_ERR_NOMEM. */
+rd_status rd_sched_send(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt, int peer);
+rd_status rd_sched_recv(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer);
+/* The same with a sub-tag (0..63): messages between the same two ranks in
+ * one collective that must not match each other in arrival order. */
+rd_status rd_sched_send_sub(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt,
+                            int peer, int sub);
+rd_status rd_sched_recv_sub(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer,
+                            int sub);
+rd_status rd_sched_wait(struct rd_sched *s);
+rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int count,
+                          MPI_Datatype dt, MPI_Op op);
+rd_status rd_sched_copy(struct rd_sched *s, const void *src, int scount, MPI_Datatype sdt,
+                        void *dst, int count, MPI_Datatype dt);
+/* Scratch space for count elements of dt laid out as dt lays them out
+ * (the returned pointer is where element 0 goes: the allocation starts at
+ * its true lower bound). Freed with the schedule. NULL: out of memory. */
+void *rd_sched_tmp(struct rd_sched *s, int count, MPI_Datatype dt);
+/* Raw scratch bytes. */
+void *rd_sched_alloc(struct rd_sched *s, size_t bytes);
+
+/* Run a schedule to completion (blocking collectives): returns the MPI
+ * error class of the operation. The schedule is freed. */
+int rd_sched_run(struct rd_sched *s);
+/* Start a schedule as a nonblocking operation: *req completes with it. */
+rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **req);
+
+/* Advance every active schedule (called by rd_progress()); returns the
+ * steps taken. */
+int rd_sched_progress(void);
+
+/* Copy count elements between two layouts of the same type signature. */
+void rd_coll_copy(const void *src, int scount, MPI_Datatype sdt, void *dst, int count,
+                  MPI_Datatype dt);
+
+#endif

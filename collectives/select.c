@@ -1,0 +1,264 @@
+/* select.c - the algorithm menus and the selection table.
+ *
+ * Selection is data, not code: a table of rows (collective, largest
+ * communicator size, largest message, algorithm); the first row that
+ * matches the call and whose algorithm can serve it wins. The defaults
+ * come from bench/coll measurements on a 2-core node over shared memory
+ * (see ARCHITECTURE.md, "Collectives"). RDMPI_COLL_<NAME> forces an
+ * algorithm; one that cannot serve a call (a commutative-only algorithm
+ * with a non-commutative op) falls back to the table. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "collectives/coll.h"
+#include "runtime/comm.h"
+#include "runtime/log.h"
+#include "runtime/op.h"
+#include "runtime/params.h"
+
+#ifndef RD_COLL_NAMES_ONLY
+static int commutative(const struct rd_coll_args *a)
+{
+    return a->op->commute;
+}
+
+static int pow2_size(const struct rd_coll_args *a)
+{
+    return (a->comm->size & (a->comm->size - 1)) == 0;
+}
+#endif
+
+#ifdef RD_COLL_NAMES_ONLY /* test/unit/coll_menu: the names, without the code */
+#define ALG(name, fn, usable) {name, NULL, NULL}
+#else
+#define ALG(name, fn, usable) {name, fn, usable}
+#endif
+#define END {NULL, NULL, NULL}
+
+/* Menus: in the order of their parameter's choices (after "auto"). */
+static const struct rd_coll_alg barrier_menu[] = {
+    ALG("dissemination", rd_barrier_dissemination, NULL), ALG("linear", rd_barrier_linear, NULL), END};
+static const struct rd_coll_alg bcast_menu[] = {
+    ALG("binomial", rd_bcast_binomial, NULL), ALG("scatter_allgather", rd_bcast_scatter_allgather, NULL),
+    ALG("pipeline", rd_bcast_pipeline, NULL), ALG("linear", rd_bcast_linear, NULL), END};
+static const struct rd_coll_alg reduce_menu[] = {
+    ALG("binomial", rd_reduce_binomial, NULL), ALG("linear", rd_reduce_linear, NULL), END};
+static const struct rd_coll_alg allreduce_menu[] = {
+    ALG("recursive_doubling", rd_allreduce_recursive_doubling, NULL),
+    ALG("rabenseifner", rd_allreduce_rabenseifner, commutative),
+    ALG("ring", rd_allreduce_ring, commutative),
+    ALG("reduce_bcast", rd_allreduce_reduce_bcast, NULL), END};
+static const struct rd_coll_alg gather_menu[] = {
+    ALG("binomial", rd_gather_binomial, NULL), ALG("linear", rd_gather_linear, NULL), END};
+static const struct rd_coll_alg gatherv_menu[] = {ALG("linear", rd_gatherv_linear, NULL), END};
+static const struct rd_coll_alg scatter_menu[] = {
+    ALG("binomial", rd_scatter_binomial, NULL), ALG("linear", rd_scatter_linear, NULL), END};
+static const struct rd_coll_alg scatterv_menu[] = {ALG("linear", rd_scatterv_linear, NULL), END};
+static const struct rd_coll_alg allgather_menu[] = {
+    ALG("recursive_doubling", rd_allgather_recursive_doubling, pow2_size),
+    ALG("bruck", rd_allgather_bruck, NULL), ALG("ring", rd_allgather_ring, NULL), END};
+static const struct rd_coll_alg allgatherv_menu[] = {
+    ALG("ring", rd_allgatherv_ring, NULL), ALG("linear", rd_allgatherv_linear, NULL), END};
+static const struct rd_coll_alg alltoall_menu[] = {
+    ALG("bruck", rd_alltoall_bruck, NULL), ALG("pairwise", rd_alltoall_pairwise, NULL),
+    ALG("linear", rd_alltoall_linear, NULL), END};
+static const struct rd_coll_alg alltoallv_menu[] = {
+    ALG("pairwise", rd_alltoallv_pairwise, NULL), ALG("linear", rd_alltoallv_linear, NULL), END};
+static const struct rd_coll_alg alltoallw_menu[] = {
+    ALG("pairwise", rd_alltoallw_pairwise, NULL), ALG("linear", rd_alltoallw_linear, NULL), END};
+static const struct rd_coll_alg reduce_scatter_menu[] = {
+    ALG("pairwise", rd_reduce_scatter_pairwise, commutative),
+    ALG("reduce_scatterv", rd_reduce_scatter_reduce_scatterv, NULL), END};
+static const struct rd_coll_alg reduce_scatter_block_menu[] = {
+    ALG("pairwise", rd_reduce_scatter_block_pairwise, commutative),
+    ALG("reduce_scatterv", rd_reduce_scatter_block_reduce_scatter, NULL), END};
+static const struct rd_coll_alg scan_menu[] = {
+    ALG("recursive_doubling", rd_scan_recursive_doubling, NULL), ALG("linear", rd_scan_linear, NULL), END};
+static const struct rd_coll_alg exscan_menu[] = {
+    ALG("recursive_doubling", rd_exscan_recursive_doubling, NULL), ALG("linear", rd_exscan_linear, NULL), END};
+static const struct rd_coll_alg nb_allgather_menu[] = {ALG("linear", rd_neighbor_allgather, NULL), END};
+static const struct rd_coll_alg nb_allgatherv_menu[] = {ALG("linear", rd_neighbor_allgatherv, NULL), END};
+static const struct rd_coll_alg nb_alltoall_menu[] = {ALG("linear", rd_neighbor_alltoall, NULL), END};
+static const struct rd_coll_alg nb_alltoallv_menu[] = {ALG("linear", rd_neighbor_alltoallv, NULL), END};
+static const struct rd_coll_alg nb_alltoallw_menu[] = {ALG("linear", rd_neighbor_alltoallw, NULL), END};
+
+/* The parameters' documentation strings, whose choices the menus mirror. */
+#define RD_PARAM(name, type, def, doc) static const char doc_##name[] = doc;
+#include "runtime/params.def"
+#undef RD_PARAM
+
+struct coll_entry {
+    const char *name;                /* for messages */
+    const struct rd_coll_alg *menu;
+    const long *forced;              /* the RDMPI_COLL_* value: 0 auto, else menu index + 1 */
+    const char *doc;                 /* its choices */
+};
+
+static const struct coll_entry colls[RD_COLL_NKINDS] = {
+    [RD_COLL_BARRIER] = {"barrier", barrier_menu, &rd_param.coll_barrier, doc_coll_barrier},
+    [RD_COLL_BCAST] = {"bcast", bcast_menu, &rd_param.coll_bcast, doc_coll_bcast},
+    [RD_COLL_REDUCE] = {"reduce", reduce_menu, &rd_param.coll_reduce, doc_coll_reduce},
+    [RD_COLL_ALLREDUCE] = {"allreduce", allreduce_menu, &rd_param.coll_allreduce, doc_coll_allreduce},
+    [RD_COLL_GATHER] = {"gather", gather_menu, &rd_param.coll_gather, doc_coll_gather},
+    [RD_COLL_GATHERV] = {"gatherv", gatherv_menu, NULL, NULL},
+    [RD_COLL_SCATTER] = {"scatter", scatter_menu, &rd_param.coll_scatter, doc_coll_scatter},
+    [RD_COLL_SCATTERV] = {"scatterv", scatterv_menu, NULL, NULL},
+    [RD_COLL_ALLGATHER] = {"allgather", allgather_menu, &rd_param.coll_allgather, doc_coll_allgather},
+    [RD_COLL_ALLGATHERV] = {"allgatherv", allgatherv_menu, &rd_param.coll_allgatherv, doc_coll_allgatherv},
+    [RD_COLL_ALLTOALL] = {"alltoall", alltoall_menu, &rd_param.coll_alltoall, doc_coll_alltoall},
+    [RD_COLL_ALLTOALLV] = {"alltoallv", alltoallv_menu, &rd_param.coll_alltoallv, doc_coll_alltoallv},
+    [RD_COLL_ALLTOALLW] = {"alltoallw", alltoallw_menu, &rd_param.coll_alltoallv, doc_coll_alltoallv},
+    [RD_COLL_REDUCE_SCATTER] = {"reduce_scatter", reduce_scatter_menu, &rd_param.coll_reduce_scatter,
+                                doc_coll_reduce_scatter},
+    [RD_COLL_REDUCE_SCATTER_BLOCK] = {"reduce_scatter_block", reduce_scatter_block_menu,
+                                      &rd_param.coll_reduce_scatter, doc_coll_reduce_scatter},
+    [RD_COLL_SCAN] = {"scan", scan_menu, &rd_param.coll_scan, doc_coll_scan},
+    [RD_COLL_EXSCAN] = {"exscan", exscan_menu, &rd_param.coll_scan, doc_coll_scan},
+    [RD_COLL_NEIGHBOR_ALLGATHER] = {"neighbor_allgather", nb_allgather_menu, NULL, NULL},
+    [RD_COLL_NEIGHBOR_ALLGATHERV] = {"neighbor_allgatherv", nb_allgatherv_menu, NULL, NULL},
+    [RD_COLL_NEIGHBOR_ALLTOALL] = {"neighbor_alltoall", nb_alltoall_menu, NULL, NULL},
+    [RD_COLL_NEIGHBOR_ALLTOALLV] = {"neighbor_alltoallv", nb_alltoallv_menu, NULL, NULL},
+    [RD_COLL_NEIGHBOR_ALLTOALLW] = {"neighbor_alltoallw", nb_alltoallw_menu, NULL, NULL},
+};
+
+/* The selection table. max_size/max_bytes 0: no limit. Bytes are the
+ * whole vector for bcast/reduce/allreduce/scan, one block for the
+ * gather/scatter/alltoall families. */
+struct rule {
+    int kind;
+    int max_size;
+    size_t max_bytes;
+    const char *alg;
+};
+
+static const struct rule table[] = {
+    {RD_COLL_BARRIER, 0, 0, "dissemination"},
+    {RD_COLL_BCAST, 2, 0, "binomial"},
+    {RD_COLL_BCAST, 0, 16384, "binomial"},
+    {RD_COLL_BCAST, 0, 0, "scatter_allgather"},
+    {RD_COLL_REDUCE, 0, 0, "binomial"},
+    {RD_COLL_ALLREDUCE, 0, 16384, "recursive_doubling"},
+    {RD_COLL_ALLREDUCE, 0, 0, "rabenseifner"},
+    {RD_COLL_ALLREDUCE, 0, 0, "recursive_doubling"},
+    {RD_COLL_GATHER, 0, 8192, "binomial"},
+    {RD_COLL_GATHER, 0, 0, "linear"},
+    {RD_COLL_SCATTER, 0, 8192, "binomial"},
+    {RD_COLL_SCATTER, 0, 0, "linear"},
+    {RD_COLL_ALLGATHER, 0, 32768, "recursive_doubling"},
+    {RD_COLL_ALLGATHER, 0, 4096, "bruck"},
+    {RD_COLL_ALLGATHER, 0, 0, "ring"},
+    {RD_COLL_ALLGATHERV, 0, 0, "ring"},
+    {RD_COLL_ALLTOALL, 0, 32768, "linear"},
+    {RD_COLL_ALLTOALL, 0, 0, "pairwise"},
+    {RD_COLL_ALLTOALLV, 0, 0, "linear"},
+    {RD_COLL_ALLTOALLW, 0, 0, "linear"},
+    {RD_COLL_REDUCE_SCATTER, 0, 0, "pairwise"},
+    {RD_COLL_REDUCE_SCATTER, 0, 0, "reduce_scatterv"},
+    {RD_COLL_REDUCE_SCATTER_BLOCK, 0, 0, "pairwise"},
+    {RD_COLL_REDUCE_SCATTER_BLOCK, 0, 0, "reduce_scatterv"},
+    {RD_COLL_SCAN, 0, 0, "recursive_doubling"},
+    {RD_COLL_EXSCAN, 0, 0, "recursive_doubling"},
+};
+
+static size_t msg_bytes(int kind, const struct rd_coll_args *a)
+{
+    switch (kind) {
+    case RD_COLL_BCAST:
+    case RD_COLL_REDUCE:
+    case RD_COLL_ALLREDUCE:
+    case RD_COLL_SCAN:
+    case RD_COLL_EXSCAN:
+    case RD_COLL_REDUCE_SCATTER_BLOCK:
+        return (size_t)a->count * a->dt->size;
+    case RD_COLL_GATHER:
+    case RD_COLL_SCATTER:
+    case RD_COLL_ALLGATHER:
+    case RD_COLL_ALLTOALL:
+        return a->rdt ? (size_t)a->rcount * a->rdt->size : (size_t)a->scount * a->sdt->size;
+    default:
+        return 0;
+    }
+}
+
+static const struct rd_coll_alg *find(const struct rd_coll_alg *menu, const char *name)
+{
+    for (; menu->name; menu++)
+        if (strcmp(menu->name, name) == 0)
+            return menu;
+    return NULL;
+}
+
+static const struct rd_coll_alg *choose(int kind, const struct rd_coll_args *a)
+{
+    const struct coll_entry *e = &colls[kind];
+    if (e->forced && *e->forced > 0) {
+        const struct rd_coll_alg *alg = &e->menu[*e->forced - 1];
+        if (!alg->usable || alg->usable(a))
+            return alg;
+        rd_debug("coll", "%s: %s cannot serve this call, using the table", e->name, alg->name);
+    }
+    size_t bytes = msg_bytes(kind, a);
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        const struct rule *r = &table[i];
+        if (r->kind != kind || (r->max_size && a->comm->size > r->max_size) ||
+            (r->max_bytes && bytes > r->max_bytes))
+            continue;
+        const struct rd_coll_alg *alg = find(e->menu, r->alg);
+        if (alg && (!alg->usable || alg->usable(a)))
+            return alg;
+    }
+    /* no row: the menu's first algorithm that serves the call */
+    for (const struct rd_coll_alg *alg = e->menu; alg->name; alg++)
+        if (!alg->usable || alg->usable(a))
+            return alg;
+    return NULL;
+}
+
+rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args *a)
+{
+    const struct rd_coll_alg *alg = choose(kind, a);
+    if (!alg)
+        return RD_ERR_INTERNAL;
+    return alg->build(s, a);
+}
+
+const char *rd_coll_choice(int kind, const struct rd_coll_args *a)
+{
+    const struct rd_coll_alg *alg = choose(kind, a);
+    return alg ? alg->name : "(none)";
+}
+
+int rd_coll_check_menus(void)
+{
+    int bad = 0;
+    for (int k = 0; k < RD_COLL_NKINDS; k++) {
+        const struct coll_entry *e = &colls[k];
+        if (!e->menu) {
+            fprintf(stderr, "collective %d has no menu\n", k);
+            bad++;
+            continue;
+        }
+        if (!e->doc)
+            continue;
+        char want[512] = "auto";
+        for (const struct rd_coll_alg *alg = e->menu; alg->name; alg++) {
+            strncat(want, "|", sizeof(want) - strlen(want) - 1);
+            strncat(want, alg->name, sizeof(want) - strlen(want) - 1);
+        }
+        strncat(want, ":", sizeof(want) - strlen(want) - 1);
+        if (strncmp(e->doc, want, strlen(want)) != 0) {
+            fprintf(stderr, "%s: menu \"%s\" but parameter choices \"%s\"\n", e->name, want, e->doc);
+            bad++;
+        }
+    }
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        if (!find(colls[table[i].kind].menu, table[i].alg)) {
+            fprintf(stderr, "table row %zu names %s, not on the %s menu\n", i, table[i].alg,
+                    colls[table[i].kind].name);
+            bad++;
+        }
+    }
+    return bad;
+}

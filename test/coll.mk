@@ -1,0 +1,11 @@
+# Collectives tests.
+check_PROGRAMS += test/mpi/coll test/unit/coll_menu
+test_mpi_coll_SOURCES = test/mpi/coll.c
+test_mpi_coll_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_coll_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+# the menus match their RDMPI_COLL_* parameters (built from the library's objects)
+test_unit_coll_menu_SOURCES = test/unit/coll_menu.c collectives/select.c
+test_unit_coll_menu_CPPFLAGS = $(AM_CPPFLAGS) -DRD_COLL_NAMES_ONLY
+test_unit_coll_menu_LDADD = librdutil.la
+TESTS += test/mpi/coll.sh test/unit/coll_menu
+EXTRA_DIST += test/mpi/coll.sh

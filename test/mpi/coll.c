@@ -1,0 +1,641 @@
+/* Every collective against a reference computed locally: counts 0, 1, odd
+ * and large, roots other than 0, in place, a non-commutative user op, a
+ * derived type; nonblocking collectives outstanding on several
+ * communicators at once beside point-to-point traffic; neighbourhood
+ * collectives on a ring and a distributed graph. coll.sh runs it on 1 to 8
+ * ranks with each algorithm forced in turn. */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mtest.h"
+
+static int rank, size;
+
+/* one summary check per array */
+static void check_ints(const int *got, const int *exp, long n, const char *what, int c)
+{
+    long bad = -1;
+    for (long i = 0; i < n && bad < 0; i++)
+        if (got[i] != exp[i])
+            bad = i;
+    mt_ok(bad < 0, "%s count %d", what, c);
+    if (bad >= 0)
+        printf("# [rank %d] %s: element %ld is %d, expected %d\n", rank, what, bad, got[bad], exp[bad]);
+}
+
+static int val(int r, long i)
+{
+    return r * 1000 + (int)(i % 997) - 300;
+}
+
+/* ---- a non-commutative, associative op: composing affine maps x -> a x + b
+ * (mod 2^32): in op inout = "apply in, then inout". */
+typedef struct {
+    uint32_t a, b;
+} affine;
+
+static void affine_fn(void *in_, void *io_, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    affine *in = in_, *io = io_;
+    for (int i = 0; i < *len; i++) {
+        affine r = {in[i].a * io[i].a, io[i].a * in[i].b + io[i].b};
+        io[i] = r;
+    }
+}
+
+static affine aval(int r, long i)
+{
+    affine x = {(uint32_t)(2 * r + 3 + i), (uint32_t)(r + 7 * i + 1)};
+    return x;
+}
+
+static affine acompose(affine x, affine y)
+{
+    affine r = {x.a * y.a, y.a * x.b + y.b};
+    return r;
+}
+
+static MPI_Datatype affine_t;
+static MPI_Op affine_op;
+
+static void check_affine(const affine *got, long n, int lo, int hi, const char *what, int c)
+{
+    /* expected: aval(lo) op ... op aval(hi - 1) */
+    long bad = -1;
+    for (long i = 0; i < n && bad < 0; i++) {
+        affine e = aval(lo, i);
+        for (int r = lo + 1; r < hi; r++)
+            e = acompose(e, aval(r, i));
+        if (got[i].a != e.a || got[i].b != e.b)
+            bad = i;
+    }
+    mt_ok(bad < 0, "%s count %d", what, c);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void fill(int *b, long n, int r)
+{
+    for (long i = 0; i < n; i++)
+        b[i] = val(r, i);
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void t_bcast(int c, int root, MPI_Comm comm)
+{
+    int *b = xmalloc(sizeof(int) * c), *e = xmalloc(sizeof(int) * c);
+    fill(e, c, root);
+    if (rank == root)
+        fill(b, c, root);
+    else
+        memset(b, 0xff, sizeof(int) * c);
+    MPI_Bcast(b, c, MPI_INT, root, comm);
+    char what[64];
+    snprintf(what, sizeof what, "Bcast root %d", root);
+    check_ints(b, e, c, what, c);
+    /* a derived type: triples of ints */
+    MPI_Datatype t3;
+    MPI_Type_contiguous(3, MPI_INT, &t3);
+    MPI_Type_commit(&t3);
+    int n3 = c / 3;
+    if (rank != root)
+        memset(b, 0xff, sizeof(int) * c);
+    MPI_Bcast(b, n3, t3, root, comm);
+    snprintf(what, sizeof what, "Bcast triples root %d", root);
+    check_ints(b, e, 3L * n3, what, c);
+    MPI_Type_free(&t3);
+    free(b);
+    free(e);
+}
+
+static void t_reduce(int c, int root, MPI_Comm comm)
+{
+    int *s = xmalloc(sizeof(int) * c), *r = xmalloc(sizeof(int) * c), *e = xmalloc(sizeof(int) * c);
+    fill(s, c, rank);
+    for (long i = 0; i < c; i++) {
+        e[i] = 0;
+        for (int k = 0; k < size; k++)
+            e[i] += val(k, i);
+    }
+    char what[64];
+    memset(r, 0, sizeof(int) * c);
+    MPI_Reduce(s, r, c, MPI_INT, MPI_SUM, root, comm);
+    snprintf(what, sizeof what, "Reduce SUM root %d", root);
+    if (rank == root)
+        check_ints(r, e, c, what, c);
+    /* in place at the root */
+    if (rank == root) {
+        memcpy(r, s, sizeof(int) * c);
+        MPI_Reduce(MPI_IN_PLACE, r, c, MPI_INT, MPI_SUM, root, comm);
+        snprintf(what, sizeof what, "Reduce SUM in place root %d", root);
+        check_ints(r, e, c, what, c);
+    } else {
+        MPI_Reduce(s, NULL, c, MPI_INT, MPI_SUM, root, comm);
+    }
+    /* non-commutative */
+    affine *as = xmalloc(sizeof(affine) * c), *ar = xmalloc(sizeof(affine) * c);
+    for (long i = 0; i < c; i++)
+        as[i] = aval(rank, i);
+    MPI_Reduce(as, ar, c, affine_t, affine_op, root, comm);
+    snprintf(what, sizeof what, "Reduce non-commutative root %d", root);
+    if (rank == root)
+        check_affine(ar, c, 0, size, what, c);
+    free(as);
+    free(ar);
+    free(s);
+    free(r);
+    free(e);
+}
+
+static void t_allreduce(int c, MPI_Comm comm)
+{
+    int *s = xmalloc(sizeof(int) * c), *r = xmalloc(sizeof(int) * c), *e = xmalloc(sizeof(int) * c);
+    fill(s, c, rank);
+    for (long i = 0; i < c; i++) {
+        e[i] = 0;
+        for (int k = 0; k < size; k++)
+            e[i] += val(k, i);
+    }
+    MPI_Allreduce(s, r, c, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e, c, "Allreduce SUM", c);
+    memcpy(r, s, sizeof(int) * c);
+    MPI_Allreduce(MPI_IN_PLACE, r, c, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e, c, "Allreduce SUM in place", c);
+    /* MAX on doubles */
+    double *ds = xmalloc(sizeof(double) * c), *dr = xmalloc(sizeof(double) * c);
+    for (long i = 0; i < c; i++)
+        ds[i] = (double)((rank * 7919 + i * 31) % 1009) + 0.5;
+    MPI_Allreduce(ds, dr, c, MPI_DOUBLE, MPI_MAX, comm);
+    long bad = -1;
+    for (long i = 0; i < c && bad < 0; i++) {
+        double m = -1;
+        for (int k = 0; k < size; k++) {
+            double v = (double)((k * 7919 + i * 31) % 1009) + 0.5;
+            m = v > m ? v : m;
+        }
+        if (dr[i] != m)
+            bad = i;
+    }
+    mt_ok(bad < 0, "Allreduce MAX double count %d", c);
+    /* non-commutative */
+    affine *as = xmalloc(sizeof(affine) * c), *ar = xmalloc(sizeof(affine) * c);
+    for (long i = 0; i < c; i++)
+        as[i] = aval(rank, i);
+    MPI_Allreduce(as, ar, c, affine_t, affine_op, comm);
+    check_affine(ar, c, 0, size, "Allreduce non-commutative", c);
+    free(as);
+    free(ar);
+    free(ds);
+    free(dr);
+    free(s);
+    free(r);
+    free(e);
+}
+
+static void t_scan(int c, MPI_Comm comm)
+{
+    int *s = xmalloc(sizeof(int) * c), *r = xmalloc(sizeof(int) * c), *e = xmalloc(sizeof(int) * c);
+    fill(s, c, rank);
+    for (long i = 0; i < c; i++) {
+        e[i] = 0;
+        for (int k = 0; k <= rank; k++)
+            e[i] += val(k, i);
+    }
+    MPI_Scan(s, r, c, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e, c, "Scan SUM", c);
+    memcpy(r, s, sizeof(int) * c);
+    MPI_Scan(MPI_IN_PLACE, r, c, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e, c, "Scan SUM in place", c);
+    for (long i = 0; i < c; i++)
+        e[i] -= val(rank, i);
+    MPI_Exscan(s, r, c, MPI_INT, MPI_SUM, comm);
+    if (rank > 0)
+        check_ints(r, e, c, "Exscan SUM", c);
+    affine *as = xmalloc(sizeof(affine) * c), *ar = xmalloc(sizeof(affine) * c);
+    for (long i = 0; i < c; i++)
+        as[i] = aval(rank, i);
+    MPI_Scan(as, ar, c, affine_t, affine_op, comm);
+    check_affine(ar, c, 0, rank + 1, "Scan non-commutative", c);
+    MPI_Exscan(as, ar, c, affine_t, affine_op, comm);
+    if (rank > 0)
+        check_affine(ar, c, 0, rank, "Exscan non-commutative", c);
+    free(as);
+    free(ar);
+    free(s);
+    free(r);
+    free(e);
+}
+
+static void t_reduce_scatter(int c, MPI_Comm comm)
+{
+    long total = (long)c * size;
+    int *s = xmalloc(sizeof(int) * total), *r = xmalloc(sizeof(int) * total), *e = xmalloc(sizeof(int) * total);
+    fill(s, total, rank);
+    for (long i = 0; i < total; i++) {
+        e[i] = 0;
+        for (int k = 0; k < size; k++)
+            e[i] += val(k, i);
+    }
+    MPI_Reduce_scatter_block(s, r, c, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e + (long)rank * c, c, "Reduce_scatter_block SUM", c);
+    memcpy(r, s, sizeof(int) * total);
+    MPI_Reduce_scatter_block(MPI_IN_PLACE, r, c, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e + (long)rank * c, c, "Reduce_scatter_block SUM in place", c);
+    /* uneven counts: rank k gets k % 3 * c / 2 elements, some get none */
+    int *cnt = xmalloc(sizeof(int) * size);
+    long t2 = 0, off = 0;
+    for (int k = 0; k < size; k++) {
+        cnt[k] = k % 3 * c / 2;
+        if (k < rank)
+            off += cnt[k];
+        t2 += cnt[k];
+    }
+    MPI_Reduce_scatter(s, r, cnt, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e + off, cnt[rank], "Reduce_scatter SUM", c);
+    affine *as = xmalloc(sizeof(affine) * (t2 + 1)), *ar = xmalloc(sizeof(affine) * (t2 + 1));
+    for (long i = 0; i < t2; i++)
+        as[i] = aval(rank, i);
+    MPI_Reduce_scatter(as, ar, cnt, affine_t, affine_op, comm);
+    /* expected: element off + j of the full reduction */
+    long bad = -1;
+    for (long j = 0; j < cnt[rank] && bad < 0; j++) {
+        affine x = aval(0, off + j);
+        for (int k = 1; k < size; k++)
+            x = acompose(x, aval(k, off + j));
+        if (x.a != ar[j].a || x.b != ar[j].b)
+            bad = j;
+    }
+    mt_ok(bad < 0, "Reduce_scatter non-commutative count %d", c);
+    free(as);
+    free(ar);
+    free(cnt);
+    free(s);
+    free(r);
+    free(e);
+}
+
+static void t_gather_scatter(int c, int root, MPI_Comm comm)
+{
+    long total = (long)c * size;
+    int *s = xmalloc(sizeof(int) * c), *r = xmalloc(sizeof(int) * total), *e = xmalloc(sizeof(int) * total);
+    fill(s, c, rank);
+    for (int k = 0; k < size; k++)
+        fill(e + (long)k * c, c, k);
+    char what[64];
+    memset(r, 0xff, sizeof(int) * total);
+    MPI_Gather(s, c, MPI_INT, r, c, MPI_INT, root, comm);
+    snprintf(what, sizeof what, "Gather root %d", root);
+    if (rank == root)
+        check_ints(r, e, total, what, c);
+    if (rank == root) {
+        memset(r, 0xff, sizeof(int) * total);
+        memcpy(r + (long)root * c, s, sizeof(int) * c);
+        MPI_Gather(MPI_IN_PLACE, c, MPI_INT, r, c, MPI_INT, root, comm);
+        snprintf(what, sizeof what, "Gather in place root %d", root);
+        check_ints(r, e, total, what, c);
+    } else {
+        MPI_Gather(s, c, MPI_INT, NULL, 0, MPI_DATATYPE_NULL, root, comm);
+    }
+    /* scatter: root sends e; each gets its block */
+    memset(s, 0xff, sizeof(int) * c);
+    MPI_Scatter(rank == root ? e : NULL, c, MPI_INT, s, c, MPI_INT, root, comm);
+    snprintf(what, sizeof what, "Scatter root %d", root);
+    check_ints(s, e + (long)rank * c, c, what, c);
+    if (rank == root) {
+        MPI_Scatter(e, c, MPI_INT, MPI_IN_PLACE, c, MPI_INT, root, comm);
+    } else {
+        memset(s, 0xff, sizeof(int) * c);
+        MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, s, c, MPI_INT, root, comm);
+        snprintf(what, sizeof what, "Scatter (root in place) root %d", root);
+        check_ints(s, e + (long)rank * c, c, what, c);
+    }
+    /* v forms: rank k's block has cnt[k] = (k % 3) * c / 2 + (k == 1) elements */
+    int *cnt = xmalloc(sizeof(int) * size), *dsp = xmalloc(sizeof(int) * size);
+    long t2 = 0;
+    for (int k = 0; k < size; k++) {
+        cnt[k] = k % 3 * c / 2 + (k == 1);
+        dsp[k] = (int)t2 + k; /* gaps between blocks */
+        t2 += cnt[k] + k;
+    }
+    int *rv = xmalloc(sizeof(int) * (t2 + 1)), *ev = xmalloc(sizeof(int) * (t2 + 1));
+    for (long i = 0; i <= t2; i++)
+        ev[i] = rv[i] = -7;
+    for (int k = 0; k < size; k++)
+        fill(ev + dsp[k], cnt[k], k);
+    int *sv = xmalloc(sizeof(int) * (cnt[rank] + 1));
+    fill(sv, cnt[rank], rank);
+    MPI_Gatherv(sv, cnt[rank], MPI_INT, rv, cnt, dsp, MPI_INT, root, comm);
+    snprintf(what, sizeof what, "Gatherv root %d", root);
+    if (rank == root)
+        check_ints(rv, ev, t2, what, c);
+    memset(sv, 0xff, sizeof(int) * (cnt[rank] + 1));
+    MPI_Scatterv(ev, cnt, dsp, MPI_INT, sv, cnt[rank], MPI_INT, root, comm);
+    snprintf(what, sizeof what, "Scatterv root %d", root);
+    check_ints(sv, ev + dsp[rank], cnt[rank], what, c);
+    free(rv);
+    free(ev);
+    free(sv);
+    free(cnt);
+    free(dsp);
+    free(s);
+    free(r);
+    free(e);
+}
+
+static void t_allgather(int c, MPI_Comm comm)
+{
+    long total = (long)c * size;
+    int *s = xmalloc(sizeof(int) * c), *r = xmalloc(sizeof(int) * total), *e = xmalloc(sizeof(int) * total);
+    fill(s, c, rank);
+    for (int k = 0; k < size; k++)
+        fill(e + (long)k * c, c, k);
+    memset(r, 0xff, sizeof(int) * total);
+    MPI_Allgather(s, c, MPI_INT, r, c, MPI_INT, comm);
+    check_ints(r, e, total, "Allgather", c);
+    memset(r, 0xff, sizeof(int) * total);
+    memcpy(r + (long)rank * c, s, sizeof(int) * c);
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, c, MPI_INT, comm);
+    check_ints(r, e, total, "Allgather in place", c);
+    int *cnt = xmalloc(sizeof(int) * size), *dsp = xmalloc(sizeof(int) * size);
+    long t2 = 0;
+    for (int k = size - 1; k >= 0; k--) { /* blocks in reverse order */
+        cnt[k] = (k + 1) % 3 * c / 2;
+        dsp[k] = (int)t2;
+        t2 += cnt[k] + 1;
+    }
+    int *rv = xmalloc(sizeof(int) * (t2 + 1)), *ev = xmalloc(sizeof(int) * (t2 + 1));
+    for (long i = 0; i <= t2; i++)
+        ev[i] = rv[i] = -7;
+    for (int k = 0; k < size; k++)
+        fill(ev + dsp[k], cnt[k], k);
+    MPI_Allgatherv(s, cnt[rank], MPI_INT, rv, cnt, dsp, MPI_INT, comm);
+    check_ints(rv, ev, t2, "Allgatherv", c);
+    free(rv);
+    free(ev);
+    free(cnt);
+    free(dsp);
+    free(s);
+    free(r);
+    free(e);
+}
+
+static int a2a_val(int from, int to, long i)
+{
+    return from * 100000 + to * 1000 + (int)(i % 1000);
+}
+
+static void t_alltoall(int c, MPI_Comm comm)
+{
+    long total = (long)c * size;
+    int *s = xmalloc(sizeof(int) * total), *r = xmalloc(sizeof(int) * total), *e = xmalloc(sizeof(int) * total);
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < c; i++) {
+            s[(long)k * c + i] = a2a_val(rank, k, i);
+            e[(long)k * c + i] = a2a_val(k, rank, i);
+        }
+    memset(r, 0xff, sizeof(int) * total);
+    MPI_Alltoall(s, c, MPI_INT, r, c, MPI_INT, comm);
+    check_ints(r, e, total, "Alltoall", c);
+    memcpy(r, s, sizeof(int) * total);
+    MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, c, MPI_INT, comm);
+    check_ints(r, e, total, "Alltoall in place", c);
+    /* v: rank a sends (a + b) % 3 * c / 2 elements to rank b */
+    int *sc = xmalloc(sizeof(int) * size), *sd = xmalloc(sizeof(int) * size);
+    int *rc = xmalloc(sizeof(int) * size), *rd = xmalloc(sizeof(int) * size);
+    long st = 0, rt = 0;
+    for (int k = 0; k < size; k++) {
+        sc[k] = (rank + k) % 3 * c / 2;
+        rc[k] = (k + rank) % 3 * c / 2;
+        sd[k] = (int)st;
+        rd[k] = (int)rt + 1;
+        st += sc[k];
+        rt += rc[k] + 1;
+    }
+    int *sv = xmalloc(sizeof(int) * (st + 1)), *rv = xmalloc(sizeof(int) * (rt + 1)),
+        *ev = xmalloc(sizeof(int) * (rt + 1));
+    for (long i = 0; i <= rt; i++)
+        rv[i] = ev[i] = -7;
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < sc[k]; i++)
+            sv[sd[k] + i] = a2a_val(rank, k, i);
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < rc[k]; i++)
+            ev[rd[k] + i] = a2a_val(k, rank, i);
+    MPI_Alltoallv(sv, sc, sd, MPI_INT, rv, rc, rd, MPI_INT, comm);
+    check_ints(rv, ev, rt, "Alltoallv", c);
+    /* w: the same with byte displacements and a derived type for odd peers */
+    MPI_Datatype one, *types = xmalloc(sizeof(MPI_Datatype) * size);
+    MPI_Type_contiguous(1, MPI_INT, &one);
+    MPI_Type_commit(&one);
+    int *sdb = xmalloc(sizeof(int) * size), *rdb = xmalloc(sizeof(int) * size);
+    for (int k = 0; k < size; k++) {
+        types[k] = k % 2 ? one : MPI_INT;
+        sdb[k] = sd[k] * (int)sizeof(int);
+        rdb[k] = rd[k] * (int)sizeof(int);
+    }
+    for (long i = 0; i <= rt; i++)
+        rv[i] = -7;
+    MPI_Alltoallw(sv, sc, sdb, types, rv, rc, rdb, types, comm);
+    check_ints(rv, ev, rt, "Alltoallw", c);
+    MPI_Type_free(&one);
+    free(types);
+    free(sdb);
+    free(rdb);
+    free(sv);
+    free(rv);
+    free(ev);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(s);
+    free(r);
+    free(e);
+}
+
+/* Nonblocking collectives on three communicators at once, with a ring of
+ * point-to-point messages in flight on MPI_COMM_WORLD. */
+static void t_nonblocking(int c)
+{
+    MPI_Comm a, b;
+    MPI_Comm_dup(MPI_COMM_WORLD, &a);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &b); /* reversed order */
+    int brank;
+    MPI_Comm_rank(b, &brank);
+    int *s = xmalloc(sizeof(int) * c), *r1 = xmalloc(sizeof(int) * c), *r2 = xmalloc(sizeof(int) * c),
+        *e1 = xmalloc(sizeof(int) * c), *e2 = xmalloc(sizeof(int) * c);
+    int *ga = xmalloc(sizeof(int) * size), ge = rank * 3;
+    fill(s, c, rank);
+    for (long i = 0; i < c; i++) {
+        e1[i] = 0;
+        for (int k = 0; k < size; k++)
+            e1[i] += val(k, i);
+    }
+    /* b's rank 0 is world rank size - 1 */
+    fill(e2, c, size - 1);
+    if (brank == 0)
+        memcpy(r2, s, sizeof(int) * c);
+    int pin = -1, pout = rank * 11;
+    MPI_Request rq[6];
+    MPI_Irecv(&pin, 1, MPI_INT, (rank - 1 + size) % size, 5, MPI_COMM_WORLD, &rq[0]);
+    MPI_Iallreduce(s, r1, c, MPI_INT, MPI_SUM, a, &rq[1]);
+    MPI_Ibcast(r2, c, MPI_INT, 0, b, &rq[2]);
+    MPI_Iallgather(&ge, 1, MPI_INT, ga, 1, MPI_INT, MPI_COMM_WORLD, &rq[3]);
+    MPI_Ibarrier(a, &rq[4]);
+    MPI_Isend(&pout, 1, MPI_INT, (rank + 1) % size, 5, MPI_COMM_WORLD, &rq[5]);
+    MPI_Waitall(6, rq, MPI_STATUSES_IGNORE);
+    check_ints(r1, e1, c, "Iallreduce beside others", c);
+    check_ints(r2, e2, c, "Ibcast beside others", c);
+    int bad = 0;
+    for (int k = 0; k < size; k++)
+        bad |= ga[k] != k * 3;
+    mt_ok(!bad, "Iallgather beside others count %d", c);
+    mt_is_int(pin, ((rank - 1 + size) % size) * 11, "p2p beside nonblocking collectives count %d", c);
+    /* the same call twice in a row, waited for in reverse order */
+    MPI_Request q[2];
+    int x = rank + 1, y = 2 * rank, sx = -1, sy = -1;
+    MPI_Iallreduce(&x, &sx, 1, MPI_INT, MPI_SUM, a, &q[0]);
+    MPI_Iallreduce(&y, &sy, 1, MPI_INT, MPI_MAX, a, &q[1]);
+    MPI_Wait(&q[1], MPI_STATUS_IGNORE);
+    MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+    mt_is_int(sx, size * (size + 1) / 2, "first of two Iallreduce");
+    mt_is_int(sy, 2 * (size - 1), "second of two Iallreduce");
+    /* Test until done */
+    int flag = 0;
+    MPI_Ibarrier(b, &q[0]);
+    while (!flag)
+        MPI_Test(&q[0], &flag, MPI_STATUS_IGNORE);
+    mt_ok(q[0] == MPI_REQUEST_NULL, "Ibarrier completed by MPI_Test");
+    MPI_Comm_free(&a);
+    MPI_Comm_free(&b);
+    free(s);
+    free(r1);
+    free(r2);
+    free(e1);
+    free(e2);
+    free(ga);
+}
+
+static void t_neighbor(void)
+{
+    /* a periodic ring: neighbours left then right (the same rank twice
+     * when there are 2 ranks, and this rank itself when alone) */
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+    int mine = rank * 10 + 1, got[2] = {-1, -1};
+    MPI_Neighbor_allgather(&mine, 1, MPI_INT, got, 1, MPI_INT, ring);
+    mt_ok(got[0] == left * 10 + 1 && got[1] == right * 10 + 1, "Neighbor_allgather on a ring: %d %d", got[0],
+          got[1]);
+    /* to the left goes rank*100, to the right rank*100 + 1 */
+    int out[2] = {rank * 100, rank * 100 + 1}, in[2] = {-1, -1};
+    MPI_Neighbor_alltoall(out, 1, MPI_INT, in, 1, MPI_INT, ring);
+    mt_ok(in[0] == left * 100 + 1 && in[1] == right * 100, "Neighbor_alltoall on a ring: %d %d", in[0], in[1]);
+    MPI_Request q;
+    in[0] = in[1] = -1;
+    MPI_Ineighbor_alltoall(out, 1, MPI_INT, in, 1, MPI_INT, ring, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    mt_ok(in[0] == left * 100 + 1 && in[1] == right * 100, "Ineighbor_alltoall on a ring");
+    int cnts[2] = {1, 1}, dsp[2] = {1, 0};
+    in[0] = in[1] = -1;
+    MPI_Neighbor_alltoallv(out, cnts, dsp, MPI_INT, in, cnts, dsp, MPI_INT, ring);
+    mt_ok(in[1] == left * 100 && in[0] == right * 100 + 1, "Neighbor_alltoallv on a ring (blocks swapped on both sides)");
+    MPI_Aint adsp[2] = {0, sizeof(int)};
+    MPI_Datatype ty[2] = {MPI_INT, MPI_INT};
+    in[0] = in[1] = -1;
+    MPI_Neighbor_alltoallw(out, cnts, adsp, ty, in, cnts, adsp, ty, ring);
+    mt_ok(in[0] == left * 100 + 1 && in[1] == right * 100, "Neighbor_alltoallw on a ring");
+    got[0] = got[1] = -1;
+    MPI_Neighbor_allgatherv(&mine, 1, MPI_INT, got, cnts, dsp, MPI_INT, ring);
+    mt_ok(got[1] == left * 10 + 1 && got[0] == right * 10 + 1, "Neighbor_allgatherv on a ring");
+    MPI_Comm_free(&ring);
+    /* a distributed graph: each rank sends to rank + 1 and rank + 2 */
+    MPI_Comm g;
+    int srcs[2] = {(rank - 1 + size) % size, (rank - 2 + 2 * size) % size};
+    int dsts[2] = {(rank + 1) % size, (rank + 2) % size};
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, srcs, MPI_UNWEIGHTED, 2, dsts, MPI_UNWEIGHTED,
+                                   MPI_INFO_NULL, 0, &g);
+    got[0] = got[1] = -1;
+    MPI_Neighbor_allgather(&mine, 1, MPI_INT, got, 1, MPI_INT, g);
+    mt_ok(got[0] == srcs[0] * 10 + 1 && got[1] == srcs[1] * 10 + 1, "Neighbor_allgather on a graph");
+    MPI_Comm_free(&g);
+}
+
+static void t_errors(void)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int x = 1, y = 0, cls = 0;
+    int rc = MPI_Bcast(&x, 1, MPI_INT, size, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_ROOT, "Bcast with root = size: MPI_ERR_ROOT");
+    rc = MPI_Allreduce(&x, &y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_COUNT, "Allreduce with count -1: MPI_ERR_COUNT");
+    rc = MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_OP, "Allreduce with MPI_OP_NULL: MPI_ERR_OP");
+    rc = MPI_Allreduce(&x, &y, 1, MPI_C_BOOL, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_OP, "Allreduce SUM on MPI_C_BOOL: MPI_ERR_OP");
+    rc = MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_BUFFER, "Allreduce with sendbuf == recvbuf: MPI_ERR_BUFFER");
+    rc = MPI_Barrier(MPI_COMM_NULL);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_COMM, "Barrier on MPI_COMM_NULL: MPI_ERR_COMM");
+    rc = MPI_Neighbor_allgather(&x, 1, MPI_INT, &y, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_TOPOLOGY, "Neighbor_allgather without a topology: MPI_ERR_TOPOLOGY");
+    rc = MPI_Ibarrier(MPI_COMM_WORLD, NULL);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_ARG, "Ibarrier with a NULL request: MPI_ERR_ARG");
+    /* after all that, collectives still line up */
+    x = rank;
+    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    mt_is_int(y, size * (size - 1) / 2, "Allreduce after the errors");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_rank = rank;
+    MPI_Type_contiguous(2, MPI_UINT32_T, &affine_t);
+    MPI_Type_commit(&affine_t);
+    MPI_Op_create(affine_fn, 0, &affine_op);
+    /* large: above the eager and the split rendezvous thresholds */
+    const int counts[] = {0, 1, 7, 1001, 70001};
+    for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++) {
+        int c = counts[ci];
+        MPI_Barrier(MPI_COMM_WORLD);
+        t_bcast(c, 0, MPI_COMM_WORLD);
+        t_bcast(c, size - 1, MPI_COMM_WORLD);
+        t_reduce(c, size - 1, MPI_COMM_WORLD);
+        t_reduce(c, size / 2, MPI_COMM_WORLD);
+        t_allreduce(c, MPI_COMM_WORLD);
+        t_scan(c, MPI_COMM_WORLD);
+        t_reduce_scatter(c < 30000 ? c : c / 8, MPI_COMM_WORLD);
+        t_gather_scatter(c < 30000 ? c : c / 8, size / 2, MPI_COMM_WORLD);
+        t_allgather(c < 30000 ? c : c / 8, MPI_COMM_WORLD);
+        t_alltoall(c < 30000 ? c : c / 8, MPI_COMM_WORLD);
+        t_nonblocking(c);
+    }
+    t_neighbor();
+    t_errors();
+    MPI_Op_free(&affine_op);
+    MPI_Type_free(&affine_t);
+    MPI_Finalize();
+    return mt_done();
+}

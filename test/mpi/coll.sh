@@ -1,0 +1,21 @@
+#!/bin/bash
+# Collectives (test/mpi/coll.c): with the selection table on 1 to 8 ranks,
+# then with every algorithm of every menu forced in turn on 2 to 8 ranks
+# (COLL_SETS below covers each choice of each RDMPI_COLL_* parameter).
+. "$RD_SRCDIR/test/tap.sh"
+. "$RD_SRCDIR/test/mpi/lib.sh"
+COLL_SETS=(
+    "RDMPI_COLL_BARRIER=dissemination RDMPI_COLL_BCAST=binomial RDMPI_COLL_REDUCE=binomial RDMPI_COLL_ALLREDUCE=recursive_doubling RDMPI_COLL_GATHER=binomial RDMPI_COLL_SCATTER=binomial RDMPI_COLL_ALLGATHER=recursive_doubling RDMPI_COLL_ALLGATHERV=ring RDMPI_COLL_ALLTOALL=bruck RDMPI_COLL_ALLTOALLV=pairwise RDMPI_COLL_REDUCE_SCATTER=pairwise RDMPI_COLL_SCAN=recursive_doubling"
+    "RDMPI_COLL_BARRIER=linear RDMPI_COLL_BCAST=scatter_allgather RDMPI_COLL_REDUCE=linear RDMPI_COLL_ALLREDUCE=rabenseifner RDMPI_COLL_GATHER=linear RDMPI_COLL_SCATTER=linear RDMPI_COLL_ALLGATHER=bruck RDMPI_COLL_ALLGATHERV=linear RDMPI_COLL_ALLTOALL=pairwise RDMPI_COLL_ALLTOALLV=linear RDMPI_COLL_REDUCE_SCATTER=reduce_scatterv RDMPI_COLL_SCAN=linear"
+    "RDMPI_COLL_BCAST=pipeline RDMPI_COLL_SEGMENT=4k RDMPI_COLL_ALLREDUCE=ring RDMPI_COLL_ALLGATHER=ring RDMPI_COLL_ALLTOALL=linear"
+    "RDMPI_COLL_BCAST=linear RDMPI_COLL_ALLREDUCE=reduce_bcast"
+)
+for np in ${COLL_NPS:-1 2 3 4 5 6 7 8}; do
+    mpi_check "$np" "$RD_BUILDDIR/test/mpi/coll"
+done
+for envs in "${COLL_SETS[@]}"; do
+    for np in ${COLL_FORCED_NPS:-2 3 4 5 7 8}; do
+        p2p_check "$envs" "$np" "$RD_BUILDDIR/test/mpi/coll"
+    done
+done
+done_testing
