@@ -48,6 +48,8 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
     s->nscratch = 0;
     s->error = MPI_SUCCESS;
     s->req = NULL;
+    s->on_done = NULL;
+    s->arg = NULL;
     s->next = NULL;
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     s->comm = comm;
@@ -333,6 +335,8 @@ static int advance(struct rd_sched *s)
 static void finish(struct rd_sched *s)
 {
     struct rd_request_s *req = s->req;
+    if (s->on_done)
+        s->on_done(s);
     if (req) {
         req->error = s->error;
         sched_free(s);

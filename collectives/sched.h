@@ -57,6 +57,9 @@ struct rd_sched {
     void **scratch;                /* buffers freed with the schedule */
     int nscratch, capscratch;
     struct rd_request_s *req;      /* nonblocking: the user's request */
+    void (*on_done)(struct rd_sched *s); /* nonblocking: called when the steps are done,
+                                          * before the request completes; may set error */
+    void *arg;                     /* for on_done */
     _Atomic int done;              /* blocking: set when the schedule finishes */
     struct rd_sched *next;         /* active list / free list */
 };

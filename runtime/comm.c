@@ -24,6 +24,9 @@ struct rd_comm_s rd_mpi_comm_self = {
 /* Context pairs in use here: bit k stands for contexts 2k and 2k + 1. */
 #define RD_CTX_PAIRS 4096
 static uint64_t rd_ctx_used[RD_CTX_PAIRS / 64];
+/* Pairs offered by this rank to nonblocking agreements still running
+ * (MPI_Comm_idup): no other agreement may offer them meanwhile. */
+static uint64_t rd_ctx_reserved[RD_CTX_PAIRS / 64];
 
 static void twin(struct rd_comm_s *c, struct rd_comm_s *t)
 {
@@ -52,6 +55,7 @@ void rd_comm_init_predefined(void)
 void rd_comm_fini(void)
 {
     memset(rd_ctx_used, 0, sizeof(rd_ctx_used));
+    memset(rd_ctx_reserved, 0, sizeof(rd_ctx_reserved));
 }
 
 rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Comm *out)
@@ -72,7 +76,8 @@ rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Co
     c->coll = t;
     atomic_init(&c->refs, 1);
     twin(c, t);
-    rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
+    if (ctx != RD_CTX_PENDING)
+        rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
     *out = c;
     return RD_OK;
 }
@@ -81,7 +86,8 @@ void rd_comm_release(MPI_Comm comm)
 {
     if (comm->predefined || atomic_fetch_sub_explicit(&comm->refs, 1, memory_order_acq_rel) != 1)
         return;
-    rd_ctx_used[comm->ctx / 2 / 64] &= ~(1ULL << (comm->ctx / 2 % 64));
+    if (comm->ctx != RD_CTX_PENDING)
+        rd_ctx_used[comm->ctx / 2 / 64] &= ~(1ULL << (comm->ctx / 2 % 64));
     if (!comm->errh->predefined && atomic_fetch_sub(&comm->errh->refs, 1) == 1) {
         comm->errh->magic = 0;
         free(comm->errh);
@@ -139,7 +145,7 @@ rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, in
     rd_status st = RD_OK;
 #define RD_MEMBER(i) (members ? members[i] : (i))
     for (int i = 0; i < N; i++)
-        mine[i] = ~rd_ctx_used[i];
+        mine[i] = ~(rd_ctx_used[i] | rd_ctx_reserved[i]);
     while (p * 2 <= n)
         p *= 2;
     int extra = n - p;
@@ -192,4 +198,44 @@ rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void 
             return st;
     }
     return RD_OK;
+}
+
+void rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS])
+{
+    int k = 0;
+    for (int i = 0; i < RD_CTX_WORDS; i++) {
+        uint64_t free_ = ~(rd_ctx_used[i] | rd_ctx_reserved[i]);
+        win[i] = 0;
+        while (free_ && k < RD_CTX_WINDOW) {
+            uint64_t bit = free_ & -free_;
+            win[i] |= bit;
+            free_ &= free_ - 1;
+            k++;
+        }
+        rd_ctx_reserved[i] |= win[i];
+    }
+}
+
+void rd_comm_ctx_unreserve(const uint64_t win[RD_CTX_WORDS])
+{
+    for (int i = 0; i < RD_CTX_WORDS; i++)
+        rd_ctx_reserved[i] &= ~win[i];
+}
+
+int rd_comm_ctx_lowest(const uint64_t map[RD_CTX_WORDS], uint32_t *ctx)
+{
+    for (int i = 0; i < RD_CTX_WORDS; i++) {
+        if (map[i]) {
+            *ctx = (uint32_t)(2 * (i * 64 + __builtin_ctzll(map[i])));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx)
+{
+    comm->ctx = ctx;
+    comm->coll->ctx = ctx + 1;
+    rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
 }

@@ -59,7 +59,22 @@ rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
  * agreements apart. */
 rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
                                   uint32_t *ctx);
-#define RD_TAG_CREATE_GROUP_BASE 16 /* + the user's tag (>= 0) */
+#define RD_TAG_CREATE_GROUP_BASE 16
+
+/* Nonblocking agreement (MPI_Comm_idup): a communicator made with ctx
+ * RD_CTX_PENDING gets its pair later from rd_comm_set_ctx. Each rank
+ * reserves a window of up to RD_CTX_WINDOW free pairs (bits of a map of
+ * RD_CTX_WORDS words), the ranks AND their windows, and each takes the
+ * lowest common pair; reserved pairs are offered to no other agreement
+ * until unreserved. */
+#define RD_CTX_PENDING UINT32_MAX
+#define RD_CTX_WORDS 64 /* 4096 pairs */
+#define RD_CTX_WINDOW 256
+void rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS]);
+void rd_comm_ctx_unreserve(const uint64_t win[RD_CTX_WORDS]);
+/* The lowest pair of map as a context id: 0 if map is empty. */
+int rd_comm_ctx_lowest(const uint64_t map[RD_CTX_WORDS], uint32_t *ctx);
+void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx); /* + the user's tag (>= 0) */
 /* Blocking exchange on comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
 

@@ -572,6 +572,52 @@ static void t_neighbor(void)
     MPI_Comm_free(&g);
 }
 
+/* MPI_Comm_idup: nonblocking (rank 0 sends before rank 1 has called it),
+ * with a blocking dup and another idup agreed while it is pending; the
+ * three communicators are distinct and work. */
+static void t_idup(void)
+{
+    MPI_Comm c1, c2, c3;
+    MPI_Request r[2];
+    int token = -1;
+    if (rank == 0) {
+        MPI_Comm_idup(MPI_COMM_WORLD, &c1, &r[0]);
+        if (size > 1)
+            MPI_Send(&rank, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+    } else {
+        if (rank == 1)
+            MPI_Recv(&token, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Comm_idup(MPI_COMM_WORLD, &c1, &r[0]);
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &c2);
+    MPI_Comm_idup(c2, &c3, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    if (rank == 1)
+        mt_is_int(token, 0, "message sent while Comm_idup was pending");
+    int res = -1;
+    MPI_Comm_compare(MPI_COMM_WORLD, c1, &res);
+    mt_is_int(res, MPI_CONGRUENT, "Comm_idup result is congruent to its parent");
+    /* the same tag on the three: each receive gets its own communicator's message */
+    int v[3] = {-1, -1, -1}, mine[3] = {rank * 10 + 1, rank * 10 + 2, rank * 10 + 3};
+    int to = (rank + 1) % size, from = (rank - 1 + size) % size;
+    MPI_Request q[6];
+    MPI_Irecv(&v[2], 1, MPI_INT, from, 4, c3, &q[0]);
+    MPI_Irecv(&v[1], 1, MPI_INT, from, 4, c2, &q[1]);
+    MPI_Irecv(&v[0], 1, MPI_INT, from, 4, c1, &q[2]);
+    MPI_Isend(&mine[0], 1, MPI_INT, to, 4, c1, &q[3]);
+    MPI_Isend(&mine[1], 1, MPI_INT, to, 4, c2, &q[4]);
+    MPI_Isend(&mine[2], 1, MPI_INT, to, 4, c3, &q[5]);
+    MPI_Waitall(6, q, MPI_STATUSES_IGNORE);
+    mt_ok(v[0] == from * 10 + 1 && v[1] == from * 10 + 2 && v[2] == from * 10 + 3,
+          "idup'ed, dup'ed and idup'ed-while-pending communicators keep their messages apart");
+    int sum = 0;
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, c3);
+    mt_is_int(sum, size * (size - 1) / 2, "Allreduce on a communicator made by Comm_idup");
+    MPI_Comm_free(&c1);
+    MPI_Comm_free(&c2);
+    MPI_Comm_free(&c3);
+}
+
 static void t_errors(void)
 {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -633,6 +679,7 @@ int main(int argc, char **argv)
         t_nonblocking(c);
     }
     t_neighbor();
+    t_idup();
     t_errors();
     MPI_Op_free(&affine_op);
     MPI_Type_free(&affine_t);
