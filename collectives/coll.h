@@ -77,6 +77,11 @@ const char *rd_coll_choice(int kind, const struct rd_coll_args *a);
  * number of mismatches, describing each one on stderr (a unit test). */
 int rd_coll_check_menus(void);
 
+/* A blocking collective of a node-local communicator through the node's
+ * memory (shmcoll.c), when the call qualifies: returns 1 with *err set if
+ * it ran, 0 if the call takes the schedule path. Lock held. */
+int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err);
+
 /* ---- algorithms, by family (the menus in select.c list them) */
 rd_status rd_barrier_dissemination(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_barrier_linear(struct rd_sched *s, const struct rd_coll_args *a);

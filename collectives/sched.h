@@ -44,6 +44,11 @@ struct rd_sop {
     MPI_Op op;
 };
 
+struct rd_scratch {
+    void *p;
+    size_t size;
+};
+
 struct rd_sched {
     struct rd_sop *ops;
     int nops, cap;
@@ -54,7 +59,7 @@ struct rd_sched {
     MPI_Comm lib;                  /* where the traffic goes: comm->coll */
     int tag;
     int error;                     /* first MPI error class met */
-    void **scratch;                /* buffers freed with the schedule */
+    struct rd_scratch *scratch;    /* buffers given back with the schedule */
     int nscratch, capscratch;
     struct rd_request_s *req;      /* nonblocking: the user's request */
     void (*on_done)(struct rd_sched *s); /* nonblocking: called when the steps are done,

@@ -6,6 +6,7 @@
 
 #include "runtime/errhandler.h"
 #include "runtime/job.h"
+#include "runtime/nodemem.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/request.h"
 
@@ -54,6 +55,11 @@ void rd_comm_init_predefined(void)
 
 void rd_comm_fini(void)
 {
+    free(rd_mpi_comm_world.node_known);
+    free(rd_mpi_comm_self.node_known);
+    rd_mpi_comm_world.node_known = rd_mpi_comm_self.node_known = NULL;
+    rd_mpi_comm_world.node_slot = rd_mpi_comm_self.node_slot = 0;
+    rd_mpi_comm_world.node_seq = rd_mpi_comm_self.node_seq = 0;
     memset(rd_ctx_used, 0, sizeof(rd_ctx_used));
     memset(rd_ctx_reserved, 0, sizeof(rd_ctx_reserved));
 }
@@ -93,6 +99,9 @@ void rd_comm_release(MPI_Comm comm)
         free(comm->errh);
     }
     rd_topo_free(comm);
+    if (comm->node_slot > 0)
+        rd_node_slot_release(comm->node_slot - 1, comm->size);
+    free(comm->node_known);
     comm->magic = 0;
     comm->coll->magic = 0;
     free(comm->coll);

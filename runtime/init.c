@@ -67,6 +67,7 @@ rd_status rd_finalize(void)
     if (st == RD_OK)
         st = rd_job_fence(0);
     rd_p2p_close();
+    rd_comm_fini();
     RD_UNLOCK();
     rd_status st2 = rd_job_finalize();
     atomic_store_explicit(&rd_state.phase, RD_PHASE_FINALIZED, memory_order_release);

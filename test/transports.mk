@@ -14,7 +14,7 @@ test_unit_shm_ring_LDADD = $(RD_TL_TEST_LIBS)
 
 # segment life cycle and CMA between forked processes
 test_unit_shm_segment_SOURCES = test/unit/shm_segment.c transports/shm/shm_ring.c \
-	transports/shm/shm_segment.c transports/shm/shm_cma.c
+	transports/shm/shm_segment.c transports/shm/shm_cma.c runtime/nodemem.c
 test_unit_shm_segment_CFLAGS = $(RD_TL_TEST_CFLAGS)
 test_unit_shm_segment_LDADD = $(RD_TL_TEST_LIBS)
 

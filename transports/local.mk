@@ -5,6 +5,7 @@ RD_TL_SHM_SOURCES = \
 	transports/shm/shm.c \
 	transports/shm/shm_ring.c transports/shm/shm_ring.h \
 	transports/shm/shm_segment.c transports/shm/shm_segment.h \
-	transports/shm/shm_cma.c transports/shm/shm_cma.h
+	transports/shm/shm_cma.c transports/shm/shm_cma.h \
+	runtime/nodemem.c runtime/nodemem.h
 librdmpi_la_SOURCES += $(RD_TL_SELF_SOURCES) $(RD_TL_SHM_SOURCES)
 EXTRA_DIST += transports/README.md

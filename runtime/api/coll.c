@@ -90,7 +90,12 @@ static int check_topo(const char *call, MPI_Comm comm)
 static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *req)
 {
     MPI_Comm comm = a->comm;
+    int err = MPI_SUCCESS;
     RD_LOCK();
+    if (!req && rd_shmcoll_run(kind, a, &err)) {
+        RD_UNLOCK();
+        return err == MPI_SUCCESS ? MPI_SUCCESS : rd_err_raise(comm, err, call, "the collective failed");
+    }
     struct rd_sched *s = rd_sched_new(comm);
     if (!s) {
         RD_UNLOCK();
@@ -102,7 +107,6 @@ static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *
         RD_UNLOCK();
         return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
     }
-    int err = MPI_SUCCESS;
     if (req) {
         st = rd_sched_start(s, req);
         if (st != RD_OK)

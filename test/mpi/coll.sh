@@ -1,7 +1,8 @@
 #!/bin/bash
 # Collectives (test/mpi/coll.c): with the selection table on 1 to 8 ranks,
 # then with every algorithm of every menu forced in turn on 2 to 8 ranks
-# (COLL_SETS below covers each choice of each RDMPI_COLL_* parameter).
+# (COLL_SETS below covers each choice of each RDMPI_COLL_* parameter), and
+# with the shared-memory path of small collectives off (RDMPI_COLL_SHM=0).
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 COLL_SETS=(
@@ -9,6 +10,7 @@ COLL_SETS=(
     "RDMPI_COLL_BARRIER=linear RDMPI_COLL_BCAST=scatter_allgather RDMPI_COLL_REDUCE=linear RDMPI_COLL_ALLREDUCE=rabenseifner RDMPI_COLL_GATHER=linear RDMPI_COLL_SCATTER=linear RDMPI_COLL_ALLGATHER=bruck RDMPI_COLL_ALLGATHERV=linear RDMPI_COLL_ALLTOALL=pairwise RDMPI_COLL_ALLTOALLV=linear RDMPI_COLL_REDUCE_SCATTER=reduce_scatterv RDMPI_COLL_SCAN=linear"
     "RDMPI_COLL_BCAST=pipeline RDMPI_COLL_SEGMENT=4k RDMPI_COLL_ALLREDUCE=ring RDMPI_COLL_ALLGATHER=ring RDMPI_COLL_ALLTOALL=linear"
     "RDMPI_COLL_BCAST=linear RDMPI_COLL_ALLREDUCE=reduce_bcast"
+    "RDMPI_COLL_SHM=0"
 )
 for np in ${COLL_NPS:-1 2 3 4 5 6 7 8}; do
     mpi_check "$np" "$RD_BUILDDIR/test/mpi/coll"

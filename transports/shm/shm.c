@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "runtime/log.h"
+#include "runtime/nodemem.h"
 #include "runtime/params.h"
 #include "transports/shm/shm_cma.h"
 #include "transports/shm/shm_ring.h"
@@ -255,6 +256,9 @@ static rd_status shm_activate(rd_tl *base)
         tl->rx[s].src = tl->local_peers[s];
     }
     shm_decide_cma(tl, pid, addr, probe_peer);
+    if (tl->seg.coll_slots > 0)
+        rd_node_arena_register(tl->seg.base + tl->seg.coll_off, tl->seg.coll_slots, tl->local_size,
+                               RD_SHM_COLL_DATA);
 out:
     free(val);
     return st;
@@ -414,8 +418,11 @@ static void shm_close(rd_tl *base)
     shm_tl *tl = (shm_tl *)base;
     if (!tl)
         return;
-    if (tl->have_seg)
+    if (tl->have_seg) {
+        if (rd_node_arena.base && rd_node_arena.base == tl->seg.base + tl->seg.coll_off)
+            rd_node_arena_unregister();
         rd_shm_seg_close(&tl->seg);
+    }
     shm_free(tl);
 }
 

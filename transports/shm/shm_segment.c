@@ -16,9 +16,10 @@
 #include <unistd.h>
 
 #include "runtime/log.h"
+#include "runtime/nodemem.h"
 
 #define RD_SHM_SEG_MAGIC 0x72646d7069736d31ULL /* "rdmpism1" */
-#define RD_SHM_SEG_VERSION 1
+#define RD_SHM_SEG_VERSION 2
 #define RD_SHM_PAGE 4096
 
 static size_t align_up(size_t v, size_t a)
@@ -39,7 +40,9 @@ static size_t seg_layout(rd_shm_seg *seg, int local_size, size_t ring_size)
     seg->ring_off = align_up(seg->ctl_off + l * l * sizeof(rd_shm_ring_ctl), RD_SHM_PAGE);
     if (l > 65536 || ring_size > RD_SHM_RING_MAX)
         return 0;
-    return seg->ring_off + l * l * ring_size;
+    seg->coll_off = seg->ring_off + l * l * ring_size;
+    seg->coll_slots = local_size >= 2 && local_size <= RD_SHM_COLL_MAX_RANKS ? RD_SHM_COLL_SLOTS : 0;
+    return seg->coll_off + rd_node_arena_bytes(seg->coll_slots, local_size, RD_SHM_COLL_DATA);
 }
 
 static void make_name(char *out, size_t outlen, const char *nspace)

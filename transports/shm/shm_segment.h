@@ -12,6 +12,8 @@
  *                 their local ranks in the order they joined
  *   ring controls per ordered pair (sender, receiver): the consumer's head
  *   rings         per ordered pair: ring_size bytes, page aligned
+ *   coll arena    slots for the collectives of node-local communicators
+ *                 (runtime/nodemem.h), when 2..RD_SHM_COLL_MAX_RANKS ranks
  *
  * The file is sparse: pages of the rings are allocated when first touched,
  * so pairs that never talk cost no memory.
@@ -28,6 +30,10 @@
 
 #define RD_SHM_SEG_NAME_MAX 256
 #define RD_SHM_SEG_PREFIX "/rdmpi-"
+/* the collectives' arena: slots, data bytes per area, largest node served */
+#define RD_SHM_COLL_SLOTS 32
+#define RD_SHM_COLL_DATA 4096
+#define RD_SHM_COLL_MAX_RANKS 64
 
 typedef struct rd_shm_seg_hdr {
     uint64_t magic;
@@ -57,7 +63,8 @@ typedef struct rd_shm_seg {
     int local_size, local_rank;
     size_t ring_size;
     int creator;
-    size_t info_off, active_off, active_stride, ctl_off, ring_off;
+    size_t info_off, active_off, active_stride, ctl_off, ring_off, coll_off;
+    int coll_slots;
     char name[RD_SHM_SEG_NAME_MAX];
 } rd_shm_seg;
 

@@ -1,0 +1,252 @@
+/* shmcoll.c - small blocking collectives of node-local communicators
+ * through the node's memory (runtime/nodemem.h) instead of messages.
+ *
+ * A communicator whose ranks all live on this node takes a slot of the
+ * arena at its first such collective (its rank 0 claims one and broadcasts
+ * the number). Collective number s of the communicator then goes:
+ *
+ *   1. guard: before a rank overwrites its area s % D (D = RD_NODE_DEPTH),
+ *      every reader of it must be done with collective s - D, which it is
+ *      once it has posted s - D + 1 (a rank posts s only after finishing
+ *      s - 1), so a rank runs up to D - 1 collectives ahead of the others;
+ *   2. the rank writes its data (if any) into its area and posts s in the
+ *      area's sequence word (a release store: the data is visible first);
+ *   3. it waits for the posts it needs (acquire loads) and reads.
+ *
+ * A small payload shares the cache line of the sequence word, so an 8-byte
+ * Allreduce of 2 ranks costs one line each way. Reductions are applied in
+ * rank order on every rank, so every rank gets the same bits, and
+ * non-commutative operations are right. While waiting, the rank keeps the
+ * p2p engine moving (other ranks' messages, nonblocking collectives) and
+ * yields its core when the node is oversubscribed. */
+#include "config.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives/coll.h"
+#include "runtime/comm.h"
+#include "runtime/job.h"
+#include "runtime/nodemem.h"
+#include "runtime/op.h"
+#include "runtime/params.h"
+
+static int all_local(MPI_Comm comm)
+{
+    for (int i = 0; i < comm->size; i++) {
+        int w = rd_comm_world_rank(comm, i), found = 0;
+        for (int k = 0; k < rd_job.local_size && !found; k++)
+            found = rd_job.local_peers[k] == w;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* First use: decide for good whether comm goes through the node's memory.
+ * Every rank reaches the same answer; the claim itself is collective. */
+static int setup(MPI_Comm comm)
+{
+    comm->node_slot = -1;
+    if (!rd_node_arena.base || comm->size < 2 || comm->size > rd_node_arena.local_size ||
+        !all_local(comm))
+        return 0;
+    static uint32_t claims;
+    int slot = -1;
+    if (comm->rank == 0) {
+        uint64_t token = ((uint64_t)(rd_job.rank + 1) << 32) | ++claims;
+        for (int i = 0; i < rd_node_arena.nslots && slot < 0; i++) {
+            uint64_t free_ = 0;
+            struct rd_node_slot_hdr *h = rd_node_slot(i);
+            if (atomic_compare_exchange_strong(&h->owner, &free_, token)) {
+                atomic_store_explicit(&h->released, 0, memory_order_relaxed);
+                for (int r = 0; r < comm->size; r++)
+                    for (int p = 0; p < RD_NODE_DEPTH; p++)
+                        atomic_store_explicit(&rd_node_area(i, r, (uint64_t)p)->seq, 0, memory_order_relaxed);
+                slot = i;
+            }
+        }
+    }
+    /* the number travels by message, after the slot was cleared */
+    struct rd_sched *s = rd_sched_new(comm);
+    struct rd_coll_args a = {.comm = comm, .rbuf = &slot, .count = 1, .dt = MPI_INT, .root = 0};
+    if (!s)
+        return 0;
+    if (rd_bcast_binomial(s, &a) != RD_OK) {
+        rd_sched_discard(s); /* out of memory: every rank is in trouble anyway */
+        return 0;
+    }
+    if (rd_sched_run(s) != MPI_SUCCESS || slot < 0)
+        return 0;
+    comm->node_known = calloc((size_t)comm->size, sizeof(uint64_t));
+    if (!comm->node_known) {
+        rd_node_slot_release(slot, comm->size);
+        return 0;
+    }
+    comm->node_slot = slot + 1;
+    comm->node_seq = 0;
+    return 1;
+}
+
+/* Wait until rank j has posted at least `want`. */
+static void wait_posted(MPI_Comm comm, int j, uint64_t want)
+{
+    if (comm->node_known[j] >= want)
+        return;
+    _Atomic uint64_t *w = &rd_node_area(comm->node_slot - 1, j, want)->seq;
+    long idle = 0, spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    uint64_t v;
+    while ((v = atomic_load_explicit(w, memory_order_acquire)) < want) {
+        if (rd_progress() > 0) {
+            idle = 0;
+        } else if (++idle > spins) {
+            RD_UNLOCK();
+            sched_yield();
+            RD_LOCK();
+        }
+    }
+    comm->node_known[j] = v;
+}
+
+static void wait_all(MPI_Comm comm, uint64_t want)
+{
+    for (int j = 0; j < comm->size; j++)
+        if (j != comm->rank)
+            wait_posted(comm, j, want);
+}
+
+static unsigned char *area_data(MPI_Comm comm, int j, uint64_t s)
+{
+    return rd_node_area(comm->node_slot - 1, j, s)->data;
+}
+
+static void post(MPI_Comm comm, uint64_t s)
+{
+    atomic_store_explicit(&rd_node_area(comm->node_slot - 1, comm->rank, s)->seq, s,
+                          memory_order_release);
+    comm->node_known[comm->rank] = s;
+}
+
+/* Step 1: the readers of this rank's area for s are done with it. */
+static void guard(MPI_Comm comm, uint64_t s)
+{
+    if (s > RD_NODE_DEPTH)
+        wait_all(comm, s - RD_NODE_DEPTH + 1);
+}
+
+static void reduce_all(MPI_Comm comm, uint64_t s, void *rbuf, int count, MPI_Datatype dt, MPI_Op op)
+{
+    size_t bytes = (size_t)count * dt->size;
+    int n = comm->size;
+    memcpy((char *)rbuf + dt->true_lb, area_data(comm, n - 1, s), bytes);
+    for (int j = n - 2; j >= 0; j--)
+        rd_op_apply(op, (char *)area_data(comm, j, s) - dt->true_lb, rbuf, count, dt);
+}
+
+/* Does this call go through the node's memory? Every rank answers alike:
+ * the answer depends on arguments that MPI requires to match. */
+static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
+{
+    size_t max = (size_t)rd_param.coll_shm_max, n = (size_t)a->comm->size;
+    if (max > rd_node_arena.data)
+        max = rd_node_arena.data;
+    switch (kind) {
+    case RD_COLL_BARRIER:
+        *bytes = 0;
+        return rd_param.coll_barrier == 0;
+    case RD_COLL_BCAST:
+        *bytes = (size_t)a->count * a->dt->size;
+        return rd_param.coll_bcast == 0 && *bytes <= max;
+    case RD_COLL_REDUCE:
+    case RD_COLL_ALLREDUCE:
+        *bytes = (size_t)a->count * a->dt->size;
+        return (kind == RD_COLL_REDUCE ? rd_param.coll_reduce : rd_param.coll_allreduce) == 0 &&
+               a->dt->contig && *bytes <= max;
+    case RD_COLL_ALLGATHER:
+        *bytes = a->sbuf == MPI_IN_PLACE ? (size_t)a->rcount * a->rdt->size : (size_t)a->scount * a->sdt->size;
+        return rd_param.coll_allgather == 0 && *bytes <= max;
+    case RD_COLL_ALLTOALL:
+        *bytes = (size_t)a->rcount * a->rdt->size;
+        return rd_param.coll_alltoall == 0 && *bytes * n <= max;
+    default:
+        return 0;
+    }
+}
+
+int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
+{
+    MPI_Comm comm = a->comm;
+    size_t bytes;
+    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || !eligible(kind, a, &bytes))
+        return 0;
+    if (comm->node_slot == 0 && !setup(comm))
+        return 0;
+    *err = MPI_SUCCESS;
+    int me = comm->rank, n = comm->size;
+    if (kind != RD_COLL_BARRIER && bytes == 0)
+        return 1; /* nothing moves (all ranks agree) */
+    uint64_t s = ++comm->node_seq;
+    switch (kind) {
+    case RD_COLL_BARRIER:
+        post(comm, s);
+        wait_all(comm, s);
+        break;
+    case RD_COLL_BCAST:
+        if (me == a->root) {
+            guard(comm, s);
+            rd_dt_pack(a->rbuf, a->dt, 0, area_data(comm, me, s), bytes);
+            post(comm, s);
+        } else {
+            post(comm, s);
+            wait_posted(comm, a->root, s);
+            rd_dt_unpack(a->rbuf, a->dt, 0, area_data(comm, a->root, s), bytes);
+        }
+        break;
+    case RD_COLL_REDUCE:
+    case RD_COLL_ALLREDUCE: {
+        const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+        guard(comm, s);
+        memcpy(area_data(comm, me, s), (const char *)mine + a->dt->true_lb, bytes);
+        post(comm, s);
+        if (kind == RD_COLL_ALLREDUCE || me == a->root) {
+            wait_all(comm, s);
+            reduce_all(comm, s, a->rbuf, a->count, a->dt, a->op);
+        }
+        break;
+    }
+    case RD_COLL_ALLGATHER: {
+        MPI_Datatype rdt = a->rdt;
+        MPI_Aint bstride = (MPI_Aint)a->rcount * rdt->extent;
+        guard(comm, s);
+        if (a->sbuf == MPI_IN_PLACE)
+            rd_dt_pack((char *)a->rbuf + me * bstride, rdt, 0, area_data(comm, me, s), bytes);
+        else
+            rd_dt_pack(a->sbuf, a->sdt, 0, area_data(comm, me, s), bytes);
+        post(comm, s);
+        wait_all(comm, s);
+        for (int j = 0; j < n; j++)
+            if (j != me || a->sbuf != MPI_IN_PLACE)
+                rd_dt_unpack((char *)a->rbuf + j * bstride, rdt, 0, area_data(comm, j, s), bytes);
+        break;
+    }
+    case RD_COLL_ALLTOALL: {
+        int inplace = a->sbuf == MPI_IN_PLACE;
+        const void *sbuf = inplace ? a->rbuf : a->sbuf;
+        MPI_Datatype sdt = inplace ? a->rdt : a->sdt;
+        MPI_Aint sstride = (MPI_Aint)(inplace ? a->rcount : a->scount) * sdt->extent;
+        MPI_Aint rstride = (MPI_Aint)a->rcount * a->rdt->extent;
+        unsigned char *out = area_data(comm, me, s);
+        guard(comm, s);
+        for (int j = 0; j < n; j++)
+            rd_dt_pack((const char *)sbuf + j * sstride, sdt, 0, out + (size_t)j * bytes, bytes);
+        post(comm, s);
+        wait_all(comm, s);
+        for (int j = 0; j < n; j++)
+            rd_dt_unpack((char *)a->rbuf + j * rstride, a->rdt, 0, area_data(comm, j, s) + (size_t)me * bytes,
+                         bytes);
+        break;
+    }
+    }
+    return 1;
+}

@@ -1,0 +1,64 @@
+/* nodemem.h - shared memory of the node for the collectives.
+ *
+ * The shm transport carves an arena of slots out of its node segment and
+ * registers it here when it activates (transports never meet the
+ * collectives; this service is where they meet). A communicator whose
+ * ranks all live on this node can own one slot (collectives/shmcoll.c):
+ * per rank of the communicator, RD_NODE_DEPTH areas (collective s uses
+ * area s % RD_NODE_DEPTH) of a sequence word followed by data, so that a
+ * rank can run that many collectives ahead of the slowest reader. */
+#ifndef RD_NODEMEM_H
+#define RD_NODEMEM_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RD_NODE_LINE 64
+#define RD_NODE_DEPTH 8
+
+struct rd_node_arena {
+    unsigned char *base; /* NULL: no arena (one rank on the node, or no shm) */
+    int nslots;
+    int local_size;      /* ranks per slot at most */
+    size_t stride;       /* bytes per slot */
+    size_t data;         /* data bytes per area */
+};
+extern struct rd_node_arena rd_node_arena;
+
+/* A slot's header: who owns it, and how many of its ranks let it go. */
+struct rd_node_slot_hdr {
+    _Alignas(RD_NODE_LINE) _Atomic uint64_t owner; /* 0: free */
+    _Atomic uint32_t released;
+};
+
+/* One area: the sequence number of the collective whose data follows. */
+struct rd_node_area {
+    _Alignas(RD_NODE_LINE) _Atomic uint64_t seq;
+    unsigned char data[];
+};
+
+/* Bytes an arena of nslots for local_size ranks with `data` bytes per
+ * area takes (the transport sizes its segment with it). */
+size_t rd_node_arena_bytes(int nslots, int local_size, size_t data);
+/* Set rd_node_arena over base (zeroed memory of rd_node_arena_bytes). */
+void rd_node_arena_register(unsigned char *base, int nslots, int local_size, size_t data);
+void rd_node_arena_unregister(void);
+
+/* A communicator of n ranks lets its slot go; the last rank frees it. */
+void rd_node_slot_release(int slot, int n);
+
+static inline struct rd_node_slot_hdr *rd_node_slot(int slot)
+{
+    return (struct rd_node_slot_hdr *)(void *)(rd_node_arena.base + (size_t)slot * rd_node_arena.stride);
+}
+
+static inline struct rd_node_area *rd_node_area(int slot, int rank, uint64_t seq)
+{
+    size_t area = RD_NODE_LINE + rd_node_arena.data; /* a multiple of the line */
+    size_t idx = (size_t)rank * RD_NODE_DEPTH + (size_t)(seq % RD_NODE_DEPTH);
+    return (struct rd_node_area *)(void *)(rd_node_arena.base + (size_t)slot * rd_node_arena.stride +
+                                           RD_NODE_LINE + idx * area);
+}
+
+#endif
