@@ -3,6 +3,7 @@
 
 #include "collectives/sched.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,14 +72,16 @@ static void pool_put(struct rd_scratch x)
     pool_bytes += x.size;
 }
 
-/* Collective tags: negative (users' tags are >= 0, MPI_ANY_TAG is -1),
- * from a per-communicator counter that every rank advances alike, with 64
- * sub-tags each: -2 - (seq * 64 + sub). */
+/* Collective tags: the bottom of the negative range (users' tags are >= 0,
+ * MPI_ANY_TAG is -1, and the library's other exchanges use small positive
+ * tags or tags just below -1; see comm.h), from a per-communicator counter
+ * that every rank advances alike, with 64 sub-tags each:
+ * INT_MIN + (seq mod 2^23) * 64 + sub. */
 #define RD_SUBTAGS 64
 static int next_tag(MPI_Comm comm)
 {
     uint32_t seq = comm->coll_seq++;
-    return -2 - (int)((seq & 0xffffffu) * RD_SUBTAGS);
+    return INT_MIN + (int)((seq & 0x7fffffu) * RD_SUBTAGS);
 }
 
 struct rd_sched *rd_sched_new(MPI_Comm comm)
@@ -335,7 +338,7 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
 {
     int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV;
     struct rd_request_s *r = rd_req_new(kind, RD_MODE_STANDARD, op->buf, op->count, op->dt,
-                                        op->peer, s->tag - op->sub, s->lib);
+                                        op->peer, s->tag + op->sub, s->lib);
     if (!r || !pend_push(s, r)) {
         if (r)
             rd_req_release(r);
