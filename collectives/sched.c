@@ -107,7 +107,7 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     s->comm = comm;
     rd_comm_retain(comm);
-    s->lib = comm->coll;
+    s->lib = s->cur = comm->coll;
     s->tag = next_tag(comm);
     return s;
 }
@@ -173,6 +173,7 @@ static rd_status p2p_step(struct rd_sched *s, int kind, const void *buf, int cou
     rd_dt_retain(dt);
     op->peer = peer;
     op->sub = sub & (RD_SUBTAGS - 1);
+    op->lib = s->cur;
     return RD_OK;
 }
 
@@ -338,7 +339,7 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
 {
     int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV;
     struct rd_request_s *r = rd_req_new(kind, RD_MODE_STANDARD, op->buf, op->count, op->dt,
-                                        op->peer, s->tag + op->sub, s->lib);
+                                        op->peer, s->tag + op->sub, op->lib);
     if (!r || !pend_push(s, r)) {
         if (r)
             rd_req_release(r);

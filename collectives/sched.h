@@ -35,6 +35,7 @@ struct rd_sop {
     int kind;
     int peer;             /* SEND/RECV: rank in the communicator */
     int sub;              /* SEND/RECV: sub-tag (0..63) within the collective's tag */
+    MPI_Comm lib;         /* SEND/RECV: the library context it goes over */
     int count;
     MPI_Datatype dt;
     void *buf;            /* SEND/RECV buffer, REDUCE inout, COPY destination */
@@ -57,6 +58,7 @@ struct rd_sched {
     int npend, cappend;
     MPI_Comm comm;                 /* the user's communicator (held) */
     MPI_Comm lib;                  /* where the traffic goes: comm->coll */
+    MPI_Comm cur;                  /* while building: where new sends/receives go */
     int tag;
     int error;                     /* first MPI error class met */
     struct rd_scratch *scratch;    /* buffers given back with the schedule */
@@ -85,6 +87,12 @@ rd_status rd_sched_send_sub(struct rd_sched *s, const void *buf, int count, MPI_
 rd_status rd_sched_recv_sub(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer,
                             int sub);
 rd_status rd_sched_wait(struct rd_sched *s);
+/* Sends and receives appended from now on go over lib (a library context:
+ * an intercommunicator's own, or its local group's); by default comm->coll. */
+static inline void rd_sched_on(struct rd_sched *s, MPI_Comm lib)
+{
+    s->cur = lib;
+}
 rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int count,
                           MPI_Datatype dt, MPI_Op op);
 rd_status rd_sched_copy(struct rd_sched *s, const void *src, int scount, MPI_Datatype sdt,
