@@ -14,3 +14,11 @@ test_mpi_dtypes_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_dtypes_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/dtypes.sh
 EXTRA_DIST += test/mpi/dtypes.sh
+
+# derived datatypes through point-to-point, under every protocol
+check_PROGRAMS += test/mpi/p2p_dtypes
+test_mpi_p2p_dtypes_SOURCES = test/mpi/p2p_dtypes.c
+test_mpi_p2p_dtypes_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_dtypes_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/p2p_dtypes.sh
+EXTRA_DIST += test/mpi/p2p_dtypes.sh
