@@ -342,22 +342,29 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
 
 /* ------------------------------------------------------------ statuses */
 
-#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
-int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
+static int set_elements(const char *call, MPI_Status *status, MPI_Datatype dt, MPI_Count count)
 {
-    const char *call = "MPI_Status_set_elements_x";
     if (!status)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "status is NULL");
     if (count < 0)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "count %lld is negative", count);
     if (!rd_dt_valid(dt))
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype");
+    if (dt->elements == 0 && count > 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s has no elements", dt->name);
+    /* the bytes that hold count basic elements of dt */
     status->rd_bytes = rd_dt_elements_bytes(dt, count);
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
+{
+    return set_elements("MPI_Status_set_elements_x", status, dt, count);
 }
 
 #pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype dt, int count)
 {
-    return PMPI_Status_set_elements_x(status, dt, count);
+    return set_elements("MPI_Status_set_elements", status, dt, count);
 }

@@ -230,6 +230,27 @@ int main(int argc, char **argv)
         MPI_Type_free(&t);
     }
 
+    /* ---- absolute addresses from MPI_BOTTOM */
+    {
+        int x = 11;
+        double y = 0.5;
+        MPI_Aint ad[2];
+        MPI_Get_address(&x, &ad[0]);
+        MPI_Get_address(&y, &ad[1]);
+        MPI_Type_create_struct(2, (int[]){1, 1}, ad, (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &t);
+        MPI_Type_commit(&t);
+        unsigned char out[12], want[12];
+        int pos = 0;
+        memcpy(want, &x, 4);
+        memcpy(want + 4, &y, 8);
+        MPI_Pack(MPI_BOTTOM, 1, t, out, 12, &pos, MPI_COMM_WORLD);
+        mt_ok(pos == 12 && memcmp(out, want, 12) == 0, "Pack from MPI_BOTTOM with absolute addresses");
+        x = 0, y = 0;
+        MPI_Sendrecv(out, 12, MPI_PACKED, rank, 9, MPI_BOTTOM, 1, t, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        mt_ok(x == 11 && y == 0.5, "MPI_PACKED received into MPI_BOTTOM with the same type");
+        MPI_Type_free(&t);
+    }
+
     /* ---- resized */
     MPI_Type_create_resized(MPI_INT, -4, 12, &t);
     MPI_Type_commit(&t);
