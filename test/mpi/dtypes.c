@@ -632,6 +632,11 @@ int main(int argc, char **argv)
         mt_is_int(MPI_Type_create_darray(2, 0, 1, (int[]){8}, (int[]){MPI_DISTRIBUTE_BLOCK}, (int[]){3}, (int[]){2},
                                          MPI_ORDER_C, MPI_INT, &nt),
                   MPI_ERR_ARG, "darray block 3 x 2 processes < 8: MPI_ERR_ARG");
+        MPI_Datatype huge;
+        MPI_Type_contiguous(INT_MAX, MPI_DOUBLE, &huge);
+        mt_is_int(MPI_Type_contiguous(INT_MAX, huge, &nt), MPI_ERR_ARG,
+                  "a type of 2^65 bytes (size overflows an MPI_Aint): MPI_ERR_ARG");
+        MPI_Type_free(&huge);
         mt_ok(nt == MPI_DATATYPE_NULL, "no type was made by the failed calls");
         MPI_Type_contiguous(2, MPI_INT, &nt); /* not committed */
         mt_is_int(MPI_Send(a, 1, nt, rank, 0, MPI_COMM_WORLD), MPI_ERR_TYPE, "Send of an uncommitted type: MPI_ERR_TYPE");
