@@ -251,6 +251,24 @@ int rd_mpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
 #define MPI_COMBINER_F90_INTEGER 14
 #define MPI_COMBINER_RESIZED 15
 #define RDMPI_TAG_UB 2147483647 /* the value of the MPI_TAG_UB attribute */
+/* datatype constructors: array orders, distributions (subarray, darray) */
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+/* attributes on datatypes */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+int rd_mpi_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int rd_mpi_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int rd_mpi_type_null_delete_fn(MPI_Datatype, int, void *, void *);
+#define MPI_TYPE_NULL_COPY_FN rd_mpi_type_null_copy_fn
+#define MPI_TYPE_DUP_FN rd_mpi_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN rd_mpi_type_null_delete_fn
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -497,6 +515,56 @@ RD_MPI_PROTO(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, 
 RD_MPI_PROTO(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses,
                                       int max_datatypes, int array_of_integers[],
                                       MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
+/* derived datatypes, packing, datatype attributes */
+RD_MPI_PROTO(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_indexed, (int count, const int array_of_blocklengths[],
+                                 const int array_of_displacements[], MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_hindexed, (int count, const int array_of_blocklengths[],
+                                         const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                         MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_indexed_block, (int count, int blocklength, const int array_of_displacements[],
+                                              MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_hindexed_block, (int count, int blocklength,
+                                               const MPI_Aint array_of_displacements[],
+                                               MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_struct, (int count, const int array_of_blocklengths[],
+                                       const MPI_Aint array_of_displacements[],
+                                       const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                                         const int array_of_starts[], int order, MPI_Datatype oldtype,
+                                         MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[],
+                                       const int array_of_distribs[], const int array_of_dargs[],
+                                       const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                        MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Get_address, (const void *location, MPI_Aint *address))
+RD_MPI_PROTO(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+RD_MPI_PROTO(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+RD_MPI_PROTO(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+RD_MPI_PROTO(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
+RD_MPI_PROTO(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+                         int *position, MPI_Comm comm))
+RD_MPI_PROTO(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                           MPI_Datatype datatype, MPI_Comm comm))
+RD_MPI_PROTO(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                                  void *outbuf, MPI_Aint outsize, MPI_Aint *position))
+RD_MPI_PROTO(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize,
+                                    MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype))
+RD_MPI_PROTO(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
+                                       MPI_Aint *size))
+RD_MPI_PROTO(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                       MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                       int *type_keyval, void *extra_state))
+RD_MPI_PROTO(int, Type_free_keyval, (int *type_keyval))
+RD_MPI_PROTO(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+RD_MPI_PROTO(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag))
+RD_MPI_PROTO(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
 
 /* reduction operations */
 RD_MPI_PROTO(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))

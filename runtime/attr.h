@@ -1,5 +1,5 @@
-/* attr.h - attributes cached on communicators (keyvals, copy on dup,
- * delete on free) and the predefined ones (MPI_TAG_UB, ...). */
+/* attr.h - attributes cached on communicators and datatypes (keyvals, copy
+ * on dup, delete on free) and the predefined ones (MPI_TAG_UB, ...). */
 #ifndef RD_ATTR_H
 #define RD_ATTR_H
 
@@ -12,5 +12,9 @@ struct rd_attr;
 int rd_attr_dup(MPI_Comm comm, MPI_Comm newcomm);
 /* Delete every attribute of comm (delete callbacks), as MPI_Comm_free does. */
 int rd_attr_delete_all(MPI_Comm comm);
+
+/* The same for datatypes (MPI_Type_dup, MPI_Type_free). */
+int rd_attr_dup_type(MPI_Datatype dt, MPI_Datatype newtype);
+int rd_attr_delete_all_type(MPI_Datatype dt);
 
 #endif

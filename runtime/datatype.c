@@ -1,4 +1,5 @@
-/* datatype.c - predefined datatypes and the pack/unpack engine (datatype.h). */
+/* datatype.c - predefined datatypes, the layout of derived ones and the
+ * pack/unpack engine (datatype.h). */
 #include "runtime/datatype.h"
 
 #include <complex.h>
@@ -11,9 +12,11 @@
     struct rd_datatype_s var = {                                                       \
         .magic = RD_DT_MAGIC, .predefined = 1, .committed = 1,                         \
         .size = sizeof(ctype), .lb = 0, .extent = sizeof(ctype), .true_lb = 0,         \
-        .true_extent = sizeof(ctype), .contig = 1, .nblocks = 1,                       \
-        .blocks = var.inline_blocks, .elements = 1, .basic = &var,                     \
-        .inline_blocks = {{0, sizeof(ctype)}}, .name = label};
+        .true_extent = sizeof(ctype), .contig = 1, .elements = 1, .basic = &var,       \
+        .optype = &var, .align = _Alignof(ctype), .dn = &var.node,                     \
+        .node = {.kind = RD_DN_LEAF, .flat = 1, .size = sizeof(ctype), .elems = 1,     \
+                 .basic = &var},                                                       \
+        .name = label};
 
 RD_BASIC(rd_mpi_char, char, "MPI_CHAR")
 RD_BASIC(rd_mpi_signed_char, signed char, "MPI_SIGNED_CHAR")
@@ -79,18 +82,24 @@ RD_BASIC(rd_mpi_complex16, double _Complex, "MPI_COMPLEX16")
     struct rd_datatype_s var = {                                                       \
         .magic = RD_DT_MAGIC, .predefined = 1, .committed = 1,                         \
         .size = 2 * sizeof(ctype), .lb = 0, .extent = 2 * sizeof(ctype), .true_lb = 0, \
-        .true_extent = 2 * sizeof(ctype), .contig = 1, .nblocks = 2,                   \
-        .blocks = var.inline_blocks, .elements = 2, .basic = &basicvar,                \
-        .inline_blocks = {{0, sizeof(ctype)}, {sizeof(ctype), sizeof(ctype)}},         \
+        .true_extent = 2 * sizeof(ctype), .contig = 1, .elements = 2,                  \
+        .basic = &basicvar, .optype = &var, .align = _Alignof(ctype), .dn = &var.node, \
+        .node = {.kind = RD_DN_LEAF, .flat = 1, .size = 2 * sizeof(ctype), .elems = 2, \
+                 .basic = &basicvar},                                                  \
         .name = label};
 RD_TWIN(rd_mpi_2integer, int32_t, rd_mpi_integer, "MPI_2INTEGER")
 RD_TWIN(rd_mpi_2real, float, rd_mpi_real, "MPI_2REAL")
 RD_TWIN(rd_mpi_2double_precision, double, rd_mpi_double_precision, "MPI_2DOUBLE_PRECISION")
 
 /* The pair types of MINLOC/MAXLOC: a value and an int, laid out as the C
- * struct would be (with its padding). */
-#define RD_PAIR(var, vtype, label, isint)                                              \
+ * struct would be (with its padding): two blocks. */
+#define RD_PAIR(var, vtype, vvar, label, isint)                                        \
     struct rd_pair_##var { vtype v; int i; };                                          \
+    static struct rd_dt_blk var##_blk[2] = {                                           \
+        {.disp = 0, .blen = 1, .cext = sizeof(vtype), .pre = 0, .epre = 0,             \
+         .child = &vvar.node},                                                         \
+        {.disp = offsetof(struct rd_pair_##var, i), .blen = 1, .cext = sizeof(int),    \
+         .pre = sizeof(vtype), .epre = 1, .child = &rd_mpi_int.node}};                 \
     struct rd_datatype_s var = {                                                       \
         .magic = RD_DT_MAGIC, .predefined = 1, .committed = 1,                         \
         .size = sizeof(vtype) + sizeof(int), .lb = 0,                                  \
@@ -98,47 +107,158 @@ RD_TWIN(rd_mpi_2double_precision, double, rd_mpi_double_precision, "MPI_2DOUBLE_
         .true_extent = offsetof(struct rd_pair_##var, i) + sizeof(int),                \
         .contig = sizeof(vtype) + sizeof(int) == sizeof(struct rd_pair_##var) &&       \
                   offsetof(struct rd_pair_##var, i) == sizeof(vtype),                  \
-        .nblocks = 2, .blocks = var.inline_blocks, .elements = 2,                      \
-        .basic = isint ? &rd_mpi_int : NULL,                                           \
-        .inline_blocks = {{0, sizeof(vtype)},                                          \
-                          {offsetof(struct rd_pair_##var, i), sizeof(int)}},           \
+        .elements = 2, .basic = isint ? &rd_mpi_int : NULL, .optype = &var,            \
+        .align = _Alignof(struct rd_pair_##var), .dn = &var.node,                      \
+        .node = {.kind = RD_DN_IDX, .size = sizeof(vtype) + sizeof(int), .elems = 2,   \
+                 .flat = offsetof(struct rd_pair_##var, i) == sizeof(vtype),           \
+                 .nblk = 2, .blk = var##_blk},                                         \
         .name = label};
 
-RD_PAIR(rd_mpi_float_int, float, "MPI_FLOAT_INT", 0)
-RD_PAIR(rd_mpi_double_int, double, "MPI_DOUBLE_INT", 0)
-RD_PAIR(rd_mpi_long_int, long, "MPI_LONG_INT", 0)
-RD_PAIR(rd_mpi_2int, int, "MPI_2INT", 1)
-RD_PAIR(rd_mpi_short_int, short, "MPI_SHORT_INT", 0)
-RD_PAIR(rd_mpi_long_double_int, long double, "MPI_LONG_DOUBLE_INT", 0)
+RD_PAIR(rd_mpi_float_int, float, rd_mpi_float, "MPI_FLOAT_INT", 0)
+RD_PAIR(rd_mpi_double_int, double, rd_mpi_double, "MPI_DOUBLE_INT", 0)
+RD_PAIR(rd_mpi_long_int, long, rd_mpi_long, "MPI_LONG_INT", 0)
+RD_PAIR(rd_mpi_2int, int, rd_mpi_int, "MPI_2INT", 1)
+RD_PAIR(rd_mpi_short_int, short, rd_mpi_short, "MPI_SHORT_INT", 0)
+RD_PAIR(rd_mpi_long_double_int, long double, rd_mpi_long_double, "MPI_LONG_DOUBLE_INT", 0)
 
-/* Walk the packed range [off, off + len) of a non-contiguous layout,
- * copying between the user buffer and the packed stream. */
-static void walk(char *buf, MPI_Datatype dt, size_t off, char *packed, size_t len, int to_packed)
+/* ------------------------------------------------------------ the engine
+ *
+ * walk(d, base, skip, ...) moves the packed bytes [skip, skip + len) of one
+ * instance of node d whose origin is base; seg(c, cext, b, skip, ...) the
+ * packed bytes [skip, skip + len) of copies of c lying cext apart from b.
+ * Each level finds where the range starts by a division (VEC) or a binary
+ * search (IDX), so a range costs a seek of O(depth) plus the copy. */
+
+struct rd_cur {
+    char *p;    /* the packed side */
+    int unpack; /* 0: user -> packed; 1: packed -> user */
+};
+
+static inline void mv(char *user, struct rd_cur *c, size_t n)
 {
-    size_t elem = off / dt->size, within = off % dt->size;
-    size_t b = 0;
-    while (b < dt->nblocks && within >= dt->blocks[b].len) {
-        within -= dt->blocks[b].len;
-        b++;
+    if (c->unpack)
+        memcpy(user, c->p, n);
+    else
+        memcpy(c->p, user, n);
+    c->p += n;
+}
+
+/* m runs of w bytes, stride apart from b: fixed-size copies for the small
+ * widths (the compiler turns them into loads and stores, no call) */
+#define RD_RUNS(w)                                                                     \
+    do {                                                                               \
+        if (c->unpack)                                                                 \
+            for (size_t i_ = 0; i_ < m; i_++, b += stride, p += (w))                   \
+                memcpy(b, p, (w));                                                     \
+        else                                                                           \
+            for (size_t i_ = 0; i_ < m; i_++, b += stride, p += (w))                   \
+                memcpy(p, b, (w));                                                     \
+    } while (0)
+
+static void runs(char *b, MPI_Aint stride, size_t w, size_t m, struct rd_cur *c)
+{
+    char *p = c->p;
+    switch (w) {
+    case 1: RD_RUNS(1); break;
+    case 2: RD_RUNS(2); break;
+    case 4: RD_RUNS(4); break;
+    case 8: RD_RUNS(8); break;
+    case 12: RD_RUNS(12); break;
+    case 16: RD_RUNS(16); break;
+    case 24: RD_RUNS(24); break;
+    case 32: RD_RUNS(32); break;
+    default: RD_RUNS(w); break;
     }
-    while (len > 0) {
-        if (b == dt->nblocks) {
-            b = 0;
-            elem++;
-        }
-        const struct rd_dt_block *blk = &dt->blocks[b];
-        size_t n = blk->len - within;
-        if (n > len)
-            n = len;
-        char *user = buf + (MPI_Aint)elem * dt->extent + blk->off + (MPI_Aint)within;
-        if (to_packed)
-            memcpy(packed, user, n);
-        else
-            memcpy(user, packed, n);
-        packed += n;
+    c->p = p;
+}
+
+static void walk(const struct rd_dt_node *d, char *base, size_t skip, struct rd_cur *c, size_t len);
+
+/* bytes [skip, skip + len) of a row of runs of w bytes, stride apart from b */
+static void row(char *b, MPI_Aint stride, size_t w, size_t skip, struct rd_cur *c, size_t len)
+{
+    b += (MPI_Aint)(skip / w) * stride;
+    size_t r = skip % w;
+    if (r) {
+        size_t n = w - r < len ? w - r : len;
+        mv(b + r, c, n);
         len -= n;
-        within = 0;
-        b++;
+        b += stride;
+    }
+    size_t m = len / w;
+    runs(b, stride, w, m, c);
+    b += (MPI_Aint)m * stride;
+    len -= m * w;
+    if (len)
+        mv(b, c, len);
+}
+
+static void seg(const struct rd_dt_node *k, MPI_Aint cext, char *b, size_t skip, struct rd_cur *c,
+                size_t len)
+{
+    if (k->flat) {
+        if ((MPI_Aint)k->size == cext)
+            mv(b + k->off + skip, c, len);
+        else
+            row(b + k->off, cext, k->size, skip, c, len);
+        return;
+    }
+    size_t cs = k->size, r = skip % cs;
+    b += (MPI_Aint)(skip / cs) * cext;
+    while (len) {
+        size_t n = cs - r < len ? cs - r : len;
+        walk(k, b, r, c, n);
+        len -= n;
+        r = 0;
+        b += cext;
+    }
+}
+
+/* the block of an IDX node holding packed offset skip */
+static size_t find_blk(const struct rd_dt_node *d, size_t skip)
+{
+    size_t lo = 0, hi = d->nblk - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (d->blk[mid].pre <= skip)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static void walk(const struct rd_dt_node *d, char *base, size_t skip, struct rd_cur *c, size_t len)
+{
+    if (d->flat) {
+        mv(base + d->off + skip, c, len);
+        return;
+    }
+    if (d->kind == RD_DN_VEC) {
+        size_t bs = d->bsize, r = skip % bs;
+        char *b = base + (MPI_Aint)(skip / bs) * d->stride;
+        if (d->bflat) {
+            row(b + d->child->off, d->stride, bs, r, c, len);
+            return;
+        }
+        while (len) {
+            size_t n = bs - r < len ? bs - r : len;
+            seg(d->child, d->cext, b, r, c, n);
+            len -= n;
+            r = 0;
+            b += d->stride;
+        }
+        return;
+    }
+    /* RD_DN_IDX */
+    size_t k = find_blk(d, skip), r = skip - d->blk[k].pre;
+    while (len) {
+        const struct rd_dt_blk *bl = &d->blk[k++];
+        size_t bs = bl->blen * bl->child->size;
+        size_t n = bs - r < len ? bs - r : len;
+        seg(bl->child, bl->cext, base + bl->disp, r, c, n);
+        len -= n;
+        r = 0;
     }
 }
 
@@ -146,48 +266,518 @@ void rd_dt_pack(const void *buf, MPI_Datatype dt, size_t off, void *out, size_t 
 {
     if (len == 0)
         return;
-    if (dt->contig)
+    if (dt->contig) {
         memcpy(out, (const char *)buf + dt->true_lb + off, len);
-    else
-        walk((char *)buf, dt, off, out, len, 1);
+        return;
+    }
+    struct rd_cur c = {out, 0};
+    seg(dt->dn, dt->extent, (char *)buf, off, &c, len);
 }
 
 void rd_dt_unpack(void *buf, MPI_Datatype dt, size_t off, const void *in, size_t len)
 {
     if (len == 0)
         return;
-    if (dt->contig)
+    if (dt->contig) {
         memcpy((char *)buf + dt->true_lb + off, in, len);
-    else
-        walk(buf, dt, off, (char *)in, len, 0);
+        return;
+    }
+    struct rd_cur c = {(char *)in, 1};
+    seg(dt->dn, dt->extent, buf, off, &c, len);
+}
+
+/* ------------------------------------------------------------ elements */
+
+static MPI_Count seg_elems(const struct rd_dt_node *k, size_t bytes);
+
+/* basic elements in the first bytes (< d->size) of an instance of d; -1
+ * when the cut falls inside one */
+static MPI_Count node_elems(const struct rd_dt_node *d, size_t bytes)
+{
+    switch (d->kind) {
+    case RD_DN_LEAF: {
+        size_t bs = d->basic->size;
+        return bytes % bs ? -1 : (MPI_Count)(bytes / bs);
+    }
+    case RD_DN_VEC: {
+        MPI_Count n = (MPI_Count)(bytes / d->bsize) * (MPI_Count)d->blen * d->child->elems;
+        MPI_Count e = seg_elems(d->child, bytes % d->bsize);
+        return e < 0 ? -1 : n + e;
+    }
+    default: {
+        size_t k = find_blk(d, bytes);
+        MPI_Count e = seg_elems(d->blk[k].child, bytes - d->blk[k].pre);
+        return e < 0 ? -1 : d->blk[k].epre + e;
+    }
+    }
+}
+
+static MPI_Count seg_elems(const struct rd_dt_node *k, size_t bytes)
+{
+    if (bytes == 0)
+        return 0;
+    MPI_Count n = (MPI_Count)(bytes / k->size) * k->elems;
+    if (bytes % k->size == 0)
+        return n;
+    MPI_Count e = node_elems(k, bytes % k->size);
+    return e < 0 ? -1 : n + e;
 }
 
 MPI_Count rd_dt_elements(MPI_Datatype dt, MPI_Count bytes)
 {
     if (dt->size == 0)
         return 0;
-    if (dt->basic) {
-        size_t bs = dt->basic->size;
-        return (size_t)bytes % bs ? -1 : (MPI_Count)((size_t)bytes / bs);
+    return seg_elems(dt->dn, (size_t)bytes);
+}
+
+/* the block of an IDX node holding basic element e */
+static size_t find_blk_e(const struct rd_dt_node *d, MPI_Count e)
+{
+    size_t lo = 0, hi = d->nblk - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (d->blk[mid].epre <= e)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
-    MPI_Count n = (MPI_Count)((size_t)bytes / dt->size) * dt->elements;
-    size_t rem = (size_t)bytes % dt->size;
-    for (size_t b = 0; b < dt->nblocks && rem > 0; b++) {
-        /* each block of a heterogeneous type is one basic element */
-        if (rem < dt->blocks[b].len)
+    return lo;
+}
+
+static size_t seg_bytes(const struct rd_dt_node *k, MPI_Count e);
+
+/* packed bytes of the first e (< d->elems) basic elements of d */
+static size_t node_bytes(const struct rd_dt_node *d, MPI_Count e)
+{
+    switch (d->kind) {
+    case RD_DN_LEAF:
+        return (size_t)e * d->basic->size;
+    case RD_DN_VEC: {
+        MPI_Count be = (MPI_Count)d->blen * d->child->elems;
+        return (size_t)(e / be) * d->bsize + seg_bytes(d->child, e % be);
+    }
+    default: {
+        size_t k = find_blk_e(d, e);
+        return d->blk[k].pre + seg_bytes(d->blk[k].child, e - d->blk[k].epre);
+    }
+    }
+}
+
+static size_t seg_bytes(const struct rd_dt_node *k, MPI_Count e)
+{
+    if (e == 0)
+        return 0;
+    size_t n = (size_t)(e / k->elems) * k->size;
+    return e % k->elems ? n + node_bytes(k, e % k->elems) : n;
+}
+
+MPI_Count rd_dt_elements_bytes(MPI_Datatype dt, MPI_Count elements)
+{
+    if (dt->elements == 0)
+        return 0;
+    return (MPI_Count)seg_bytes(dt->dn, elements);
+}
+
+/* ------------------------------------------------------------ iteration */
+
+struct rd_iter {
+    MPI_Datatype atom; /* runs: the atom; segments: NULL */
+    int (*fn)(void *, MPI_Aint, size_t);
+    void *arg;
+    int (*leaf)(void *, MPI_Aint, MPI_Datatype, size_t); /* leaves */
+};
+
+static int it_node(const struct rd_dt_node *d, MPI_Aint base, const struct rd_iter *it);
+
+/* n copies of k, cext apart from base */
+static int it_copies(const struct rd_dt_node *k, MPI_Aint cext, MPI_Aint base, size_t n,
+                     const struct rd_iter *it)
+{
+    int rc;
+    if (n == 0 || k->size == 0)
+        return 0;
+    if (it->leaf) {
+        if (k->kind == RD_DN_LEAF && cext == (MPI_Aint)k->size)
+            return it->leaf(it->arg, base, k->basic, n * (k->size / k->basic->size));
+    } else if (it->atom) {
+        if (k == &it->atom->node && cext == it->atom->extent)
+            return it->fn(it->arg, base, n);
+    } else if (k->flat && cext == (MPI_Aint)k->size) {
+        return it->fn(it->arg, base + k->off, n * k->size);
+    }
+    for (size_t j = 0; j < n; j++, base += cext)
+        if ((rc = it_node(k, base, it)) != 0)
+            return rc;
+    return 0;
+}
+
+static int it_node(const struct rd_dt_node *d, MPI_Aint base, const struct rd_iter *it)
+{
+    int rc;
+    if (it->leaf) {
+        if (d->kind == RD_DN_LEAF)
+            return it->leaf(it->arg, base, d->basic, d->size / d->basic->size);
+    } else if (it->atom) {
+        MPI_Datatype a = it->atom;
+        if (d == &a->node)
+            return it->fn(it->arg, base, 1);
+        if (d->kind == RD_DN_LEAF)
+            /* a run of basic elements: atoms back to back */
+            return it->fn(it->arg, base, d->size / a->size);
+    } else if (d->flat) {
+        return it->fn(it->arg, base + d->off, d->size);
+    }
+    if (d->kind == RD_DN_VEC) {
+        for (size_t i = 0; i < d->count; i++, base += d->stride)
+            if ((rc = it_copies(d->child, d->cext, base, d->blen, it)) != 0)
+                return rc;
+        return 0;
+    }
+    for (size_t k = 0; k < d->nblk; k++)
+        if ((rc = it_copies(d->blk[k].child, d->blk[k].cext, base + d->blk[k].disp, d->blk[k].blen, it)) != 0)
+            return rc;
+    return 0;
+}
+
+int rd_dt_runs(MPI_Datatype dt, size_t count, int (*fn)(void *, MPI_Aint, size_t), void *arg)
+{
+    struct rd_iter it = {dt->optype, fn, arg, NULL};
+    if (!it.atom)
+        return -1;
+    return it_copies(dt->dn, dt->extent, 0, count, &it);
+}
+
+int rd_dt_segments(MPI_Datatype dt, size_t count, int (*fn)(void *, MPI_Aint, size_t), void *arg)
+{
+    struct rd_iter it = {NULL, fn, arg, NULL};
+    if (dt->contig)
+        return count && dt->size ? fn(arg, dt->true_lb, count * dt->size) : 0;
+    return it_copies(dt->dn, dt->extent, 0, count, &it);
+}
+
+int rd_dt_leaves(MPI_Datatype dt, size_t count, int (*fn)(void *, MPI_Aint, MPI_Datatype, size_t), void *arg)
+{
+    struct rd_iter it = {NULL, NULL, arg, fn};
+    return it_copies(dt->dn, dt->extent, 0, count, &it);
+}
+
+/* ------------------------------------------------------------ construction */
+
+static MPI_Datatype new_type(void)
+{
+    struct rd_datatype_s *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    t->magic = RD_DT_MAGIC;
+    atomic_init(&t->refs, 1);
+    return t;
+}
+
+static int add_dep(MPI_Datatype t, MPI_Datatype d)
+{
+    if (d->predefined)
+        return 0;
+    if (t->ndeps && t->deps[t->ndeps - 1] == d)
+        return 0;
+    if ((t->ndeps & (t->ndeps - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
+        MPI_Datatype *n = realloc(t->deps, sizeof(*n) * (t->ndeps ? 2 * t->ndeps : 1));
+        if (!n)
             return -1;
-        rem -= dt->blocks[b].len;
-        n++;
+        t->deps = n;
     }
-    return n;
+    t->deps[t->ndeps++] = d;
+    rd_dt_retain(d);
+    return 0;
+}
+
+/* The bounds of a type as its pieces are added: copies of old whose
+ * origins span [lo, hi]. */
+struct rd_bounds {
+    int any, tany;
+    MPI_Aint lb, ub, tlb, tub;
+};
+
+static void bounds_add(struct rd_bounds *b, MPI_Aint lo, MPI_Aint hi, MPI_Datatype old)
+{
+    MPI_Aint l = lo + old->lb, u = hi + old->lb + old->extent;
+    if (old->extent < 0) { /* a resized type may have a negative extent */
+        l = lo + old->lb + old->extent;
+        u = hi + old->lb;
+    }
+    if (!b->any || l < b->lb)
+        b->lb = l;
+    if (!b->any || u > b->ub)
+        b->ub = u;
+    b->any = 1;
+    if (old->size == 0)
+        return;
+    l = lo + old->true_lb;
+    u = hi + old->true_lb + old->true_extent;
+    if (!b->tany || l < b->tlb)
+        b->tlb = l;
+    if (!b->tany || u > b->tub)
+        b->tub = u;
+    b->tany = 1;
+}
+
+/* the common part of two types' basic / op type */
+static MPI_Datatype common(MPI_Datatype a, MPI_Datatype b, int first)
+{
+    return first ? b : a == b ? a : NULL;
+}
+
+static void set_bounds(MPI_Datatype t, const struct rd_bounds *b)
+{
+    t->lb = b->any ? b->lb : 0;
+    t->extent = b->any ? b->ub - b->lb : 0;
+    t->true_lb = b->tany ? b->tlb : 0;
+    t->true_extent = b->tany ? b->tub - b->tlb : 0;
+}
+
+static void set_contig(MPI_Datatype t)
+{
+    t->contig = t->size == 0 || (t->dn->flat && t->extent == (MPI_Aint)t->size);
+}
+
+static MPI_Datatype fail(MPI_Datatype t, int *err, int cls)
+{
+    *err = cls;
+    if (t)
+        rd_dt_free(t);
+    return NULL;
+}
+
+/* origins of i * step for i in [0, n): their min and max offsets */
+static void span(size_t n, MPI_Aint step, MPI_Aint *lo, MPI_Aint *hi)
+{
+    MPI_Aint s = n ? (MPI_Aint)(n - 1) * step : 0;
+    *lo = s < 0 ? s : 0;
+    *hi = s > 0 ? s : 0;
+}
+
+static const struct rd_dt_node rd_empty_node = {.kind = RD_DN_IDX, .flat = 1};
+
+MPI_Datatype rd_dt_make_vector(size_t count, size_t blen, MPI_Aint stride, MPI_Datatype old, int *err)
+{
+    MPI_Datatype t = new_type();
+    size_t nb, size;
+    if (!t || add_dep(t, old))
+        return fail(t, err, MPI_ERR_NO_MEM);
+    if (__builtin_mul_overflow(count, blen, &nb) || __builtin_mul_overflow(nb, old->size, &size) ||
+        size > (size_t)INTPTR_MAX)
+        return fail(t, err, MPI_ERR_ARG);
+    t->size = size;
+    t->elements = (MPI_Count)nb * old->elements;
+    t->basic = old->basic;
+    t->optype = old->optype;
+    t->align = old->align;
+    t->sticky = old->sticky;
+    struct rd_bounds b = {0};
+    if (nb) {
+        MPI_Aint lo1, hi1, lo2, hi2;
+        span(count, stride, &lo1, &hi1);
+        span(blen, old->extent, &lo2, &hi2);
+        bounds_add(&b, lo1 + lo2, hi1 + hi2, old);
+    }
+    set_bounds(t, &b);
+
+    const struct rd_dt_node *k = old->dn;
+    if (size == 0) {
+        t->dn = &rd_empty_node;
+    } else {
+        struct rd_dt_node *d = calloc(1, sizeof(*d));
+        if (!d)
+            return fail(t, err, MPI_ERR_NO_MEM);
+        t->own = d;
+        t->dn = d;
+        d->size = size;
+        d->elems = t->elements;
+        int bflat = k->flat && (blen == 1 || old->extent == (MPI_Aint)k->size);
+        if (bflat && (count == 1 || stride == (MPI_Aint)(blen * k->size))) {
+            /* one run: count * blen copies back to back */
+            d->flat = 1;
+            d->off = k->off;
+            if (k->kind == RD_DN_LEAF) {
+                d->kind = RD_DN_LEAF;
+                d->basic = k->basic;
+                set_contig(t);
+                return t;
+            }
+        }
+        d->kind = RD_DN_VEC;
+        d->count = count;
+        d->blen = blen;
+        d->stride = stride;
+        d->cext = old->extent;
+        d->bsize = blen * k->size;
+        d->bflat = bflat;
+        d->child = k;
+    }
+    set_contig(t);
+    return t;
+}
+
+MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *disp,
+                               const MPI_Datatype *olds, int one_type, int is_struct, int *err)
+{
+    MPI_Datatype t = new_type();
+    struct rd_bounds b = {0};
+    size_t nblk = 0, size = 0;
+    int first = 1, sticky = 0;
+    if (!t)
+        return fail(t, err, MPI_ERR_NO_MEM);
+    /* the metadata, and how many data blocks there are */
+    for (size_t i = 0; i < n; i++) {
+        MPI_Datatype old = olds[one_type ? 0 : i];
+        size_t bytes;
+        if (add_dep(t, old))
+            return fail(t, err, MPI_ERR_NO_MEM);
+        if (blen[i] == 0)
+            continue;
+        sticky |= old->sticky;
+        if (__builtin_mul_overflow(blen[i], old->size, &bytes) || __builtin_add_overflow(size, bytes, &size) ||
+            size > (size_t)INTPTR_MAX)
+            return fail(t, err, MPI_ERR_ARG);
+        t->elements += (MPI_Count)blen[i] * old->elements;
+        t->basic = common(t->basic, old->basic, first);
+        t->optype = common(t->optype, old->optype, first);
+        if (old->align > t->align)
+            t->align = old->align;
+        first = 0;
+        MPI_Aint lo, hi;
+        span(blen[i], old->extent, &lo, &hi);
+        bounds_add(&b, disp[i] + lo, disp[i] + hi, old);
+        if (old->size)
+            nblk++;
+    }
+    t->size = size;
+    t->sticky = sticky;
+    if (is_struct && !sticky && t->align > 1 && b.any) {
+        /* epsilon: the extent rounded up to the largest alignment */
+        MPI_Aint ext = b.ub - b.lb, a = (MPI_Aint)t->align;
+        if (ext % a)
+            b.ub += a - ext % a;
+    }
+    set_bounds(t, &b);
+    if (size == 0) {
+        t->dn = &rd_empty_node;
+        set_contig(t);
+        return t;
+    }
+    struct rd_dt_node *d = calloc(1, sizeof(*d));
+    struct rd_dt_blk *bl = d ? malloc(sizeof(*bl) * nblk) : NULL;
+    if (!bl) {
+        free(d);
+        return fail(t, err, MPI_ERR_NO_MEM);
+    }
+    t->own = d;
+    t->dn = d;
+    d->kind = RD_DN_IDX;
+    d->size = size;
+    d->elems = t->elements;
+    d->blk = bl;
+    /* the data blocks, adjacent copies of the same node merged */
+    size_t m = 0, pre = 0;
+    MPI_Count epre = 0;
+    for (size_t i = 0; i < n; i++) {
+        MPI_Datatype old = olds[one_type ? 0 : i];
+        if (blen[i] == 0 || old->size == 0)
+            continue;
+        if (m && bl[m - 1].child == old->dn && bl[m - 1].cext == old->extent &&
+            bl[m - 1].disp + (MPI_Aint)bl[m - 1].blen * bl[m - 1].cext == disp[i]) {
+            bl[m - 1].blen += blen[i];
+        } else {
+            bl[m] = (struct rd_dt_blk){.disp = disp[i], .blen = blen[i], .cext = old->extent, .pre = pre,
+                                       .epre = epre, .child = old->dn};
+            m++;
+        }
+        pre += blen[i] * old->size;
+        epre += (MPI_Count)blen[i] * old->elements;
+    }
+    d->nblk = m;
+    /* flat: every block one run, each starting where the previous ended */
+    d->flat = 1;
+    d->off = bl[0].disp + bl[0].child->off;
+    MPI_Aint end = d->off;
+    for (size_t k = 0; k < m && d->flat; k++) {
+        const struct rd_dt_node *c = bl[k].child;
+        if (!c->flat || (bl[k].blen > 1 && bl[k].cext != (MPI_Aint)c->size) || bl[k].disp + c->off != end)
+            d->flat = 0;
+        end = bl[k].disp + c->off + (MPI_Aint)(bl[k].blen * c->size);
+    }
+    set_contig(t);
+    return t;
+}
+
+MPI_Datatype rd_dt_make_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, int *err)
+{
+    MPI_Datatype t = rd_dt_make_copy(old, err);
+    if (!t)
+        return NULL;
+    t->lb = lb;
+    t->extent = extent;
+    t->sticky = 1;
+    set_contig(t);
+    return t;
+}
+
+MPI_Datatype rd_dt_make_copy(MPI_Datatype old, int *err)
+{
+    MPI_Datatype t = new_type();
+    if (!t || add_dep(t, old))
+        return fail(t, err, MPI_ERR_NO_MEM);
+    t->size = old->size;
+    t->lb = old->lb;
+    t->extent = old->extent;
+    t->true_lb = old->true_lb;
+    t->true_extent = old->true_extent;
+    t->contig = old->contig;
+    t->elements = old->elements;
+    t->basic = old->basic;
+    t->optype = old->optype;
+    t->align = old->align;
+    t->sticky = old->sticky;
+    t->dn = old->dn;
+    return t;
+}
+
+int rd_dt_set_contents(MPI_Datatype t, int combiner, int ni, const int *ints, int na,
+                       const MPI_Aint *aints, int nd, const MPI_Datatype *types)
+{
+    t->combiner = combiner;
+    if (ni && !(t->ints = malloc(sizeof(int) * (size_t)ni)))
+        return MPI_ERR_NO_MEM;
+    if (na && !(t->aints = malloc(sizeof(MPI_Aint) * (size_t)na)))
+        return MPI_ERR_NO_MEM;
+    if (nd && !(t->types = malloc(sizeof(MPI_Datatype) * (size_t)nd)))
+        return MPI_ERR_NO_MEM;
+    if (ni)
+        memcpy(t->ints, ints, sizeof(int) * (size_t)ni);
+    if (na)
+        memcpy(t->aints, aints, sizeof(MPI_Aint) * (size_t)na);
+    for (int i = 0; i < nd; i++) {
+        t->types[i] = types[i];
+        rd_dt_retain(types[i]);
+    }
+    t->ni = ni;
+    t->na = na;
+    t->nd = nd;
+    return MPI_SUCCESS;
 }
 
 void rd_dt_free(MPI_Datatype dt)
 {
-    if (dt->old)
-        rd_dt_release(dt->old);
+    for (size_t i = 0; i < dt->ndeps; i++)
+        rd_dt_release(dt->deps[i]);
+    for (int i = 0; i < dt->nd; i++)
+        rd_dt_release(dt->types[i]);
     dt->magic = 0;
-    if (dt->blocks != dt->inline_blocks)
-        free(dt->blocks);
+    if (dt->own)
+        free(dt->own->blk);
+    free(dt->own);
+    free(dt->deps);
+    free(dt->ints);
+    free(dt->aints);
+    free(dt->types);
     free(dt);
 }

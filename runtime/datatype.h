@@ -1,10 +1,22 @@
 /* datatype.h - datatypes and the pack/unpack engine.
  *
- * A datatype describes one element as a list of blocks (offset, length)
- * of basic data; count elements lie extent bytes apart. The common case,
- * where count elements form one run of bytes, is flagged (contig) so that
- * every path can use a single memcpy or hand the buffer straight to a
- * transport. */
+ * A datatype's data layout is a small tree of nodes (struct rd_dt_node),
+ * built once by its constructor and never expanded: a node describes one
+ * instance of a type as
+ *   LEAF  n basic elements back to back (size bytes at offset 0);
+ *   VEC   count blocks, block i at i * stride, each blen copies of a child
+ *         node lying cext bytes apart (vector, hvector, contiguous);
+ *   IDX   blocks at arbitrary displacements, each blen copies of its own
+ *         child (indexed, hindexed, *_block, struct), with the packed offset
+ *         of each block (pre) for an O(log n) seek.
+ * Children are the nodes of the types a type was built from (it holds
+ * references to them), so a vector of a million blocks is one node and
+ * nested types share their parts. Adjacent blocks are merged when built,
+ * and a node whose packed bytes are one run of memory is marked flat.
+ *
+ * count elements of a type lie extent bytes apart. contig: the count
+ * elements are one run of bytes starting at buf + true_lb, so every path
+ * can use a single memcpy or hand the buffer straight to a transport. */
 #ifndef RD_DATATYPE_H
 #define RD_DATATYPE_H
 
@@ -15,10 +27,38 @@
 
 #define RD_DT_MAGIC 0x44747970u /* "Dtyp" */
 
-struct rd_dt_block {
-    MPI_Aint off;
-    size_t len;
+enum rd_dt_kind { RD_DN_LEAF = 0, RD_DN_VEC, RD_DN_IDX };
+
+struct rd_dt_node;
+
+struct rd_dt_blk {
+    MPI_Aint disp;                  /* where the block starts in the instance */
+    size_t blen;                    /* copies of child */
+    MPI_Aint cext;                  /* distance between the copies */
+    size_t pre;                     /* packed bytes before this block */
+    MPI_Count epre;                 /* basic elements before this block */
+    const struct rd_dt_node *child;
 };
+
+struct rd_dt_node {
+    int kind;                       /* enum rd_dt_kind */
+    int flat;                       /* packed bytes == memory [off, off + size) */
+    MPI_Aint off;                   /* flat: where the run starts */
+    size_t size;                    /* packed bytes of one instance */
+    MPI_Count elems;                /* basic elements of one instance */
+    MPI_Datatype basic;             /* LEAF: the basic type of its elements */
+    /* VEC */
+    size_t count, blen;
+    MPI_Aint stride, cext;
+    size_t bsize;                   /* packed bytes of one block: blen * child->size */
+    int bflat;                      /* a block is one run of memory */
+    const struct rd_dt_node *child;
+    /* IDX */
+    size_t nblk;
+    struct rd_dt_blk *blk;
+};
+
+struct rd_attr;
 
 struct rd_datatype_s {
     uint32_t magic;
@@ -29,14 +69,26 @@ struct rd_datatype_s {
     MPI_Aint lb, extent;
     MPI_Aint true_lb, true_extent;
     int contig;                  /* count elements are one run starting at buf + true_lb */
-    size_t nblocks;              /* blocks of one element, in order */
-    struct rd_dt_block *blocks;
     MPI_Count elements;          /* basic elements in one element */
     MPI_Datatype basic;          /* the basic type when all elements share one, else NULL */
-    struct rd_dt_block inline_blocks[2];
-    int combiner;                /* MPI_COMBINER_*: how the type was made (NAMED: 0) */
-    int ci;                      /* CONTIGUOUS: its count */
-    MPI_Datatype old;            /* CONTIGUOUS, DUP: the type it was made from (held) */
+    MPI_Datatype optype;         /* the predefined type the reduction kernels apply to
+                                  * (a basic type or a pair type), NULL if mixed */
+    size_t align;                /* largest alignment of its basic types */
+    int sticky;                  /* its extent was set by the user (resized): no
+                                  * alignment padding in a struct built on it */
+    const struct rd_dt_node *dn; /* the layout */
+    struct rd_dt_node node;      /* predefined types: their layout */
+    struct rd_dt_node *own;      /* derived: the node it allocated (NULL if shared) */
+    MPI_Datatype *deps;          /* derived: types whose nodes the layout uses (held) */
+    size_t ndeps;
+    /* how the type was made (MPI_Type_get_envelope / get_contents) */
+    int combiner;                /* MPI_COMBINER_*: (NAMED: 0) */
+    int ni, na, nd;
+    int *ints;
+    MPI_Aint *aints;
+    MPI_Datatype *types;         /* held */
+    MPI_Datatype twin;           /* a handle from get_contents: the type it stands for (held) */
+    struct rd_attr *attrs;       /* cached attributes (attr.c) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -52,6 +104,45 @@ void rd_dt_unpack(void *buf, MPI_Datatype dt, size_t off, const void *in, size_t
 
 /* Basic elements in bytes of packed data of dt; -1 if not a whole number. */
 MPI_Count rd_dt_elements(MPI_Datatype dt, MPI_Count bytes);
+
+/* Packed bytes of the first elements basic elements of dt (the inverse of
+ * rd_dt_elements, for MPI_Status_set_elements). */
+MPI_Count rd_dt_elements_bytes(MPI_Datatype dt, MPI_Count elements);
+
+/* Calls fn(arg, disp, basic, n) for each run of n basic elements of type
+ * basic at buf + disp, back to back, of count elements of dt in type-map
+ * order (external32 conversion). */
+int rd_dt_leaves(MPI_Datatype dt, size_t count, int (*fn)(void *arg, MPI_Aint disp, MPI_Datatype basic, size_t n),
+                 void *arg);
+
+/* Calls fn(arg, disp, n) for each run of atoms of count elements of dt,
+ * in type-map order: n atoms at buf + disp, atom->extent bytes apart. The
+ * atom is dt->optype (a basic type: runs are contiguous; a pair type: one
+ * call per stretch of pairs). Returns the first non-zero fn result. */
+int rd_dt_runs(MPI_Datatype dt, size_t count, int (*fn)(void *arg, MPI_Aint disp, size_t n),
+               void *arg);
+
+/* Contiguous runs of the data of count elements, in order: fn(arg, disp,
+ * bytes); stops at the first non-zero result and returns it. */
+int rd_dt_segments(MPI_Datatype dt, size_t count, int (*fn)(void *arg, MPI_Aint disp, size_t len),
+                   void *arg);
+
+/* ---- construction (no argument checks: the API layer has made them).
+ * Each returns a new uncommitted type holding references to the types it
+ * uses, or NULL when out of memory or when its size overflows (*err says
+ * which: MPI_ERR_NO_MEM or MPI_ERR_ARG). Displacements and strides are in
+ * bytes. */
+MPI_Datatype rd_dt_make_vector(size_t count, size_t blen, MPI_Aint stride, MPI_Datatype old, int *err);
+/* n blocks: blen[i] copies of olds[i] (olds[0] for all when one_type) at disp[i];
+ * is_struct adds the alignment padding of the extent (epsilon) */
+MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *disp,
+                               const MPI_Datatype *olds, int one_type, int is_struct, int *err);
+MPI_Datatype rd_dt_make_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, int *err);
+/* same layout, new object (MPI_Type_dup, get_contents' handles) */
+MPI_Datatype rd_dt_make_copy(MPI_Datatype old, int *err);
+/* Records how t was made (copies the arrays, holds the types). */
+int rd_dt_set_contents(MPI_Datatype t, int combiner, int ni, const int *ints, int na,
+                       const MPI_Aint *aints, int nd, const MPI_Datatype *types);
 
 void rd_dt_free(MPI_Datatype dt);
 

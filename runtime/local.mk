@@ -33,3 +33,6 @@ librdmpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \
 noinst_LTLIBRARIES += librdop.la
 librdop_la_SOURCES = runtime/op.c runtime/op.h
 librdop_la_CFLAGS = $(AM_CFLAGS) -ftree-vectorize -fvect-cost-model=dynamic
+
+# Derived datatypes and packing (the layouts and the engine are in runtime/datatype.c).
+librdmpi_la_SOURCES += runtime/api/dtype.h runtime/api/typector.c runtime/api/pack.c

@@ -196,13 +196,13 @@ static const struct {
 };
 
 /* The predefined kernel of op on elements of dt (a predefined type, or a
- * derived one made of a single predefined type), NULL if not allowed. */
-static rd_kernel kernel_for(MPI_Op op, MPI_Datatype dt, MPI_Datatype *basic)
+ * derived one made of a single predefined type: its optype), NULL if not
+ * allowed. */
+static rd_kernel kernel_for(MPI_Op op, MPI_Datatype dt)
 {
-    MPI_Datatype b = dt->predefined ? dt : dt->basic;
+    MPI_Datatype b = dt->optype;
     if (!b)
         return NULL;
-    *basic = b;
     for (size_t i = 0; i < sizeof(rd_op_table) / sizeof(rd_op_table[0]); i++)
         if (rd_op_table[i].dt == b)
             return rd_op_table[i].k[op->code];
@@ -213,8 +213,20 @@ int rd_op_check(MPI_Op op, MPI_Datatype dt)
 {
     if (op->code == RD_OP_USER || op->code == RD_OP_NO_OP || op->code == RD_OP_REPLACE)
         return MPI_SUCCESS;
-    MPI_Datatype basic;
-    return kernel_for(op, dt, &basic) ? MPI_SUCCESS : MPI_ERR_OP;
+    return kernel_for(op, dt) ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+struct rd_op_run {
+    rd_kernel k;
+    const char *in;
+    char *inout;
+};
+
+static int apply_run(void *arg, MPI_Aint disp, size_t n)
+{
+    struct rd_op_run *r = arg;
+    r->k(r->in + disp, r->inout + disp, n);
+    return 0;
 }
 
 int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
@@ -244,21 +256,17 @@ int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype 
         }
         return MPI_SUCCESS;
     }
-    MPI_Datatype basic = MPI_DATATYPE_NULL;
-    rd_kernel k = kernel_for(op, dt, &basic);
+    rd_kernel k = kernel_for(op, dt);
     if (!k)
         return MPI_ERR_OP;
-    if (dt->predefined || dt->contig) {
-        /* elements of the basic type, back to back */
-        size_t n = (size_t)count * (dt->size / basic->size);
+    if (dt->contig && dt->optype->contig) {
+        /* elements of the op's type, back to back */
+        size_t n = (size_t)count * (dt->size / dt->optype->size);
         k((const char *)in + dt->true_lb, (char *)inout + dt->true_lb, n);
         return MPI_SUCCESS;
     }
-    /* a derived type of one basic type with gaps: block by block */
-    for (int e = 0; e < count; e++)
-        for (size_t b = 0; b < dt->nblocks; b++) {
-            MPI_Aint off = (MPI_Aint)e * dt->extent + dt->blocks[b].off;
-            k((const char *)in + off, (char *)inout + off, dt->blocks[b].len / basic->size);
-        }
+    /* with gaps: run by run of the layout (e.g. the blocks of a vector) */
+    struct rd_op_run r = {k, in, inout};
+    rd_dt_runs(dt, (size_t)count, apply_run, &r);
     return MPI_SUCCESS;
 }

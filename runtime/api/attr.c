@@ -1,7 +1,10 @@
-/* Attributes on communicators: MPI_Comm_create_keyval, Comm_free_keyval,
- * Comm_set_attr, Comm_get_attr, Comm_delete_attr; the predefined
- * attributes (MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, MPI_APPNUM,
- * MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE); copy on dup, delete on free. */
+/* Attributes cached on objects: communicators (MPI_Comm_create_keyval,
+ * Comm_free_keyval, Comm_set_attr, Comm_get_attr, Comm_delete_attr; the
+ * predefined attributes MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL,
+ * MPI_APPNUM, MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE) and datatypes (the
+ * MPI_Type_ twins). One keyval table and one attribute list per object;
+ * the callbacks of a keyval are those of its kind of object. Copy on dup,
+ * delete on free. */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -9,12 +12,17 @@
 #include "runtime/attr.h"
 #include "runtime/job.h"
 
+enum rd_attr_kind { RD_ATTR_COMM = 1, RD_ATTR_TYPE };
+
+typedef void rd_attr_fn(void);
+
 struct rd_keyval {
-    MPI_Comm_copy_attr_function *copy;
-    MPI_Comm_delete_attr_function *del;
+    int kind;       /* enum rd_attr_kind */
+    rd_attr_fn *copy;
+    rd_attr_fn *del;
     void *extra;
     int refs;  /* the user's handle + attributes that use it; 0: slot free */
-    int freed; /* MPI_Comm_free_keyval was called */
+    int freed; /* MPI_*_free_keyval was called */
 };
 
 struct rd_attr {
@@ -44,14 +52,33 @@ int rd_mpi_comm_null_delete_fn(MPI_Comm c, int k, void *v, void *e)
     return MPI_SUCCESS;
 }
 
+int rd_mpi_type_null_copy_fn(MPI_Datatype t, int k, void *e, void *in, void *out, int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int rd_mpi_type_dup_fn(MPI_Datatype t, int k, void *e, void *in, void *out, int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int rd_mpi_type_null_delete_fn(MPI_Datatype t, int k, void *v, void *e)
+{
+    return MPI_SUCCESS;
+}
+
 static int predefined_key(int k)
 {
     return k >= MPI_TAG_UB && k <= MPI_LASTUSEDCODE;
 }
 
-static struct rd_keyval *keyval_of(int k)
+/* a live keyval of this kind */
+static struct rd_keyval *keyval_of(int kind, int k)
 {
-    if (k < 0 || k >= rd_nkeyvals || rd_keyvals[k].refs == 0)
+    if (k < 0 || k >= rd_nkeyvals || rd_keyvals[k].refs == 0 || rd_keyvals[k].kind != kind)
         return NULL;
     return &rd_keyvals[k];
 }
@@ -62,13 +89,9 @@ static void keyval_unref(int k)
         rd_keyvals[k].freed = 0; /* the slot may be reused */
 }
 
-#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
-                            int *keyval, void *extra)
+static int keyval_create(int kind, rd_attr_fn *copy, rd_attr_fn *del, void *extra, int *keyval,
+                         const char *call)
 {
-    RD_API_READY("MPI_Comm_create_keyval");
-    if (!keyval)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_keyval", "keyval is NULL");
     int k = 0;
     while (k < rd_nkeyvals && rd_keyvals[k].refs != 0)
         k++;
@@ -76,28 +99,26 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_a
         int n = rd_nkeyvals ? 2 * rd_nkeyvals : 16;
         struct rd_keyval *t = realloc(rd_keyvals, sizeof(*t) * (size_t)n);
         if (!t)
-            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval", "out of memory");
+            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, call, "out of memory");
         for (int i = rd_nkeyvals; i < n; i++)
             t[i].refs = 0;
         rd_keyvals = t;
         rd_nkeyvals = n;
     }
-    rd_keyvals[k] = (struct rd_keyval){copy ? copy : rd_mpi_comm_null_copy_fn,
-                                       del ? del : rd_mpi_comm_null_delete_fn, extra, 1, 0};
+    rd_keyvals[k] = (struct rd_keyval){kind, copy, del, extra, 1, 0};
     *keyval = k;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
-int PMPI_Comm_free_keyval(int *keyval)
+static int keyval_free(int kind, int *keyval, const char *call)
 {
-    RD_API_READY("MPI_Comm_free_keyval");
     if (!keyval)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_free_keyval", "keyval is NULL");
-    struct rd_keyval *kv = keyval_of(*keyval);
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "keyval is NULL");
+    struct rd_keyval *kv = keyval_of(kind, *keyval);
     if (!kv || kv->freed)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "MPI_Comm_free_keyval",
-                            predefined_key(*keyval) ? "keyval %d is predefined" : "invalid keyval %d",
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, call,
+                            kind == RD_ATTR_COMM && predefined_key(*keyval) ? "keyval %d is predefined"
+                                                                           : "invalid keyval %d",
                             *keyval);
     kv->freed = 1; /* attributes that use it keep it until they go */
     keyval_unref(*keyval);
@@ -105,20 +126,34 @@ int PMPI_Comm_free_keyval(int *keyval)
     return MPI_SUCCESS;
 }
 
-static struct rd_attr **find(MPI_Comm comm, int k)
+/* The callbacks, called with the object of their kind. */
+static int call_delete(struct rd_keyval *kv, void *obj, int k, void *value)
 {
-    struct rd_attr **pp = &comm->attrs;
+    if (kv->kind == RD_ATTR_TYPE)
+        return ((MPI_Type_delete_attr_function *)(void (*)(void))kv->del)(obj, k, value, kv->extra);
+    return ((MPI_Comm_delete_attr_function *)(void (*)(void))kv->del)(obj, k, value, kv->extra);
+}
+
+static int call_copy(struct rd_keyval *kv, void *obj, int k, void *in, void *out, int *flag)
+{
+    if (kv->kind == RD_ATTR_TYPE)
+        return ((MPI_Type_copy_attr_function *)(void (*)(void))kv->copy)(obj, k, kv->extra, in, out, flag);
+    return ((MPI_Comm_copy_attr_function *)(void (*)(void))kv->copy)(obj, k, kv->extra, in, out, flag);
+}
+
+static struct rd_attr **find(struct rd_attr **list, int k)
+{
+    struct rd_attr **pp = list;
     while (*pp && (*pp)->keyval != k)
         pp = &(*pp)->next;
     return pp;
 }
 
 /* Call the delete callback, then drop the attribute. */
-static int remove_attr(MPI_Comm comm, struct rd_attr **pp)
+static int remove_attr(void *obj, struct rd_attr **pp)
 {
     struct rd_attr *a = *pp;
-    struct rd_keyval *kv = &rd_keyvals[a->keyval];
-    int rc = kv->del(comm, a->keyval, a->value, kv->extra);
+    int rc = call_delete(&rd_keyvals[a->keyval], obj, a->keyval, a->value);
     if (rc != MPI_SUCCESS)
         return rc;
     *pp = a->next;
@@ -127,12 +162,11 @@ static int remove_attr(MPI_Comm comm, struct rd_attr **pp)
     return MPI_SUCCESS;
 }
 
-static int set_attr(MPI_Comm comm, int k, void *value)
+static int set_attr(void *obj, struct rd_attr **list, int k, void *value)
 {
-    struct rd_attr **pp = find(comm, k);
+    struct rd_attr **pp = find(list, k);
     if (*pp) {
-        struct rd_keyval *kv = &rd_keyvals[k];
-        int rc = kv->del(comm, k, (*pp)->value, kv->extra);
+        int rc = call_delete(&rd_keyvals[k], obj, k, (*pp)->value);
         if (rc != MPI_SUCCESS)
             return rc;
         (*pp)->value = value;
@@ -145,10 +179,55 @@ static int set_attr(MPI_Comm comm, int k, void *value)
      * reverse order of setting */
     a->keyval = k;
     a->value = value;
-    a->next = comm->attrs;
-    comm->attrs = a;
+    a->next = *list;
+    *list = a;
     rd_keyvals[k].refs++;
     return MPI_SUCCESS;
+}
+
+static int attrs_dup(void *obj, struct rd_attr *from, void *newobj, struct rd_attr **to)
+{
+    for (struct rd_attr *a = from; a; a = a->next) {
+        void *out = NULL;
+        int flag = 0;
+        int rc = call_copy(&rd_keyvals[a->keyval], obj, a->keyval, a->value, &out, &flag);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (flag && (rc = set_attr(newobj, to, a->keyval, out)) != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int attrs_delete_all(void *obj, struct rd_attr **list)
+{
+    while (*list) {
+        int rc = remove_attr(obj, list);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ communicators */
+
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                            int *keyval, void *extra)
+{
+    RD_API_READY("MPI_Comm_create_keyval");
+    if (!keyval)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_keyval", "keyval is NULL");
+    return keyval_create(RD_ATTR_COMM, (rd_attr_fn *)(copy ? copy : rd_mpi_comm_null_copy_fn),
+                         (rd_attr_fn *)(del ? del : rd_mpi_comm_null_delete_fn), extra, keyval,
+                         "MPI_Comm_create_keyval");
+}
+
+#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
+int PMPI_Comm_free_keyval(int *keyval)
+{
+    RD_API_READY("MPI_Comm_free_keyval");
+    return keyval_free(RD_ATTR_COMM, keyval, "MPI_Comm_free_keyval");
 }
 
 #pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
@@ -156,12 +235,12 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)
 {
     RD_API_READY("MPI_Comm_set_attr");
     RD_TRY(rd_check_comm("MPI_Comm_set_attr", comm));
-    struct rd_keyval *kv = keyval_of(keyval);
+    struct rd_keyval *kv = keyval_of(RD_ATTR_COMM, keyval);
     if (!kv || kv->freed)
         return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_set_attr",
                             predefined_key(keyval) ? "keyval %d is predefined (read-only)" : "invalid keyval %d",
                             keyval);
-    int rc = set_attr(comm, keyval, value);
+    int rc = set_attr(comm, &comm->attrs, keyval, value);
     return rc == MPI_SUCCESS ? MPI_SUCCESS
                              : rd_err_raise(comm, rc, "MPI_Comm_set_attr", "the delete callback of keyval %d failed", keyval);
 }
@@ -190,9 +269,9 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
         *flag = 1;
         return MPI_SUCCESS;
     }
-    if (!keyval_of(keyval))
+    if (!keyval_of(RD_ATTR_COMM, keyval))
         return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "invalid keyval %d", keyval);
-    struct rd_attr **pp = find(comm, keyval);
+    struct rd_attr **pp = find(&comm->attrs, keyval);
     *flag = *pp != NULL;
     if (*pp)
         *(void **)value = (*pp)->value;
@@ -204,9 +283,9 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
     RD_API_READY("MPI_Comm_delete_attr");
     RD_TRY(rd_check_comm("MPI_Comm_delete_attr", comm));
-    if (!keyval_of(keyval))
+    if (!keyval_of(RD_ATTR_COMM, keyval))
         return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr", "invalid keyval %d", keyval);
-    struct rd_attr **pp = find(comm, keyval);
+    struct rd_attr **pp = find(&comm->attrs, keyval);
     if (!*pp)
         return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr",
                             "no attribute with keyval %d on this communicator", keyval);
@@ -217,25 +296,93 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 
 int rd_attr_dup(MPI_Comm comm, MPI_Comm newcomm)
 {
-    for (struct rd_attr *a = comm->attrs; a; a = a->next) {
-        struct rd_keyval *kv = &rd_keyvals[a->keyval];
-        void *out = NULL;
-        int flag = 0;
-        int rc = kv->copy(comm, a->keyval, kv->extra, a->value, &out, &flag);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (flag && (rc = set_attr(newcomm, a->keyval, out)) != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return attrs_dup(comm, comm->attrs, newcomm, &newcomm->attrs);
 }
 
 int rd_attr_delete_all(MPI_Comm comm)
 {
-    while (comm->attrs) {
-        int rc = remove_attr(comm, &comm->attrs);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
+    return attrs_delete_all(comm, &comm->attrs);
+}
+
+/* ------------------------------------------------------------ datatypes */
+
+static int check_dt(const char *call, MPI_Datatype dt)
+{
+    return rd_dt_valid(dt) ? MPI_SUCCESS : rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype");
+}
+
+#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy, MPI_Type_delete_attr_function *del,
+                            int *keyval, void *extra)
+{
+    RD_API_READY("MPI_Type_create_keyval");
+    if (!keyval)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_keyval", "keyval is NULL");
+    return keyval_create(RD_ATTR_TYPE, (rd_attr_fn *)(copy ? copy : rd_mpi_type_null_copy_fn),
+                         (rd_attr_fn *)(del ? del : rd_mpi_type_null_delete_fn), extra, keyval,
+                         "MPI_Type_create_keyval");
+}
+
+#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
+int PMPI_Type_free_keyval(int *keyval)
+{
+    RD_API_READY("MPI_Type_free_keyval");
+    return keyval_free(RD_ATTR_TYPE, keyval, "MPI_Type_free_keyval");
+}
+
+#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
+int PMPI_Type_set_attr(MPI_Datatype dt, int keyval, void *value)
+{
+    RD_API_READY("MPI_Type_set_attr");
+    RD_TRY(check_dt("MPI_Type_set_attr", dt));
+    struct rd_keyval *kv = keyval_of(RD_ATTR_TYPE, keyval);
+    if (!kv || kv->freed)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "MPI_Type_set_attr", "invalid keyval %d", keyval);
+    int rc = set_attr(dt, &dt->attrs, keyval, value);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS
+                             : rd_err_raise(MPI_COMM_WORLD, rc, "MPI_Type_set_attr",
+                                            "the delete callback of keyval %d failed", keyval);
+}
+
+#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
+int PMPI_Type_get_attr(MPI_Datatype dt, int keyval, void *value, int *flag)
+{
+    RD_API_READY("MPI_Type_get_attr");
+    RD_TRY(check_dt("MPI_Type_get_attr", dt));
+    if (!value || !flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_attr", "%s is NULL",
+                            value ? "flag" : "attribute_val");
+    if (!keyval_of(RD_ATTR_TYPE, keyval))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "MPI_Type_get_attr", "invalid keyval %d", keyval);
+    struct rd_attr **pp = find(&dt->attrs, keyval);
+    *flag = *pp != NULL;
+    if (*pp)
+        *(void **)value = (*pp)->value;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
+int PMPI_Type_delete_attr(MPI_Datatype dt, int keyval)
+{
+    RD_API_READY("MPI_Type_delete_attr");
+    RD_TRY(check_dt("MPI_Type_delete_attr", dt));
+    if (!keyval_of(RD_ATTR_TYPE, keyval))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "MPI_Type_delete_attr", "invalid keyval %d", keyval);
+    struct rd_attr **pp = find(&dt->attrs, keyval);
+    if (!*pp)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "MPI_Type_delete_attr",
+                            "no attribute with keyval %d on this datatype", keyval);
+    int rc = remove_attr(dt, pp);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS
+                             : rd_err_raise(MPI_COMM_WORLD, rc, "MPI_Type_delete_attr", "the delete callback failed");
+}
+
+int rd_attr_dup_type(MPI_Datatype dt, MPI_Datatype newtype)
+{
+    return attrs_dup(dt, dt->attrs, newtype, &newtype->attrs);
+}
+
+int rd_attr_delete_all_type(MPI_Datatype dt)
+{
+    return attrs_delete_all(dt, &dt->attrs);
 }

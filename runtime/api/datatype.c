@@ -1,5 +1,7 @@
-/* Datatype calls available so far: sizes and extents, contiguous types,
- * commit and free; and the status queries Get_count / Get_elements. */
+/* Datatype calls: sizes and extents, contiguous types and dup, commit and
+ * free, names, envelope and contents; the status queries Get_count /
+ * Get_elements. The other constructors are in typector.c, packing in
+ * pack.c. */
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -7,6 +9,8 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
+#include "runtime/api/dtype.h"
+#include "runtime/attr.h"
 
 static int check_type(const char *call, MPI_Datatype dt)
 {
@@ -54,49 +58,10 @@ int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
     RD_TRY(check_type("MPI_Type_contiguous", old));
     if (!newtype)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_contiguous", "newtype is NULL");
-    struct rd_datatype_s *t = calloc(1, sizeof(*t));
-    if (!t)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Type_contiguous", "out of memory");
-    t->magic = RD_DT_MAGIC;
-    atomic_init(&t->refs, 1);
-    t->size = (size_t)count * old->size;
-    t->lb = old->lb;
-    t->extent = (MPI_Aint)count * old->extent;
-    t->true_lb = old->true_lb;
-    t->true_extent = count ? (MPI_Aint)(count - 1) * old->extent + old->true_extent : 0;
-    t->elements = (MPI_Count)count * old->elements;
-    t->basic = old->basic;
-    if (old->contig) {
-        /* one run of bytes: a single block */
-        t->contig = 1;
-        t->nblocks = 1;
-        t->blocks = t->inline_blocks;
-        t->blocks[0].off = old->true_lb;
-        t->blocks[0].len = t->size;
-    } else {
-        t->contig = 0;
-        t->nblocks = (size_t)count * old->nblocks;
-        t->blocks = malloc((t->nblocks ? t->nblocks : 1) * sizeof(*t->blocks));
-        if (!t->blocks) {
-            free(t);
-            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Type_contiguous", "out of memory");
-        }
-        for (int i = 0; i < count; i++)
-            for (size_t b = 0; b < old->nblocks; b++) {
-                t->blocks[(size_t)i * old->nblocks + b].off = old->blocks[b].off + (MPI_Aint)i * old->extent;
-                t->blocks[(size_t)i * old->nblocks + b].len = old->blocks[b].len;
-            }
-    }
-    if (count == 0) {
-        t->contig = 1;
-        t->nblocks = 0;
-    }
-    t->combiner = MPI_COMBINER_CONTIGUOUS;
-    t->ci = count;
-    t->old = old;
-    rd_dt_retain(old);
-    *newtype = t;
-    return MPI_SUCCESS;
+    int err = MPI_SUCCESS;
+    MPI_Datatype t = rd_dt_make_vector((size_t)count, 1, old->extent, old, &err);
+    return rd_dt_api_finish("MPI_Type_contiguous", t, err, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1,
+                            &old, newtype);
 }
 
 #pragma weak MPI_Type_commit = PMPI_Type_commit
@@ -119,6 +84,9 @@ int PMPI_Type_free(MPI_Datatype *dt)
     RD_TRY(check_type("MPI_Type_free", *dt));
     if ((*dt)->predefined)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", "%s is predefined", (*dt)->name);
+    int rc = rd_attr_delete_all_type(*dt);
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise(MPI_COMM_WORLD, rc, "MPI_Type_free", "an attribute delete callback failed");
     rd_dt_release(*dt); /* pending operations hold their own reference */
     *dt = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -188,24 +156,18 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
     RD_TRY(check_type("MPI_Type_dup", old));
     if (!newtype)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_dup", "newtype is NULL");
-    struct rd_datatype_s *t = malloc(sizeof(*t));
-    struct rd_dt_block *b = old->nblocks > 2 ? malloc(sizeof(*b) * old->nblocks) : NULL;
-    if (!t || (old->nblocks > 2 && !b)) {
-        free(t);
-        free(b);
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Type_dup", "out of memory");
+    int err = MPI_SUCCESS;
+    MPI_Datatype t = rd_dt_make_copy(old, &err);
+    if (t)
+        t->committed = old->committed; /* a dup of a committed type is committed */
+    RD_TRY(rd_dt_api_finish("MPI_Type_dup", t, err, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old, newtype));
+    int rc = rd_attr_dup_type(old, t);
+    if (rc != MPI_SUCCESS) {
+        rd_attr_delete_all_type(t);
+        rd_dt_release(t);
+        *newtype = MPI_DATATYPE_NULL;
+        return rd_err_raise(MPI_COMM_WORLD, rc, "MPI_Type_dup", "an attribute copy callback failed");
     }
-    *t = *old;
-    t->predefined = 0;
-    atomic_init(&t->refs, 1);
-    t->blocks = b ? b : t->inline_blocks;
-    memcpy(t->blocks, old->blocks, sizeof(*b) * old->nblocks);
-    t->combiner = MPI_COMBINER_DUP;
-    t->old = old;
-    rd_dt_retain(old);
-    t->committed = old->committed; /* a dup of a committed type is committed */
-    t->name[0] = '\0';
-    *newtype = t;
     return MPI_SUCCESS;
 }
 
@@ -270,9 +232,9 @@ int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nd, int *comb
     if (!ni || !na || !nd || !combiner)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_envelope", "a NULL argument");
     *combiner = dt->predefined ? MPI_COMBINER_NAMED : dt->combiner;
-    *na = 0;
-    *ni = *combiner == MPI_COMBINER_CONTIGUOUS ? 1 : 0;
-    *nd = *combiner == MPI_COMBINER_NAMED ? 0 : 1;
+    *ni = dt->ni;
+    *na = dt->na;
+    *nd = dt->nd;
     return MPI_SUCCESS;
 }
 
@@ -284,16 +246,53 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers, int max_addresses,
     if (dt->predefined)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_get_contents",
                             "%s is a named type: it has no contents", dt->name);
-    int need_i = dt->combiner == MPI_COMBINER_CONTIGUOUS ? 1 : 0;
-    if (max_integers < need_i || max_datatypes < 1 || !datatypes || (need_i && !integers))
+    if (max_integers < dt->ni || max_addresses < dt->na || max_datatypes < dt->nd)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_contents",
-                            "the arrays are smaller than MPI_Type_get_envelope says");
-    if (need_i)
-        integers[0] = dt->ci;
-    /* a derived type handed out is a new reference the caller frees */
-    rd_dt_retain(dt->old);
-    datatypes[0] = dt->old;
-    (void)max_addresses;
-    (void)addresses;
+                            "the arrays (%d, %d, %d) are smaller than MPI_Type_get_envelope says (%d, %d, %d)",
+                            max_integers, max_addresses, max_datatypes, dt->ni, dt->na, dt->nd);
+    if ((dt->ni && !integers) || (dt->na && !addresses) || (dt->nd && !datatypes))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_contents", "an array is NULL");
+    /* the derived types handed out are new objects, equal to the ones used
+     * (same layout and contents), that the caller frees */
+    for (int i = 0; i < dt->nd; i++) {
+        MPI_Datatype d = dt->types[i];
+        if (d->predefined) {
+            datatypes[i] = d;
+            continue;
+        }
+        int err = MPI_SUCCESS;
+        MPI_Datatype t = rd_dt_make_copy(d, &err);
+        if (t && (err = rd_dt_set_contents(t, d->combiner, d->ni, d->ints, d->na, d->aints, d->nd, d->types)) != MPI_SUCCESS) {
+            rd_dt_free(t);
+            t = NULL;
+        }
+        if (!t) {
+            for (int j = 0; j < i; j++)
+                if (!datatypes[j]->predefined)
+                    rd_dt_release(datatypes[j]);
+            return rd_err_raise(MPI_COMM_WORLD, err, "MPI_Type_get_contents", "out of memory");
+        }
+        t->committed = d->committed;
+        datatypes[i] = t;
+    }
+    if (dt->ni)
+        memcpy(integers, dt->ints, sizeof(int) * (size_t)dt->ni);
+    if (dt->na)
+        memcpy(addresses, dt->aints, sizeof(MPI_Aint) * (size_t)dt->na);
+    return MPI_SUCCESS;
+}
+
+int rd_dt_api_finish(const char *call, MPI_Datatype t, int err, int combiner, int ni, const int *ints,
+                     int na, const MPI_Aint *aints, int nd, const MPI_Datatype *types,
+                     MPI_Datatype *newtype)
+{
+    if (t && (err = rd_dt_set_contents(t, combiner, ni, ints, na, aints, nd, types)) != MPI_SUCCESS) {
+        rd_dt_free(t);
+        t = NULL;
+    }
+    if (!t)
+        return rd_err_raise(MPI_COMM_WORLD, err, call,
+                            err == MPI_ERR_NO_MEM ? "out of memory" : "the type's size does not fit in an MPI_Aint");
+    *newtype = t;
     return MPI_SUCCESS;
 }

@@ -328,11 +328,15 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
         finish_recv(req);
         return queue_ctrl(m->wsrc, RD_AM_FIN, &c, NULL, 0);
     }
-    if (m->proto == RD_RNDV_PIPELINE) { /* the fragments come to the request */
+    if (m->proto == RD_RNDV_PIPELINE || !req->dt->contig) {
+        /* the fragments come to the request (and a non-contiguous receive
+         * asks for them whatever the sender offered: CTS without an
+         * address), each unpacked in place at its offset */
         c.req = m->sreq;
         c.other = (uint64_t)(uintptr_t)req;
         c.len = req->xfer;
         req->frag_off = 0;
+        req->proto = RD_RNDV_PIPELINE;
         return queue_ctrl(m->wsrc, RD_AM_CTS, &c, NULL, 0);
     }
     void *target = recv_target(req);
@@ -625,11 +629,12 @@ static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
         if (req->dt->contig) {
             src = (const char *)req->buf + req->dt->true_lb;
         } else {
-            req->tmp = malloc(req->bytes);
-            if (!req->tmp)
-                return RD_ERR_NOMEM;
-            rd_dt_pack(req->buf, req->dt, 0, req->tmp, req->bytes);
-            src = req->tmp;
+            /* non-contiguous data streams in fragments packed straight
+             * from the user's buffer: no packed copy of the message */
+            proto = RD_RNDV_PIPELINE;
+            h->proto = (uint32_t)proto;
+            req->proto = (uint8_t)proto;
+            src = NULL;
         }
         h->addr = (uint64_t)(uintptr_t)src;
         if (tl->caps.needs_reg && proto != RD_RNDV_PIPELINE) {
@@ -754,7 +759,7 @@ static void control(int wsrc, unsigned id, const struct rd_wire_ctrl *c, const v
     case RD_AM_CTS:
         req->remote = c->other;
         req->xfer = (size_t)c->len;
-        if (req->proto == RD_RNDV_PUT || req->proto == RD_RNDV_SPLIT) {
+        if ((req->proto == RD_RNDV_PUT || req->proto == RD_RNDV_SPLIT) && c->addr) {
             /* split: we write the part after the split point */
             uint64_t h = req->proto == RD_RNDV_SPLIT ? rd_rndv_split_point(req->xfer) : 0;
             if (len) {
@@ -774,6 +779,8 @@ static void control(int wsrc, unsigned id, const struct rd_wire_ctrl *c, const v
             req->rma.rkey_len = req->rkey_len;
             st = queue_req(wsrc, PEND_PUT, req);
         } else {
+            /* pipeline (also asked for by a non-contiguous receive) */
+            req->proto = RD_RNDV_PIPELINE;
             req->frag_off = 0;
             st = queue_req(wsrc, PEND_FRAGS, req);
         }

@@ -15,7 +15,7 @@ enum rd_am_id {
     RD_AM_EAGER_SYNC,  /* envelope + sender request + data; receiver answers ACK */
     RD_AM_RTS,         /* envelope + sender request + protocol + address; data: rkey */
     RD_AM_ACK,         /* sync eager matched: sender request completes */
-    RD_AM_CTS,         /* receiver ready (put: address + rkey in data; pipeline: go) */
+    RD_AM_CTS,         /* receiver ready (put: address + rkey in data; no address: send FRAGs) */
     RD_AM_FIN,         /* rendezvous data moved: the named request completes */
     RD_AM_FRAG,        /* pipeline fragment: receiver request + offset; data */
 };

@@ -49,8 +49,15 @@ int main(int argc, char **argv)
     MPI_Type_commit(&c);
     MPI_Type_dup(c, &dc);
     MPI_Type_get_contents(dc, 0, 0, 1, ints, addrs, types);
-    mt_ok(types[0] == c, "the dup of a derived type hands it back");
-    MPI_Type_free(&types[0]); /* a new reference: the caller frees it */
+    /* a derived type comes back as a new object equal to the original */
+    MPI_Type_get_envelope(types[0], &ni, &na, &nd, &comb);
+    mt_ok(types[0] != c && comb == MPI_COMBINER_CONTIGUOUS && ni == 1 && nd == 1,
+          "the dup of a derived type hands back a new handle of the same combiner");
+    MPI_Datatype inner = MPI_DATATYPE_NULL;
+    ints[0] = -1;
+    MPI_Type_get_contents(types[0], 1, 0, 1, ints, addrs, &inner);
+    mt_ok(ints[0] == 3 && inner == MPI_DOUBLE, "with the same contents (3 x MPI_DOUBLE)");
+    MPI_Type_free(&types[0]); /* a new object: the caller frees it */
     int sz = -1;
     MPI_Type_size(dc, &sz);
     mt_is_int(sz, 24, "the dup has the size of its original");
