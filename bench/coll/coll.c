@@ -1,0 +1,507 @@
+/*
+ * coll.c - collective benchmarks on MPI_COMM_WORLD (a benchmark, not a
+ * test): the time of one collective operation, per operation and message
+ * size, as seen by the slowest rank.
+ *
+ * Plain MPI-3.1 C, so the same source builds with rdmpicc, mpicc.openmpi
+ * and mpicc.mpich.
+ *
+ *   coll [-t COLLS] [-s SIZES] [-r REPS] [-T MS]
+ *
+ *   -t COLLS  comma list of barrier, bcast, reduce, allreduce, allgather,
+ *             alltoall, gather, scatter, reduce_scatter_block, iallreduce
+ *             (default: all ten, in that order)
+ *   -s SIZES  comma list of sizes and ranges in bytes: 8,64K,1M or 4-4M
+ *             (the powers of two from 4 to 4 MiB; the default)
+ *   -r REPS   timed repetitions per size; the median is reported (default 5)
+ *   -T MS     target duration of one timed repetition (default 10 ms)
+ *
+ * Rank 0 prints, for each collective and size, one line
+ *
+ *   COLL SIZE MEDIAN MIN MAX ITERS
+ *
+ * where MEDIAN, MIN and MAX are over the REPS repetitions, in microseconds
+ * per operation. barrier has one line, of size 0. Lines starting with '#'
+ * are comments.
+ *
+ * What SIZE means (N ranks, root 0 where there is a root):
+ *   bcast                 SIZE bytes (MPI_BYTE) from the root
+ *   reduce, allreduce,    MPI_SUM of SIZE/4 MPI_FLOATs (at least 1)
+ *   iallreduce            (Iallreduce immediately followed by Wait)
+ *   allgather, gather     SIZE bytes contributed by each rank (N*SIZE gathered)
+ *   scatter               SIZE bytes received by each rank (N*SIZE at the root)
+ *   alltoall              SIZE bytes from each rank to each rank (the block)
+ *   reduce_scatter_block  MPI_SUM of SIZE/4 MPI_FLOATs received by each rank
+ *                         (each rank contributes N*SIZE/4 floats)
+ *
+ * Timing: each size starts with uncounted warm-up batches of 1, 2, 4, ...
+ * operations until a batch lasts a tenth of the target (batches after the
+ * first are the calibration). Then REPS repetitions of MPI_Barrier followed
+ * by a loop of ITERS operations, ITERS chosen so that one repetition lasts
+ * about the target; a repetition's time per operation is the slowest rank's
+ * loop time / ITERS (an MPI_Reduce MAX after the loop, outside the timed
+ * part). After the warm-up every rank checks the data it received, so a
+ * library that loses or garbles data cannot report a figure.
+ */
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_SIZES = 128, MAX_REPS = 101 };
+
+static int rank, nranks;
+static double target = 0.010; /* seconds per timed repetition */
+
+static void die(const char *msg)
+{
+    fprintf(stderr, "coll [rank %d]: %s\n", rank, msg);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, n ? n : 1) != 0)
+        die("out of memory");
+    memset(p, 0, n ? n : 1); /* touch every page before timing */
+    return p;
+}
+
+static long clampl(long v, long lo, long hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* ---------------------------------------------------------------- sizes */
+
+/* a size: digits with an optional K or M suffix, at most 256 MiB */
+static long parse_size(const char *s, char **end)
+{
+    long v = strtol(s, end, 10);
+    if (*end == s || v < 0 || v > (1L << 28))
+        return -1;
+    switch (**end) {
+    case 'k': case 'K': v <<= 10; (*end)++; break;
+    case 'm': case 'M': v <<= 20; (*end)++; break;
+    default: break;
+    }
+    return v > (1L << 28) ? -1 : v;
+}
+
+/* "8,64K,1M" or "4-4M" (powers of two from 4 to 4M) or a mix */
+static int parse_sizes(const char *arg, long *sizes)
+{
+    int n = 0;
+    const char *p = arg;
+    while (*p) {
+        char *end;
+        long a = parse_size(p, &end), b;
+        if (a < 0)
+            return -1;
+        if (*end == '-') {
+            p = end + 1;
+            b = parse_size(p, &end);
+            if (b < a)
+                return -1;
+            if (a == 0 && n < MAX_SIZES)
+                sizes[n++] = 0;
+            for (long s = 1; s <= b; s <<= 1)
+                if (s >= a && n < MAX_SIZES)
+                    sizes[n++] = s;
+        } else if (n < MAX_SIZES) {
+            sizes[n++] = a;
+        }
+        if (*end == ',')
+            end++;
+        else if (*end != '\0')
+            return -1;
+        p = end;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ utilities */
+
+/* byte I of a block sent by source FROM (never 0, so a cleared buffer fails) */
+static unsigned char pattern(int from, long i)
+{
+    return (unsigned char)(1 + (i * 7 + from * 101) % 251);
+}
+
+static void fill(unsigned char *buf, long size, int from)
+{
+    for (long i = 0; i < size; i++)
+        buf[i] = pattern(from, i);
+}
+
+/* float I of a rank's reduction input: small integers, so sums are exact */
+static float fvalue(int r, long i)
+{
+    return (float)(r + 1 + i % 7);
+}
+
+static float fsum(long i)
+{
+    return (float)(nranks * (nranks + 1) / 2 + nranks * (i % 7));
+}
+
+static void fail(const char *coll, long size, long at, double got, double want)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s: size %ld: wrong data at element %ld (%g, expected %g)", coll,
+             size, at, got, want);
+    die(msg);
+}
+
+static void check(const unsigned char *buf, long size, int from, const char *coll)
+{
+    for (long i = 0; i < size; i++)
+        if (buf[i] != pattern(from, i))
+            fail(coll, size, i, buf[i], pattern(from, i));
+}
+
+/* floats OFF .. OFF+COUNT-1 of the sum */
+static void checkf(const float *buf, long count, long off, const char *coll, long size)
+{
+    for (long i = 0; i < count; i++)
+        if (buf[i] != fsum(off + i))
+            fail(coll, size, i, buf[i], fsum(off + i));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* print COLL SIZE MEDIAN MIN MAX ITERS (rank 0) */
+static void report(const char *coll, long size, double *v, int reps, long iters)
+{
+    if (rank != 0)
+        return;
+    qsort(v, (size_t)reps, sizeof *v, cmp_double);
+    double med = reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
+    printf("%s %ld %.6g %.6g %.6g %ld\n", coll, size, med, v[0], v[reps - 1], iters);
+    fflush(stdout);
+}
+
+/* ---------------------------------------------------------- collectives */
+
+enum coll {
+    BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, REDSCAT, IALLREDUCE,
+    NCOLLS
+};
+static const char *const coll_name[NCOLLS] = {
+    "barrier", "bcast", "reduce", "allreduce", "allgather",
+    "alltoall", "gather", "scatter", "reduce_scatter_block", "iallreduce",
+};
+
+/* What a collective works on. */
+struct ctx {
+    enum coll op;
+    long size;     /* bytes, as given */
+    int n;         /* MPI_BYTEs of a block, or MPI_FLOATs for reductions */
+    void *sbuf, *rbuf;
+    size_t slen, rlen; /* their lengths in bytes */
+};
+
+static int is_reduction(enum coll op)
+{
+    return op == REDUCE || op == ALLREDUCE || op == REDSCAT || op == IALLREDUCE;
+}
+
+static void setup(struct ctx *c, enum coll op, long size)
+{
+    size_t N = (size_t)nranks, sz = (size_t)size;
+    c->op = op;
+    c->size = size;
+    c->slen = c->rlen = 0;
+    c->n = is_reduction(op) ? (int)(size / 4 > 0 ? size / 4 : 1) : (int)size;
+    size_t fl = (size_t)c->n * sizeof(float);
+    switch (op) {
+    case BCAST: c->slen = sz; break; /* in place in sbuf */
+    case REDUCE: case ALLREDUCE: case IALLREDUCE: c->slen = c->rlen = fl; break;
+    case REDSCAT: c->slen = N * fl; c->rlen = fl; break;
+    case ALLGATHER: c->slen = sz; c->rlen = N * sz; break;
+    case GATHER: c->slen = sz; if (rank == 0) c->rlen = N * sz; break;
+    case SCATTER: if (rank == 0) c->slen = N * sz; c->rlen = sz; break;
+    case ALLTOALL: c->slen = c->rlen = N * sz; break;
+    default: break;
+    }
+    c->sbuf = xmalloc(c->slen);
+    c->rbuf = xmalloc(c->rlen);
+
+    /* inputs; outputs stay cleared so that the check after the warm-up means something */
+    float *f = c->sbuf;
+    unsigned char *b = c->sbuf;
+    switch (op) {
+    case BCAST:
+        if (rank == 0)
+            fill(b, size, 0);
+        break;
+    case REDUCE: case ALLREDUCE: case IALLREDUCE: case REDSCAT:
+        for (long i = 0; i < (long)(c->slen / sizeof(float)); i++)
+            f[i] = fvalue(rank, i);
+        break;
+    case ALLGATHER: case GATHER:
+        fill(b, size, rank);
+        break;
+    case SCATTER:
+        if (rank == 0)
+            for (int j = 0; j < nranks; j++)
+                fill(b + (size_t)j * sz, size, j);
+        break;
+    case ALLTOALL: /* block j goes to rank j */
+        for (int j = 0; j < nranks; j++)
+            fill(b + (size_t)j * sz, size, rank * nranks + j);
+        break;
+    default: break;
+    }
+}
+
+static void teardown(struct ctx *c)
+{
+    free(c->sbuf);
+    free(c->rbuf);
+}
+
+/* ITERS operations */
+static void kernel(const struct ctx *c, long iters)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    void *s = c->sbuf, *r = c->rbuf;
+    int n = c->n;
+    MPI_Request req;
+    switch (c->op) {
+    case BARRIER:
+        for (long i = 0; i < iters; i++)
+            MPI_Barrier(w);
+        break;
+    case BCAST:
+        for (long i = 0; i < iters; i++)
+            MPI_Bcast(s, n, MPI_BYTE, 0, w);
+        break;
+    case REDUCE:
+        for (long i = 0; i < iters; i++)
+            MPI_Reduce(s, r, n, MPI_FLOAT, MPI_SUM, 0, w);
+        break;
+    case ALLREDUCE:
+        for (long i = 0; i < iters; i++)
+            MPI_Allreduce(s, r, n, MPI_FLOAT, MPI_SUM, w);
+        break;
+    case IALLREDUCE:
+        for (long i = 0; i < iters; i++) {
+            MPI_Iallreduce(s, r, n, MPI_FLOAT, MPI_SUM, w, &req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        break;
+    case REDSCAT:
+        for (long i = 0; i < iters; i++)
+            MPI_Reduce_scatter_block(s, r, n, MPI_FLOAT, MPI_SUM, w);
+        break;
+    case ALLGATHER:
+        for (long i = 0; i < iters; i++)
+            MPI_Allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, w);
+        break;
+    case GATHER:
+        for (long i = 0; i < iters; i++)
+            MPI_Gather(s, n, MPI_BYTE, r, n, MPI_BYTE, 0, w);
+        break;
+    case SCATTER:
+        for (long i = 0; i < iters; i++)
+            MPI_Scatter(s, n, MPI_BYTE, r, n, MPI_BYTE, 0, w);
+        break;
+    case ALLTOALL:
+        for (long i = 0; i < iters; i++)
+            MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, w);
+        break;
+    default: break;
+    }
+}
+
+/* every rank checks what it received */
+static void verify(const struct ctx *c)
+{
+    const char *name = coll_name[c->op];
+    const unsigned char *b = c->rbuf;
+    size_t sz = (size_t)c->size;
+    switch (c->op) {
+    case BCAST:
+        check(c->sbuf, c->size, 0, name);
+        break;
+    case REDUCE:
+        if (rank == 0)
+            checkf(c->rbuf, c->n, 0, name, c->size);
+        break;
+    case ALLREDUCE: case IALLREDUCE:
+        checkf(c->rbuf, c->n, 0, name, c->size);
+        break;
+    case REDSCAT:
+        checkf(c->rbuf, c->n, (long)rank * c->n, name, c->size);
+        break;
+    case ALLGATHER:
+        for (int j = 0; j < nranks; j++)
+            check(b + (size_t)j * sz, c->size, j, name);
+        break;
+    case GATHER:
+        if (rank == 0)
+            for (int j = 0; j < nranks; j++)
+                check(b + (size_t)j * sz, c->size, j, name);
+        break;
+    case SCATTER:
+        check(b, c->size, rank, name);
+        break;
+    case ALLTOALL: /* block j came from rank j */
+        for (int j = 0; j < nranks; j++)
+            check(b + (size_t)j * sz, c->size, j * nranks + rank, name);
+        break;
+    default: break;
+    }
+}
+
+/* the slowest rank's T (rank 0's result; the other ranks get their own T) */
+static double slowest(double t)
+{
+    double max = t;
+    MPI_Reduce(&t, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return max;
+}
+
+/*
+ * Warm-up and calibration: batches of 1, 2, 4, ... operations until a batch
+ * (not the first) lasts a tenth of the target time for the slowest rank;
+ * the timed repetitions then run enough operations to last about the
+ * target, within [LO, HI]. Rank 0 decides and broadcasts its decision.
+ * Returns the iteration count.
+ */
+static long warm_up(const struct ctx *c, long lo, long hi)
+{
+    long n = 1;
+    double per_iter = 0; /* fastest seen, batches after the first */
+    for (int batch = 1;; batch++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        kernel(c, n);
+        double t = slowest(MPI_Wtime() - t0);
+        long next = 0;
+        if (rank == 0) {
+            /* The first batch pays for first-time costs: never calibrate on
+             * it. Later ones may be stretched by a preemption: take the fastest. */
+            if (batch >= 2 && (per_iter == 0 || t / (double)n < per_iter))
+                per_iter = t / (double)n;
+            if ((t >= target / 10 && batch >= 2) || n >= hi) {
+                double it = per_iter > 0 ? target / per_iter : (double)hi;
+                next = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
+            } else {
+                next = n * 2;
+            }
+        }
+        MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+        if (next < 0)
+            return -next;
+        n = next;
+    }
+}
+
+/* one collective at one size: warm up, check the data, time REPS repetitions */
+static void run(enum coll op, long size, int reps)
+{
+    struct ctx c;
+    double v[MAX_REPS];
+
+    setup(&c, op, size);
+    long iters = warm_up(&c, 3, 10000000);
+    verify(&c);
+    for (int r = 0; r < reps; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        kernel(&c, iters);
+        double t = MPI_Wtime() - t0;
+        v[r] = slowest(t) * 1e6 / (double)iters;
+    }
+    report(coll_name[op], size, v, reps, iters);
+    teardown(&c);
+}
+
+/* ----------------------------------------------------------------- main */
+
+static void usage(void)
+{
+    if (rank == 0)
+        fprintf(stderr, "usage: coll [-t COLLS] [-s SIZES] [-r REPS] [-T MS]\n"
+                        "  COLLS: comma list of barrier, bcast, reduce, allreduce, allgather,\n"
+                        "         alltoall, gather, scatter, reduce_scatter_block, iallreduce\n"
+                        "  SIZES: comma list of sizes (K, M suffixes) and ranges A-B (powers\n"
+                        "         of two), default 4-4M\n");
+    MPI_Finalize();
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    static long sizes[MAX_SIZES];
+    const char *colls = "barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter,"
+                        "reduce_scatter_block,iallreduce";
+    int nsizes = parse_sizes("4-4M", sizes), reps = 5;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end;
+        if (val == NULL || a[0] != '-' || a[1] == '\0' || a[2] != '\0')
+            usage();
+        i++;
+        switch (a[1]) {
+        case 't': colls = val; break;
+        case 's': if ((nsizes = parse_sizes(val, sizes)) <= 0) usage(); break;
+        case 'r': reps = atoi(val); if (reps < 1 || reps > MAX_REPS) usage(); break;
+        case 'T': target = strtod(val, &end) / 1e3; if (*end || target <= 0) usage(); break;
+        default: usage();
+        }
+    }
+
+    /* validate the whole list before measuring anything */
+    char *list = strdup(colls), *save = NULL;
+    enum coll todo[64];
+    int ntodo = 0;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < NCOLLS && strcmp(t, coll_name[k]))
+            k++;
+        if (k == NCOLLS)
+            die("unknown collective (barrier, bcast, reduce, allreduce, allgather, alltoall, "
+                "gather, scatter, reduce_scatter_block, iallreduce)");
+        if (ntodo < 64)
+            todo[ntodo++] = (enum coll)k;
+    }
+    free(list);
+
+    if (rank == 0) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(lib, &len);
+        char *nl = strchr(lib, '\n');
+        if (nl)
+            *nl = '\0';
+        printf("# coll colls=%s reps=%d target_ms=%g ranks=%d library=%s\n", colls, reps,
+               target * 1e3, nranks, lib);
+        printf("# coll size median min max iters (us per operation, slowest rank)\n");
+        fflush(stdout);
+    }
+    for (int k = 0; k < ntodo; k++) {
+        if (todo[k] == BARRIER) {
+            run(BARRIER, 0, reps);
+            continue;
+        }
+        for (int i = 0; i < nsizes; i++)
+            run(todo[k], sizes[i], reps);
+    }
+    MPI_Finalize();
+    return 0;
+}

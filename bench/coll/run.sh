@@ -1,0 +1,371 @@
+#!/bin/bash
+# run.sh - collective benchmarks of rdmpi against Open MPI and MPICH, side by
+# side in one run, on 2 and 4 ranks (a benchmark, not a test). See
+# bench/coll/README.md.
+#
+#   bench/coll/run.sh [options] [BUILD_DIR]     (BUILD_DIR default: ./build)
+#
+#   --quick          sizes 8,64K,1M, 3 rounds, 3 repetitions of ~5 ms
+#   --sizes LIST     message sizes: 8,64K,1M or ranges 4-4M (powers of two)
+#   --colls LIST     barrier,bcast,reduce,allreduce,allgather,alltoall,gather,
+#                    scatter,reduce_scatter_block,iallreduce (default: all)
+#   --libs LIST      rdmpi,openmpi,mpich (default: all)
+#   --np LIST        rank counts (default: 2,4)
+#   --rounds N       interleaved rounds; the tables show medians over them
+#   --reps N         timed repetitions per size within one run (median)
+#   --time MS        target duration of one timed repetition
+#   --best           show the best repetition seen over all rounds (lowest
+#                    time) instead of medians
+#   --raw FILE       also write every run's result lines to FILE
+#
+# rdmpi parameters pass through the environment (rrun's ranks inherit it).
+# Extra launcher flags: COLL_RRUN_FLAGS, COLL_OMPI_FLAGS, COLL_MPICH_FLAGS;
+# compiler flags: COLL_CFLAGS (default -O2); time limit of one run in
+# seconds: COLL_TIMEOUT (default 600). The peers' tools: COLL_OMPI_MPICC,
+# COLL_OMPI_MPIRUN, COLL_MPICH_MPICC, COLL_MPICH_MPIEXEC (default: the Debian
+# names mpicc.openmpi, mpirun.openmpi, mpicc.mpich, mpiexec.hydra).
+set -u
+
+usage() {
+    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit "${1:-0}"
+}
+
+all_colls=barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter,reduce_scatter_block,iallreduce
+quick=0 sizes='' colls=$all_colls libs=rdmpi,openmpi,mpich nps=2,4
+rounds='' reps='' tgt='' raw='' builddir='' best=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) quick=1 ;;
+    --sizes) sizes=${2:?--sizes needs a list}; shift ;;
+    --sizes=*) sizes=${1#*=} ;;
+    --colls | --tests) colls=${2:?--colls needs a list}; shift ;;
+    --colls=* | --tests=*) colls=${1#*=} ;;
+    --libs) libs=${2:?--libs needs a list}; shift ;;
+    --libs=*) libs=${1#*=} ;;
+    --np) nps=${2:?--np needs a list}; shift ;;
+    --np=*) nps=${1#*=} ;;
+    --rounds) rounds=${2:?}; shift ;;
+    --rounds=*) rounds=${1#*=} ;;
+    --reps) reps=${2:?}; shift ;;
+    --reps=*) reps=${1#*=} ;;
+    --time) tgt=${2:?}; shift ;;
+    --time=*) tgt=${1#*=} ;;
+    --best) best=1 ;;
+    --raw) raw=${2:?}; shift ;;
+    --raw=*) raw=${1#*=} ;;
+    -h | --help) usage 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; usage 2 >&2 ;;
+    *) [ -z "$builddir" ] || usage 2 >&2; builddir=$1 ;;
+    esac
+    shift
+done
+if [ "$quick" = 1 ]; then
+    : "${sizes:=8,64K,1M}" "${rounds:=3}" "${reps:=3}" "${tgt:=5}"
+else
+    : "${sizes:=4-4M}" "${rounds:=5}" "${reps:=5}" "${tgt:=10}"
+fi
+for c in ${colls//,/ }; do
+    case ",$all_colls," in *",$c,"*) ;; *) echo "run.sh: unknown collective $c" >&2; exit 2 ;; esac
+done
+for n in ${nps//,/ }; do
+    case $n in '' | *[!0-9]* | 0 | 1) echo "run.sh: --np wants rank counts of at least 2" >&2; exit 2 ;; esac
+done
+builddir=${builddir:-build}
+srcdir=$(cd "$(dirname "$0")" && pwd) || exit 1
+cflags=${COLL_CFLAGS:--O2}
+tmo=${COLL_TIMEOUT:-600}
+ompi_cc=${COLL_OMPI_MPICC:-mpicc.openmpi} ompi_run=${COLL_OMPI_MPIRUN:-mpirun.openmpi}
+mpich_cc=${COLL_MPICH_MPICC:-mpicc.mpich} mpich_run=${COLL_MPICH_MPIEXEC:-mpiexec.hydra}
+cores=$(nproc 2>/dev/null || echo 1)
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-coll.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+notes=() # printed with the results
+
+# ------------------------------------------------------------------ build
+names=() # libraries that built
+declare -A label cmd ok
+# launch NAME NP: the command line that starts NP ranks of library NAME.
+# Binding one rank per core only when the ranks fit the cores; beyond that
+# the peers are not bound (Open MPI needs --oversubscribe to start at all,
+# MPICH's -bind-to core would stack ranks) and rrun unbinds by itself.
+launch() {
+    local n=$1 np=$2
+    case $n in
+    rdmpi) echo "$rrun ${COLL_RRUN_FLAGS:-} -np $np" ;;
+    openmpi)
+        if [ "$np" -le "$cores" ]; then
+            echo "$ompi_run --allow-run-as-root --bind-to core ${COLL_OMPI_FLAGS:-} -np $np"
+        else
+            echo "$ompi_run --allow-run-as-root --oversubscribe --bind-to none ${COLL_OMPI_FLAGS:-} -np $np"
+        fi ;;
+    mpich)
+        if [ "$np" -le "$cores" ]; then
+            echo "$mpich_run -bind-to core ${COLL_MPICH_FLAGS:-} -n $np"
+        else
+            echo "$mpich_run ${COLL_MPICH_FLAGS:-} -n $np"
+        fi ;;
+    esac
+}
+# try NAME LABEL COMPILER: build coll with COMPILER, smoke-test it on each rank count
+try() {
+    local n=$1 lab=$2 mpicc=$3 np
+    label[$n]=$lab
+    # shellcheck disable=SC2086 # flags are lists of words
+    if ! "$mpicc" $cflags "$srcdir/coll.c" -o "$tmp/coll_$n" 2>"$tmp/$n.build"; then
+        notes+=("$lab: n/a: '$mpicc $srcdir/coll.c' failed: $(grep -m1 -iE "error|undefined" "$tmp/$n.build" || head -n1 "$tmp/$n.build")")
+        return
+    fi
+    names+=("$n")
+    for np in ${nps//,/ }; do
+        cmd[$n,$np]="$(launch "$n" "$np") $tmp/coll_$n"
+        # shellcheck disable=SC2086
+        if timeout 60 ${cmd[$n,$np]} -t barrier,allreduce -s 8 -r 1 -T 1 >"$tmp/$n.$np.smoke" 2>&1; then
+            ok[$n,$np]=1
+        else
+            notes+=("$lab: n/a on $np ranks: the smoke run '${cmd[$n,$np]/$tmp\//} -t barrier,allreduce -s 8' failed: $(grep -v '^#' "$tmp/$n.$np.smoke" | tail -n 3 | tr '\n' ' ')")
+        fi
+    done
+}
+
+case ",$libs," in *,rdmpi,*)
+    rdmpicc="$builddir/launcher/rdmpicc"
+    rrun="$builddir/launcher/rrun/rrun"
+    if [ ! -x "$rdmpicc" ] || [ ! -x "$rrun" ]; then
+        label[rdmpi]=rdmpi
+        notes+=("rdmpi: n/a: $rdmpicc or $rrun is missing (build rdmpi: make -C $builddir)")
+    else
+        rrun=$(cd "$(dirname "$rrun")" && pwd)/rrun
+        try rdmpi rdmpi "$rdmpicc"
+    fi ;;
+esac
+case ",$libs," in *,openmpi,*)
+    if command -v "$ompi_cc" >/dev/null && command -v "$ompi_run" >/dev/null; then
+        try openmpi "Open MPI" "$ompi_cc"
+    else
+        label[openmpi]="Open MPI"
+        notes+=("Open MPI: n/a: $ompi_cc or $ompi_run not found")
+    fi ;;
+esac
+case ",$libs," in *,mpich,*)
+    if command -v "$mpich_cc" >/dev/null && command -v "$mpich_run" >/dev/null; then
+        try mpich MPICH "$mpich_cc"
+    else
+        label[mpich]=MPICH
+        notes+=("MPICH: n/a: $mpich_cc or $mpich_run not found")
+    fi ;;
+esac
+
+# busy: percentage of the machine's CPU time used (by anything) over 1 s
+busy() {
+    local a b
+    read -r -a a < <(grep '^cpu ' /proc/stat 2>/dev/null) || { echo "?"; return; }
+    sleep 1
+    read -r -a b < <(grep '^cpu ' /proc/stat)
+    local total=0 i
+    for ((i = 1; i < ${#a[@]}; i++)); do total=$((total + b[i] - a[i])); done
+    local idle=$((b[4] - a[4] + b[5] - a[5]))
+    [ "$total" -gt 0 ] && echo $((100 - 100 * idle / total)) || echo "?"
+}
+# warn when something else uses the cores: the figures would be noise
+check_idle() {
+    local pct
+    pct=$(busy)
+    echo "# machine $pct% busy $1 (load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
+    case $pct in
+    [0-9] | '?') ;;
+    *) echo "# WARNING: other processes use the cores ($pct% busy $1): the figures are not trustworthy" ;;
+    esac
+}
+
+# ------------------------------------------------------------------- runs
+echo "# collectives benchmark on $(hostname) ($cores cores), $(date '+%F %T'); ranks: $nps"
+echo "# collectives $colls; sizes $sizes; $rounds rounds, libraries interleaved in each;"
+if [ "$best" = 1 ]; then
+    echo "# each run: $reps repetitions of ~$tgt ms; tables show the BEST repetition of all rounds (--best)"
+else
+    echo "# each run reports the median of $reps repetitions of ~$tgt ms; tables show the median over rounds"
+fi
+echo "# time per operation = the slowest rank's loop time / iterations, in us"
+for np in ${nps//,/ }; do
+    if [ "$np" -le "$cores" ]; then
+        echo "# $np ranks <= $cores cores: one rank per core, every library binds (rrun by default)"
+    else
+        echo "# $np ranks > $cores cores: OVERSUBSCRIBED, nothing bound (rrun unbinds and sets RDMPI_OVERSUBSCRIBED=1;"
+        echo "#   Open MPI gets --oversubscribe --bind-to none, MPICH no -bind-to): figures depend on the scheduler"
+    fi
+done
+echo "# Open MPI and MPICH run as shipped (Debian packages, no MCA/CVAR tuning); the commands:"
+for n in "${names[@]}"; do
+    lib=''
+    for np in ${nps//,/ }; do
+        [ -n "$lib" ] || lib=$(sed -n 's/^# coll .* library=//p' "$tmp/$n.$np.smoke" 2>/dev/null | head -n1)
+    done
+    printf '#   %-8s [%s]\n' "$n:" "$lib"
+    for np in ${nps//,/ }; do
+        printf '#     %s\n' "${cmd[$n,$np]/$tmp\//}"
+    done
+done
+envs=$(env | grep -E '^(RDMPI_|OMPI_MCA_|MPIR_CVAR_|UCX_|FI_|HYDRA_)' | sort | tr '\n' ' ')
+[ -z "$envs" ] || echo "# environment: $envs"
+
+# snap: the machine's CPU jiffies (all cores), their non-idle part (steal
+# included: the host ran something else) and the CPU time of this shell's
+# reaped children (the launchers and, through them, the ranks)
+snap() {
+    local a f st t=0 i
+    read -r -a a < <(grep '^cpu ' /proc/stat 2>/dev/null) || { S_TOTAL=0 S_BUSY=0 S_CHILD=0; return; }
+    for ((i = 1; i <= 8 && i < ${#a[@]}; i++)); do t=$((t + a[i])); done
+    S_TOTAL=$t S_BUSY=$((t - a[4] - a[5]))
+    read -r st <"/proc/$$/stat"
+    read -r -a f <<<"${st##*) }"
+    S_CHILD=$((f[13] + f[14]))
+}
+# run_one LIB NP COLL ROUND: one launch; appends its lines to $tmp/all.
+# A run during which other processes used more than 25% of a core (CPU time
+# not spent by the run itself) is run once more, and the second one kept.
+runs=0 disturbed=0 reruns=0
+run_one() {
+    local n=$1 np=$2 c=$3 r=$4 attempt rc why t0 b0 c0 foreign
+    for attempt in 1 2; do
+        snap; t0=$S_TOTAL b0=$S_BUSY c0=$S_CHILD
+        # shellcheck disable=SC2086
+        timeout "$tmo" ${cmd[$n,$np]} -t "$c" -s "$sizes" -r "$reps" -T "$tgt" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        snap
+        foreign=0
+        [ $((S_TOTAL - t0)) -le 0 ] ||
+            foreign=$((100 * (S_BUSY - b0 - S_CHILD + c0) * cores / (S_TOTAL - t0)))
+        [ "$foreign" -ge 0 ] || foreign=0
+        echo "$n $np $r $c $attempt $foreign" >>"$tmp/runs"
+        runs=$((runs + 1))
+        [ "$foreign" -gt 25 ] && disturbed=$((disturbed + 1))
+        if [ $rc = 0 ] && [ "$foreign" -gt 25 ] && [ $attempt = 1 ]; then
+            reruns=$((reruns + 1))
+            continue
+        fi
+        break
+    done
+    if [ $rc != 0 ]; then
+        [ $rc = 124 ] && why="timed out after $tmo s" || why="exit status $rc"
+        notes+=("${label[$n]}: $c on $np ranks failed in round $r ($why), not run again: $( (grep -v '^#' "$tmp/out"; cat "$tmp/err") | tail -n 3 | tr '\n' ' ')")
+        failed="$failed$n:$np:$c "
+    fi
+    # (what a failed run printed before failing is kept)
+    grep -v '^#' "$tmp/out" | sed "s/^/$n $np $r /" >>"$tmp/all"
+}
+
+check_idle "before the run"
+failed=" " # "lib:np:coll" triples that failed once and are not run again
+: >"$tmp/all"
+: >"$tmp/runs"
+for ((r = 1; r <= rounds; r++)); do
+    echo "# round $r/$rounds" >&2
+    for np in ${nps//,/ }; do
+        ci=0
+        for c in ${colls//,/ }; do
+            # rotate the order of the libraries from round to round and
+            # from collective to collective
+            order=()
+            for ((i = 0; i < ${#names[@]}; i++)); do
+                order+=("${names[(i + r + ci) % ${#names[@]}]}")
+            done
+            ci=$((ci + 1))
+            for n in "${order[@]}"; do
+                [ -n "${ok[$n,$np]:-}" ] || continue
+                case $failed in *" $n:$np:$c "*) continue ;; esac
+                run_one "$n" "$np" "$c" "$r"
+            done
+        done
+    done
+done
+if [ -n "$raw" ]; then
+    {
+        echo "# lib np round coll size median min max iters (us per operation)"
+        cat "$tmp/all"
+        echo "# runs: lib np round coll attempt foreign (CPU % of one core used by other processes)"
+        sed 's/^/# run /' "$tmp/runs"
+    } >"$raw"
+fi
+
+# ----------------------------------------------------------------- tables
+check_idle "after the run"
+echo "# other processes used more than 25% of a core during $disturbed of $runs runs; $reruns of them were run again"
+[ "$disturbed" = 0 ] || echo "#   (per lib: $(awk '$6 > 25 { d[$1]++ } END { for (l in d) printf " %s %d", l, d[l] }' "$tmp/runs"))"
+for note in "${notes[@]}"; do echo "# note: $note"; done
+awk -v colls="$colls" -v nps="$nps" -v best="$best" '
+BEGIN { best = best + 0 }
+# agg: the median of a list, or with --best its lowest value
+function agg(list,   n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++)            # insertion sort, n is small
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    if (best) return a[1]
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function human(s) {
+    if (s >= 1048576 && s % 1048576 == 0) return (s / 1048576) "M"
+    if (s >= 1024 && s % 1024 == 0) return (s / 1024) "K"
+    return s
+}
+function fmt(v) {
+    if (v == "") return "n/a"
+    return v < 1 ? sprintf("%.3f", v) : v < 100 ? sprintf("%.2f", v) : v < 10000 ? sprintf("%.1f", v) : sprintf("%.0f", v)
+}
+# the figures of one cell: sets R, O, M, RATIO; returns the row
+function row(np, c, s,   peer) {
+    R = ((np, "rdmpi", c, s) in v) ? agg(v[np, "rdmpi", c, s]) : ""
+    O = ((np, "openmpi", c, s) in v) ? agg(v[np, "openmpi", c, s]) : ""
+    M = ((np, "mpich", c, s) in v) ? agg(v[np, "mpich", c, s]) : ""
+    peer = O
+    if (M != "" && (peer == "" || M + 0 < peer + 0)) peer = M
+    RATIO = (R != "" && peer != "" && peer > 0) ? R / peer : ""
+    return sprintf("%10s | %10s | %10s | %8s%s", fmt(R), fmt(O), fmt(M),
+                   RATIO == "" ? "n/a" : sprintf("%.2f", RATIO), RATIO != "" && RATIO > 0.9 ? " *" : "")
+}
+{
+    # lib np round coll size median min max iters
+    v[$2, $1, $4, $5] = v[$2, $1, $4, $5] " " (best ? $7 : $6)
+    if (!(($2, $4, $5) in seen)) { seen[$2, $4, $5] = 1; sz[$2, $4] = sz[$2, $4] " " $5 }
+}
+END {
+    hdr = sprintf("%-20s | %6s | %10s | %10s | %10s | %s", "collective", "size", "rdmpi", "Open MPI", "MPICH", "rdmpi/best")
+    nc = split(colls, C, ",")
+    nn = split(nps, NP, ",")
+    for (k = 1; k <= nn; k++) {
+        np = NP[k]
+        printf "\n## %d ranks: us per operation (%s over rounds; lower is better); ratio = rdmpi / min(peers), * above 0.9\n", \
+            np, best ? "best" : "median"
+        print hdr
+        for (q = 1; q <= nc; q++) {
+            c = C[q]
+            if (!((np, c) in sz)) { printf "%-20s | %6s | %10s | %10s | %10s | %8s\n", c, "-", "n/a", "n/a", "n/a", "n/a"; continue }
+            ns = split(sz[np, c], S, " ")
+            for (i = 2; i <= ns; i++)
+                for (j = i; j > 1 && S[j - 1] + 0 > S[j] + 0; j--) { x = S[j]; S[j] = S[j - 1]; S[j - 1] = x }
+            for (i = 1; i <= ns; i++)
+                printf "%-20s | %6s | %s\n", c, c == "barrier" ? "-" : human(S[i]), row(np, c, S[i])
+        }
+    }
+    # the "done when" cells
+    split("barrier bcast allreduce allgather alltoall", D, " ")
+    split("8 65536 1048576", DS, " ")
+    printf "\n## summary: the done-when cells (ratio = rdmpi / min(peers); * above 0.9)\n"
+    printf "%5s | %s\n", "ranks", hdr
+    cells = met = 0
+    for (k = 1; k <= nn; k++) {
+        np = NP[k]
+        if (np != 2 && np != 4) continue
+        for (q = 1; q <= 5; q++)
+            for (i = 1; i <= 3; i++) {
+                c = D[q]; s = c == "barrier" ? 0 : DS[i]
+                if (c == "barrier" && i > 1) continue
+                line = row(np, c, s)
+                cells++
+                if (RATIO != "" && RATIO <= 0.9) met++
+                printf "%5s | %-20s | %6s | %s\n", np, c, c == "barrier" ? "-" : human(s), line
+            }
+    }
+    if (cells) printf "## %d of %d cells at or below 0.9\n", met, cells
+}' "$tmp/all"
