@@ -3,3 +3,10 @@ noinst_PROGRAMS += examples/hello
 examples_hello_SOURCES = examples/hello.c
 examples_hello_LDADD = librdmpi.la
 examples_hello_LDFLAGS = -no-install $(AM_LDFLAGS)
+
+# the 2-D heat-equation stencil (Cartesian grid, halo exchange with vector
+# types, Allreduce): `./quickstart` runs it as its demo
+noinst_PROGRAMS += examples/heat2d
+examples_heat2d_SOURCES = examples/heat2d.c
+examples_heat2d_LDADD = librdmpi.la
+examples_heat2d_LDFLAGS = -no-install $(AM_LDFLAGS)

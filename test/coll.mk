@@ -7,5 +7,5 @@ test_mpi_coll_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 test_unit_coll_menu_SOURCES = test/unit/coll_menu.c collectives/select.c
 test_unit_coll_menu_CPPFLAGS = $(AM_CPPFLAGS) -DRD_COLL_NAMES_ONLY
 test_unit_coll_menu_LDADD = librdutil.la
-TESTS += test/mpi/coll.sh test/unit/coll_menu
-EXTRA_DIST += test/mpi/coll.sh
+TESTS += test/mpi/coll.sh test/unit/coll_menu test/mpi/heat2d.sh
+EXTRA_DIST += test/mpi/coll.sh test/mpi/heat2d.sh
