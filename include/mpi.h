@@ -431,6 +431,12 @@ RD_MPI_PROTO(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_
 RD_MPI_PROTO(int, Comm_test_inter, (MPI_Comm comm, int *flag))
 RD_MPI_PROTO(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 RD_MPI_PROTO(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+/* intercommunicators */
+RD_MPI_PROTO(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                     int remote_leader, int tag, MPI_Comm *newintercomm))
+RD_MPI_PROTO(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
+RD_MPI_PROTO(int, Comm_remote_size, (MPI_Comm comm, int *size))
+RD_MPI_PROTO(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
 
 RD_MPI_PROTO(int, Get_processor_name, (char *name, int *resultlen))
 RD_MPI_PROTO(int, Get_version, (int *version, int *subversion))

@@ -15,11 +15,12 @@ static int rd_self_world_rank[1];
 static struct rd_comm_s rd_comm_world_coll, rd_comm_self_coll;
 
 struct rd_comm_s rd_mpi_comm_world = {
-    .magic = RD_COMM_MAGIC, .rank = 0, .size = 1, .ctx = RD_CTX_WORLD, .errh = MPI_ERRORS_ARE_FATAL,
-    .coll = &rd_comm_world_coll, .predefined = 1, .name = "MPI_COMM_WORLD"};
+    .magic = RD_COMM_MAGIC, .rank = 0, .size = 1, .ctx = RD_CTX_WORLD, .remote_size = 1,
+    .errh = MPI_ERRORS_ARE_FATAL, .coll = &rd_comm_world_coll, .predefined = 1, .name = "MPI_COMM_WORLD"};
 struct rd_comm_s rd_mpi_comm_self = {
     .magic = RD_COMM_MAGIC, .rank = 0, .size = 1, .ctx = RD_CTX_SELF,
-    .world_ranks = rd_self_world_rank, .errh = MPI_ERRORS_ARE_FATAL, .coll = &rd_comm_self_coll,
+    .world_ranks = rd_self_world_rank, .remote_size = 1, .remote_world_ranks = rd_self_world_rank,
+    .errh = MPI_ERRORS_ARE_FATAL, .coll = &rd_comm_self_coll,
     .predefined = 1, .name = "MPI_COMM_SELF"};
 
 /* Context pairs in use here: bit k stands for contexts 2k and 2k + 1. */
@@ -28,6 +29,7 @@ static uint64_t rd_ctx_used[RD_CTX_PAIRS / 64];
 /* Pairs offered by this rank to nonblocking agreements still running
  * (MPI_Comm_idup): no other agreement may offer them meanwhile. */
 static uint64_t rd_ctx_reserved[RD_CTX_PAIRS / 64];
+_Static_assert(RD_CTX_PAIRS / 64 == RD_CTX_WORDS, "RD_CTX_WORDS is the size of the pair bitmap");
 
 static void twin(struct rd_comm_s *c, struct rd_comm_s *t)
 {
@@ -42,6 +44,7 @@ void rd_comm_init_predefined(void)
 {
     rd_mpi_comm_world.rank = rd_job.rank;
     rd_mpi_comm_world.size = rd_job.size;
+    rd_mpi_comm_world.remote_size = rd_job.size;
     rd_mpi_comm_world.errh = MPI_ERRORS_ARE_FATAL;
     rd_self_world_rank[0] = rd_job.rank;
     rd_mpi_comm_self.rank = 0;
@@ -78,6 +81,8 @@ rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Co
     c->size = size;
     c->ctx = ctx;
     c->world_ranks = world_ranks;
+    c->remote_size = size;
+    c->remote_world_ranks = world_ranks;
     c->errh = MPI_ERRORS_ARE_FATAL;
     c->coll = t;
     atomic_init(&c->refs, 1);
@@ -85,6 +90,21 @@ rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Co
     if (ctx != RD_CTX_PENDING)
         rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
     *out = c;
+    return RD_OK;
+}
+
+rd_status rd_comm_new_inter(int rank, int size, int *world_ranks, int remote_size,
+                            int *remote_world_ranks, uint32_t ctx, MPI_Comm local, MPI_Comm *out)
+{
+    rd_status st = rd_comm_new(rank, size, world_ranks, ctx, out);
+    if (st != RD_OK)
+        return st;
+    struct rd_comm_s *c = *out;
+    c->remote_size = remote_size;
+    c->remote_world_ranks = remote_world_ranks;
+    c->is_inter = 1;
+    c->local = local;
+    twin(c, c->coll); /* the library twin talks to the remote group too */
     return RD_OK;
 }
 
@@ -105,12 +125,16 @@ void rd_comm_release(MPI_Comm comm)
     comm->magic = 0;
     comm->coll->magic = 0;
     free(comm->coll);
+    if (comm->is_inter) {
+        free(comm->remote_world_ranks);
+        rd_comm_release(comm->local);
+    }
     free(comm->world_ranks);
     free(comm);
 }
 
 /* One blocking exchange with two peers on comm's library context. */
-static rd_status sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *rb, size_t rn, int src,
+rd_status rd_comm_sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *rb, size_t rn, int src,
                           int tag)
 {
     rd_status st = RD_OK;
@@ -141,15 +165,15 @@ static rd_status sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *
 #define RD_TAG_CTX 1
 #define RD_TAG_GATHER 2
 
-rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
-                                  uint32_t *ctx)
+/* The AND of the free maps of the members (parent ranks members[0..n-1],
+ * this rank being members[me]) into mine, by recursive doubling; the
+ * members beyond the largest power of two fold into the first ones and
+ * back. */
+static rd_status and_free_maps(MPI_Comm parent, const int *members, int n, int me, int tag,
+                               uint64_t *mine)
 {
-    /* recursive doubling of the AND of the free maps over the members
-     * (parent ranks members[0..n-1], this rank being members[me]); the
-     * members beyond the largest power of two fold into the first ones and
-     * back */
     enum { N = RD_CTX_PAIRS / 64 };
-    uint64_t mine[N], theirs[N];
+    uint64_t theirs[N];
     int p = 1;
     rd_status st = RD_OK;
 #define RD_MEMBER(i) (members ? members[i] : (i))
@@ -158,34 +182,98 @@ rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, in
     while (p * 2 <= n)
         p *= 2;
     int extra = n - p;
+    size_t bytes = N * sizeof(uint64_t);
     if (me >= p) {
         int peer = RD_MEMBER(me - p);
-        st = sendrecv(parent, mine, sizeof(mine), peer, mine, sizeof(mine), peer, tag);
+        st = rd_comm_sendrecv(parent, mine, bytes, peer, mine, bytes, peer, tag);
     } else {
         if (me < extra) {
-            st = sendrecv(parent, NULL, 0, -1, theirs, sizeof(theirs), RD_MEMBER(me + p), tag);
+            st = rd_comm_sendrecv(parent, NULL, 0, -1, theirs, bytes, RD_MEMBER(me + p), tag);
             for (int i = 0; i < N; i++)
                 mine[i] &= theirs[i];
         }
         for (int mask = 1; st == RD_OK && mask < p; mask <<= 1) {
             int peer = RD_MEMBER(me ^ mask);
-            st = sendrecv(parent, mine, sizeof(mine), peer, theirs, sizeof(theirs), peer, tag);
+            st = rd_comm_sendrecv(parent, mine, bytes, peer, theirs, bytes, peer, tag);
             for (int i = 0; i < N; i++)
                 mine[i] &= theirs[i];
         }
         if (st == RD_OK && me < extra)
-            st = sendrecv(parent, mine, sizeof(mine), RD_MEMBER(me + p), NULL, 0, -1, tag);
+            st = rd_comm_sendrecv(parent, mine, bytes, RD_MEMBER(me + p), NULL, 0, -1, tag);
     }
 #undef RD_MEMBER
-    if (st != RD_OK)
-        return st;
-    for (int i = 0; i < N; i++) {
-        if (mine[i]) {
-            *ctx = (uint32_t)(2 * (i * 64 + __builtin_ctzll(mine[i])));
+    return st;
+}
+
+rd_status rd_comm_lowest_ctx(const uint64_t *map, uint32_t except, uint32_t *ctx)
+{
+    for (int i = 0; i < RD_CTX_PAIRS / 64; i++) {
+        uint64_t w = map[i];
+        if (except != UINT32_MAX && except / 2 / 64 == (uint32_t)i)
+            w &= ~(1ULL << (except / 2 % 64));
+        if (w) {
+            *ctx = (uint32_t)(2 * (i * 64 + __builtin_ctzll(w)));
             return RD_OK;
         }
     }
     return RD_ERR_NOMEM; /* every context pair is in use */
+}
+
+rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
+                                  uint32_t *ctx)
+{
+    uint64_t map[RD_CTX_PAIRS / 64];
+    rd_status st = and_free_maps(parent, members, n, me, tag, map);
+    return st != RD_OK ? st : rd_comm_lowest_ctx(map, UINT32_MAX, ctx);
+}
+
+rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map)
+{
+    return and_free_maps(comm, NULL, comm->size, comm->rank, RD_TAG_CTX, map);
+}
+
+rd_status rd_comm_bcast(MPI_Comm comm, int root, void *buf, size_t bytes)
+{
+    /* binomial tree on ranks relative to root: receive from the parent,
+     * then send to the children, largest subtree first */
+    int n = comm->size, rel = (comm->rank - root + n) % n, mask = 1;
+    rd_status st = RD_OK;
+    while (mask < n) {
+        if (rel & mask) {
+            st = rd_comm_sendrecv(comm, NULL, 0, -1, buf, bytes, (rel - mask + root) % n, RD_TAG_BCAST);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; st == RD_OK && mask > 0; mask >>= 1)
+        if (rel + mask < n)
+            st = rd_comm_sendrecv(comm, buf, bytes, (rel + mask + root) % n, NULL, 0, -1, RD_TAG_BCAST);
+    return st;
+}
+
+rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int tag,
+                                  const void *mine, size_t mine_bytes, void *theirs,
+                                  size_t theirs_bytes)
+{
+    if (group->rank == leader) {
+        rd_status st = rd_comm_sendrecv(bridge, mine, mine_bytes, rleader, theirs, theirs_bytes, rleader, tag);
+        if (st != RD_OK)
+            return st;
+    }
+    return rd_comm_bcast(group, leader, theirs, theirs_bytes);
+}
+
+rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only)
+{
+    enum { N = RD_CTX_PAIRS / 64 };
+    uint64_t theirs[N];
+    rd_status st = rd_comm_free_map(inter->local, local_only);
+    if (st == RD_OK)
+        st = rd_comm_leader_exchange(inter->local, 0, inter, 0, RD_TAG_INTER, local_only,
+                                     sizeof(theirs), theirs, sizeof(theirs));
+    for (int i = 0; st == RD_OK && i < N; i++)
+        both[i] = local_only[i] & theirs[i];
+    return st;
 }
 
 rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)
@@ -201,7 +289,7 @@ rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void 
     memcpy(out + (size_t)me * bytes, mine, bytes);
     for (int step = 1; step < n; step++) {
         int sblock = (me - step + 1 + n) % n, rblock = (me - step + n) % n;
-        rd_status st = sendrecv(comm, out + (size_t)sblock * bytes, bytes, (me + 1) % n,
+        rd_status st = rd_comm_sendrecv(comm, out + (size_t)sblock * bytes, bytes, (me + 1) % n,
                                 out + (size_t)rblock * bytes, bytes, (me - 1 + n) % n, RD_TAG_GATHER);
         if (st != RD_OK)
             return st;

@@ -3,7 +3,23 @@
  * Context ids come in pairs: a communicator matches its users' messages in
  * context 2k and the library's own traffic for it (agreeing on new context
  * ids, exchanging split colours; later the collectives) in 2k + 1, through
- * its `coll` twin, so the two can never match each other. */
+ * its `coll` twin, so the two can never match each other.
+ *
+ * Intercommunicators (is_inter): rank, size and world_ranks describe the
+ * local group, remote_size and remote_world_ranks the remote group, and
+ * every rank named in a point-to-point call (dest, source, MPI_SOURCE)
+ * is a rank of the remote group. An intracommunicator's remote group is
+ * itself: remote_size == size and remote_world_ranks == world_ranks (an
+ * alias, not owned), so that the engine always translates through the
+ * remote fields, with no test of is_inter on the send path. `local` is
+ * an intracommunicator of the local group with a context pair of its own
+ * (agreement steps inside one group, and intercommunicator collectives).
+ *
+ * Tags on a library context: RD_TAG_CTX (1) and RD_TAG_GATHER (2) in
+ * comm.c, RD_TAG_BCAST (3) and RD_TAG_INTER (4) for the broadcasts and
+ * leader exchanges of intercommunicator creation, RD_TAG_CREATE_GROUP_BASE
+ * + t (16 and up) for Comm_create_group, and rd_comm_intercomm_tag(t)
+ * (0 or negative) for the leaders of MPI_Intercomm_create on peer_comm. */
 #ifndef RD_COMM_H
 #define RD_COMM_H
 
@@ -20,6 +36,10 @@ struct rd_comm_s {
     int rank, size;
     uint32_t ctx;           /* context id: messages match only within it */
     int *world_ranks;       /* comm rank -> world rank; NULL: the identity */
+    int remote_size;        /* size of the group that p2p ranks name */
+    int *remote_world_ranks; /* its rank -> world rank; NULL: the identity */
+    int is_inter;           /* an intercommunicator */
+    struct rd_comm_s *local; /* intercomm: its local group as an intracomm (owned); else NULL */
     MPI_Errhandler errh;
     struct rd_comm_s *coll; /* the same ranks in context ctx + 1, for the library */
     int predefined;
@@ -48,6 +68,12 @@ static inline int rd_comm_world_rank(MPI_Comm comm, int rank)
     return comm->world_ranks ? comm->world_ranks[rank] : rank;
 }
 
+/* The world rank of a point-to-point peer: a rank of the remote group. */
+static inline int rd_comm_peer_world(MPI_Comm comm, int rank)
+{
+    return comm->remote_world_ranks ? comm->remote_world_ranks[rank] : rank;
+}
+
 static inline int rd_comm_valid(MPI_Comm comm)
 {
     return comm != MPI_COMM_NULL && comm->magic == RD_COMM_MAGIC;
@@ -56,6 +82,12 @@ static inline int rd_comm_valid(MPI_Comm comm)
 /* A new communicator of `size` ranks, this rank being `rank`, with
  * world_ranks (taken over; NULL only for the identity) in context ctx. */
 rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Comm *out);
+/* A new intercommunicator in context ctx: this rank is `rank` of the local
+ * group (size, world_ranks), whose intracommunicator `local` is taken
+ * over; remote_world_ranks[remote_size] is the remote group. The arrays
+ * are taken over (never NULL). */
+rd_status rd_comm_new_inter(int rank, int size, int *world_ranks, int remote_size,
+                            int *remote_world_ranks, uint32_t ctx, MPI_Comm local, MPI_Comm *out);
 /* Agree with every rank of parent on a free context pair (collective). */
 rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
 /* The same among some ranks of parent only: members[i] are parent ranks
@@ -63,7 +95,43 @@ rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
  * agreements apart. */
 rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
                                   uint32_t *ctx);
-#define RD_TAG_CREATE_GROUP_BASE 16
+#define RD_TAG_CREATE_GROUP_BASE 16 /* + the user's tag (>= 0) */
+#define RD_TAG_BCAST 3
+#define RD_TAG_INTER 4
+/* The library tag of MPI_Intercomm_create's tag t (0 <= t <= INT_MAX) on
+ * peer_comm: in [-2^30 - 1, -2], never MPI_ANY_TAG, and apart from the
+ * collectives' tags (from INT_MIN up, collectives/sched.c), so that it
+ * meets no other library message (two concurrent creations whose tags
+ * differ by a multiple of 2^30 would share one). */
+static inline int rd_comm_intercomm_tag(int t)
+{
+    return -2 - (t & 0x3fffffff);
+}
+
+/* The context pairs free on every rank of comm (an intracommunicator),
+ * as a bitmap of RD_CTX_WORDS words; collective over comm. */
+#define RD_CTX_WORDS 64
+rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map);
+/* The lowest pair set in map other than `except` (a context id, or
+ * UINT32_MAX); RD_ERR_NOMEM when none. */
+rd_status rd_comm_lowest_ctx(const uint64_t *map, uint32_t except, uint32_t *ctx);
+/* One blocking exchange on comm's library context: send sn bytes to dst
+ * and receive rn bytes from src (either < 0: none), both with tag. */
+rd_status rd_comm_sendrecv(MPI_Comm comm, const void *sb, size_t sn, int dst, void *rb, size_t rn,
+                           int src, int tag);
+/* Broadcast bytes from root over comm's library context (binomial tree). */
+rd_status rd_comm_bcast(MPI_Comm comm, int root, void *buf, size_t bytes);
+/* Leader exchange for intercommunicators: rank `leader` of the
+ * intracommunicator `group` sends mine (mine_bytes) to rank `rleader` of
+ * `bridge` and receives theirs_bytes, with library tag `tag` on bridge's
+ * library context; then theirs is broadcast in group. Collective over group. */
+rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int tag,
+                                  const void *mine, size_t mine_bytes, void *theirs,
+                                  size_t theirs_bytes);
+/* For a new communicator made from intercommunicator inter: the pairs
+ * free on every rank of both groups (both) and on every rank of the local
+ * group (local_only). Collective over both groups. */
+rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only);
 
 /* Nonblocking agreement (MPI_Comm_idup): a communicator made with ctx
  * RD_CTX_PENDING gets its pair later from rd_comm_set_ctx. Each rank
@@ -72,13 +140,12 @@ rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, in
  * lowest common pair; reserved pairs are offered to no other agreement
  * until unreserved. */
 #define RD_CTX_PENDING UINT32_MAX
-#define RD_CTX_WORDS 64 /* 4096 pairs */
 #define RD_CTX_WINDOW 256
 void rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS]);
 void rd_comm_ctx_unreserve(const uint64_t win[RD_CTX_WORDS]);
 /* The lowest pair of map as a context id: 0 if map is empty. */
 int rd_comm_ctx_lowest(const uint64_t map[RD_CTX_WORDS], uint32_t *ctx);
-void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx); /* + the user's tag (>= 0) */
+void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx);
 /* Blocking exchange on comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
 

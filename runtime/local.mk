@@ -22,6 +22,8 @@ librdmpi_la_SOURCES = \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/bsend.h \
 	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/op.c runtime/op.h
+# intercommunicators
+librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 librdmpi_la_LIBADD = librdop.la librdutil.la $(PMIX_LIBS) -lpthread
 # Only the MPI API and its predefined objects leave the library.

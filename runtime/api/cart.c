@@ -64,7 +64,7 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int perio
 {
     const char *call = "MPI_Cart_create";
     RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_intra(call, comm));
     if (!comm_cart || ndims < 0 || (ndims > 0 && (!dims || !periods)))
         return rd_err_raise(comm, ndims < 0 ? MPI_ERR_DIMS : MPI_ERR_ARG, call,
                             ndims < 0 ? "ndims %d is negative" : "a NULL argument (ndims %d)", ndims);
@@ -243,7 +243,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
 {
     RD_API_READY("MPI_Cart_map");
-    RD_TRY(rd_check_comm("MPI_Cart_map", comm));
+    RD_TRY(rd_check_intra("MPI_Cart_map", comm));
     if (!newrank || ndims < 0 || (ndims > 0 && !dims))
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Cart_map", "a NULL or negative argument");
     long n = grid_size(ndims, dims);

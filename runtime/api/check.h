@@ -22,6 +22,17 @@ static inline int rd_check_comm(const char *call, MPI_Comm comm)
                                : rd_err_raise(comm, MPI_ERR_COMM, call, "invalid communicator");
 }
 
+/* A valid intracommunicator (topologies, Comm_create_group, ...). */
+static inline int rd_check_intra(const char *call, MPI_Comm comm)
+{
+    if (!rd_comm_valid(comm))
+        return rd_err_raise(comm, MPI_ERR_COMM, call, "invalid communicator");
+    if (comm->is_inter)
+        return rd_err_raise(comm, MPI_ERR_COMM, call, "%s is an intercommunicator",
+                            comm->name[0] ? comm->name : "the communicator");
+    return MPI_SUCCESS;
+}
+
 static inline int rd_check_buf(const char *call, MPI_Comm comm, const void *buf, int count,
                                MPI_Datatype dt)
 {
@@ -39,9 +50,10 @@ static inline int rd_check_buf(const char *call, MPI_Comm comm, const void *buf,
 
 static inline int rd_check_dest(const char *call, MPI_Comm comm, int dest, int tag)
 {
-    if (dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->size))
+    /* ranks of the remote group (the group itself for an intracommunicator) */
+    if (dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->remote_size))
         return rd_err_raise(comm, MPI_ERR_RANK, call, "destination rank %d is not in [0, %d)", dest,
-                            comm->size);
+                            comm->remote_size);
     if (tag < 0 || tag > RDMPI_TAG_UB)
         return rd_err_raise(comm, MPI_ERR_TAG, call, "tag %d is not in [0, MPI_TAG_UB]", tag);
     return MPI_SUCCESS;
@@ -49,9 +61,9 @@ static inline int rd_check_dest(const char *call, MPI_Comm comm, int dest, int t
 
 static inline int rd_check_source(const char *call, MPI_Comm comm, int source, int tag)
 {
-    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE && (source < 0 || source >= comm->size))
+    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE && (source < 0 || source >= comm->remote_size))
         return rd_err_raise(comm, MPI_ERR_RANK, call, "source rank %d is not in [0, %d)", source,
-                            comm->size);
+                            comm->remote_size);
     if (tag != MPI_ANY_TAG && (tag < 0 || tag > RDMPI_TAG_UB))
         return rd_err_raise(comm, MPI_ERR_TAG, call, "tag %d is not MPI_ANY_TAG nor in [0, MPI_TAG_UB]",
                             tag);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
+#include "runtime/api/intercomm.h"
 #include "runtime/attr.h"
 #include "runtime/comm.h"
 #include "runtime/errhandler.h"
@@ -78,16 +79,20 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     RD_TRY(rd_check_comm(call, comm));
     if (!newcomm)
         return rd_err_raise(comm, MPI_ERR_ARG, call, "newcomm is NULL");
-    rd_status st = rd_comm_agree_ctx(comm, &ctx);
-    if (st != RD_OK)
-        return comm_fail(comm, call, st);
-    if (comm->world_ranks) {
-        ranks = malloc(sizeof(int) * (size_t)comm->size);
-        if (!ranks)
-            return comm_fail(comm, call, RD_ERR_NOMEM);
-        memcpy(ranks, comm->world_ranks, sizeof(int) * (size_t)comm->size);
+    if (comm->is_inter) {
+        RD_TRY(rd_inter_dup(comm, call, newcomm));
+    } else {
+        rd_status st = rd_comm_agree_ctx(comm, &ctx);
+        if (st != RD_OK)
+            return comm_fail(comm, call, st);
+        if (comm->world_ranks) {
+            ranks = malloc(sizeof(int) * (size_t)comm->size);
+            if (!ranks)
+                return comm_fail(comm, call, RD_ERR_NOMEM);
+            memcpy(ranks, comm->world_ranks, sizeof(int) * (size_t)comm->size);
+        }
+        RD_TRY(make_comm(comm, call, comm->rank, comm->size, ranks, ctx, newcomm));
     }
-    RD_TRY(make_comm(comm, call, comm->rank, comm->size, ranks, ctx, newcomm));
     if (rd_topo_copy(comm, *newcomm) != MPI_SUCCESS) { /* a dup keeps the topology */
         RD_LOCK();
         rd_comm_release(*newcomm);
@@ -130,6 +135,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return rd_err_raise(comm, MPI_ERR_ARG, call, "newcomm is NULL");
     if (color < 0 && color != MPI_UNDEFINED)
         return rd_err_raise(comm, MPI_ERR_ARG, call, "color %d is negative and not MPI_UNDEFINED", color);
+    if (comm->is_inter)
+        return rd_inter_split(comm, call, color, key, newcomm);
     struct rd_split_entry me = {color, key, comm->rank};
     struct rd_split_entry *all = malloc(sizeof(*all) * (size_t)comm->size);
     if (!all)
@@ -183,12 +190,15 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
             in = rd_comm_world_rank(comm, r) == w;
         if (!in)
             return rd_err_raise(comm, MPI_ERR_GROUP, call,
-                                "rank %d of the group (world rank %d) is not in the communicator", i, w);
+                                "rank %d of the group (world rank %d) is not in the %s", i, w,
+                                comm->is_inter ? "local group of the intercommunicator" : "communicator");
     }
+    int me = rd_group_find(group, rd_comm_world_rank(comm, comm->rank));
+    if (comm->is_inter) /* each group names its part; the group's order is the new order */
+        return rd_inter_split(comm, call, me < 0 ? MPI_UNDEFINED : 0, me, newcomm);
     rd_status st = rd_comm_agree_ctx(comm, &ctx);
     if (st != RD_OK)
         return comm_fail(comm, call, st);
-    int me = rd_group_find(group, rd_comm_world_rank(comm, comm->rank));
     *newcomm = MPI_COMM_NULL;
     if (me < 0)
         return MPI_SUCCESS;
@@ -219,6 +229,60 @@ int PMPI_Comm_free(MPI_Comm *comm)
     return MPI_SUCCESS;
 }
 
+static int cmp_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Two lists of world ranks: MPI_IDENT (same order), MPI_SIMILAR (same
+ * members) or MPI_UNEQUAL. */
+static int compare_lists(int n, const int *a, const int *b)
+{
+    if (memcmp(a, b, sizeof(int) * (size_t)n) == 0)
+        return MPI_IDENT;
+    int *x = malloc(sizeof(int) * (size_t)n), *y = malloc(sizeof(int) * (size_t)n), r = MPI_UNEQUAL;
+    if (x && y) {
+        memcpy(x, a, sizeof(int) * (size_t)n);
+        memcpy(y, b, sizeof(int) * (size_t)n);
+        qsort(x, (size_t)n, sizeof(int), cmp_int);
+        qsort(y, (size_t)n, sizeof(int), cmp_int);
+        r = memcmp(x, y, sizeof(int) * (size_t)n) == 0 ? MPI_SIMILAR : MPI_UNEQUAL;
+    }
+    free(x);
+    free(y);
+    return r;
+}
+
+/* MPI_Comm_compare when either is an intercommunicator (MPI-3.1 6.6.1):
+ * CONGRUENT when both local and both remote groups are identical,
+ * SIMILAR when both are similar, else UNEQUAL. */
+static int compare_inter(MPI_Comm a, MPI_Comm b)
+{
+    if (!a->is_inter || !b->is_inter || a->size != b->size || a->remote_size != b->remote_size)
+        return MPI_UNEQUAL;
+    int n = a->size > a->remote_size ? a->size : a->remote_size;
+    int *x = malloc(sizeof(int) * (size_t)n), *y = malloc(sizeof(int) * (size_t)n);
+    int r = MPI_UNEQUAL;
+    if (x && y) {
+        for (int i = 0; i < a->size; i++) {
+            x[i] = rd_comm_world_rank(a, i);
+            y[i] = rd_comm_world_rank(b, i);
+        }
+        int rl = compare_lists(a->size, x, y);
+        for (int i = 0; i < a->remote_size; i++) {
+            x[i] = rd_comm_peer_world(a, i);
+            y[i] = rd_comm_peer_world(b, i);
+        }
+        int rr = compare_lists(a->remote_size, x, y);
+        r = rl == MPI_IDENT && rr == MPI_IDENT ? MPI_CONGRUENT
+            : rl != MPI_UNEQUAL && rr != MPI_UNEQUAL ? MPI_SIMILAR : MPI_UNEQUAL;
+    }
+    free(x);
+    free(y);
+    return r;
+}
+
 #pragma weak MPI_Comm_compare = PMPI_Comm_compare
 int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
 {
@@ -229,6 +293,10 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
         return rd_err_raise(a, MPI_ERR_ARG, "MPI_Comm_compare", "result is NULL");
     if (a == b) {
         *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (a->is_inter || b->is_inter) {
+        *result = compare_inter(a, b);
         return MPI_SUCCESS;
     }
     if (a->size != b->size) {
@@ -313,7 +381,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     RD_TRY(rd_check_comm("MPI_Comm_test_inter", comm));
     if (!flag)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
-    *flag = 0; /* intercommunicators do not exist yet */
+    *flag = comm->is_inter;
     return MPI_SUCCESS;
 }
 
@@ -344,7 +412,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     const char *call = "MPI_Comm_create_group";
     uint32_t ctx;
     RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_intra(call, comm));
     if (!rd_group_valid(group))
         return rd_err_raise(comm, MPI_ERR_GROUP, call, "invalid group");
     if (!newcomm)

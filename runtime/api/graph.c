@@ -61,7 +61,7 @@ int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int ed
 {
     const char *call = "MPI_Graph_create";
     RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_intra(call, comm));
     if (!comm_graph || nnodes < 0 || (nnodes > 0 && (!index || (index[nnodes - 1] > 0 && !edges))))
         return rd_err_raise(comm, MPI_ERR_ARG, call, "a NULL or negative argument (nnodes %d)", nnodes);
     if (nnodes > comm->size)
@@ -156,7 +156,7 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
 {
     RD_API_READY("MPI_Graph_map");
-    RD_TRY(rd_check_comm("MPI_Graph_map", comm));
+    RD_TRY(rd_check_intra("MPI_Graph_map", comm));
     if (!newrank || nnodes < 0 || nnodes > comm->size)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Graph_map", "nnodes %d does not fit the communicator", nnodes);
     *newrank = comm->rank < nnodes ? comm->rank : MPI_UNDEFINED;
@@ -184,7 +184,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
 {
     const char *call = "MPI_Dist_graph_create_adjacent";
     RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_intra(call, comm));
     if (!newcomm || indegree < 0 || outdegree < 0 || (indegree > 0 && !sources) ||
         (outdegree > 0 && !destinations))
         return rd_err_raise(comm, MPI_ERR_ARG, call, "a NULL or negative argument");
@@ -342,7 +342,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
 {
     const char *call = "MPI_Dist_graph_create";
     RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_intra(call, comm));
     if (!newcomm || n < 0 || (n > 0 && (!sources || !degrees)))
         return rd_err_raise(comm, MPI_ERR_ARG, call, "a NULL or negative argument");
     /* the edges this rank names, checked */

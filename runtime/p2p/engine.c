@@ -676,7 +676,7 @@ static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
 rd_status rd_p2p_start_send(struct rd_request_s *req)
 {
     rd_status st;
-    req->wpeer = rd_comm_world_rank(req->comm, req->peer);
+    req->wpeer = rd_comm_peer_world(req->comm, req->peer);
     if (!req->raw)
         req->bytes = (size_t)req->count * req->dt->size;
     req->error = MPI_SUCCESS;
@@ -690,7 +690,7 @@ rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest
                            MPI_Comm comm)
 {
     rd_status st;
-    int w = rd_comm_world_rank(comm, dest);
+    int w = rd_comm_peer_world(comm, dest);
     size_t bytes = (size_t)count * dt->size;
     struct rd_peer *p = peer_of(w, &st);
     if (st != RD_OK)

@@ -188,6 +188,29 @@ int main(int argc, char **argv)
     dims_case(2147483647, 2, NULL, "2147483647x1");
     dims_case(1024, 10, NULL, "2x2x2x2x2x2x2x2x2x2");
     dims_case(5, 4, NULL, "5x1x1x1");
+    /* the most balanced answer (smallest largest - smallest, then smallest
+     * largest factor), where Open MPI and MPICH differ: 360 = 9x8x5 (both
+     * say 10x6x6, as spread out), 720 = 10x9x8 (Open MPI: 12x10x6),
+     * 72 with 5 fixed = 9x5x8 (both: 12x5x6) */
+    dims_case(360, 3, NULL, "9x8x5");
+    dims_case(720, 3, NULL, "10x9x8");
+    dims_case(240, 4, NULL, "5x4x4x3");
+    dims_case(210, 4, NULL, "7x5x3x2");
+    dims_case(1000, 3, NULL, "10x10x10");
+    dims_case(1024, 3, NULL, "16x8x8");
+    dims_case(168, 3, NULL, "7x6x4");
+    dims_case(50, 3, NULL, "5x5x2");
+    dims_case(6, 4, NULL, "3x2x1x1");
+    int fix6[] = {0, 5, 0};
+    dims_case(360, 3, fix6, "9x5x8");
+    int fix7[] = {0, 3, 0};
+    dims_case(360, 3, fix7, "12x3x10");
+    int fix8[] = {0, 7, 0};
+    dims_case(360, 3, fix8, "error 12"); /* 360 is not a multiple of 7 */
+    int fix9[] = {2, 3, 4};
+    dims_case(30, 3, fix9, "error 12"); /* nothing free, product 24 */
+    int fix10[] = {0, 0, 2};
+    dims_case(16, 3, fix10, "4x2x2");
     int fix1[] = {0, 3, 0};
     dims_case(6, 3, fix1, "2x3x1");  /* the standard's example */
     dims_case(7, 3, fix1, "error 12"); /* MPI_ERR_DIMS */
