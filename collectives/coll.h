@@ -82,6 +82,9 @@ int rd_coll_check_menus(void);
  * it ran, 0 if the call takes the schedule path. Lock held. */
 int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err);
 
+/* The schedule of a collective on an intercommunicator (inter.c). */
+rd_status rd_inter_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
+
 /* ---- algorithms, by family (the menus in select.c list them) */
 rd_status rd_barrier_dissemination(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_barrier_linear(struct rd_sched *s, const struct rd_coll_args *a);

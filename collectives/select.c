@@ -218,6 +218,10 @@ static const struct rd_coll_alg *choose(int kind, const struct rd_coll_args *a)
 
 rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args *a)
 {
+#ifndef RD_COLL_NAMES_ONLY
+    if (a->comm->is_inter)
+        return rd_inter_build(kind, s, a);
+#endif
     const struct rd_coll_alg *alg = choose(kind, a);
     if (!alg)
         return RD_ERR_INTERNAL;

@@ -178,7 +178,8 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
 {
     MPI_Comm comm = a->comm;
     size_t bytes;
-    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || !eligible(kind, a, &bytes))
+    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || comm->is_inter ||
+        !eligible(kind, a, &bytes))
         return 0;
     if (comm->node_slot == 0 && !setup(comm))
         return 0;

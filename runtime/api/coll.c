@@ -50,6 +50,13 @@ static int check_comm(const char *call, MPI_Comm comm)
 
 static int check_root(const char *call, MPI_Comm comm, int root)
 {
+    if (comm->is_inter) {
+        if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < comm->remote_size))
+            return MPI_SUCCESS;
+        return rd_err_raise(comm, MPI_ERR_ROOT, call,
+                            "root %d is not MPI_ROOT, MPI_PROC_NULL nor a rank of the remote group [0, %d)",
+                            root, comm->remote_size);
+    }
     if (root < 0 || root >= comm->size)
         return rd_err_raise(comm, MPI_ERR_ROOT, call, "root %d is not in [0, %d)", root, comm->size);
     return MPI_SUCCESS;
@@ -62,6 +69,31 @@ static int check_op(const char *call, MPI_Comm comm, MPI_Op op, MPI_Datatype dt)
     if (rd_op_check(op, dt) != MPI_SUCCESS)
         return rd_err_raise(comm, MPI_ERR_OP, call, "the operation is not defined on datatype %s", dt->name);
     return MPI_SUCCESS;
+}
+
+/* Rooted collectives: is this rank the root (on an intercommunicator: it
+ * passed MPI_ROOT), and does it contribute data (on an intercommunicator:
+ * a rank of the other group)? */
+static int is_root(MPI_Comm comm, int root)
+{
+    return comm->is_inter ? root == MPI_ROOT : comm->rank == root;
+}
+
+static int contributes(MPI_Comm comm, int root)
+{
+    return comm->is_inter ? root != MPI_ROOT && root != MPI_PROC_NULL : 1;
+}
+
+/* Ranks that per-rank arrays (counts, displacements, types) describe. */
+static int peers(MPI_Comm comm)
+{
+    return comm->is_inter ? comm->remote_size : comm->size;
+}
+
+static int check_intra(const char *call, MPI_Comm comm)
+{
+    return comm->is_inter ? rd_err_raise(comm, MPI_ERR_COMM, call, "not defined on an intercommunicator")
+                          : MPI_SUCCESS;
 }
 
 static int check_req(const char *call, MPI_Comm comm, MPI_Request *req)
@@ -148,8 +180,9 @@ static int bcast(const char *call, void *buf, int count, MPI_Datatype dt, int ro
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
-    RD_TRY(check_buf(call, comm, buf, count, dt, "buffer"));
     RD_TRY(check_root(call, comm, root));
+    if (root != MPI_PROC_NULL)
+        RD_TRY(check_buf(call, comm, buf, count, dt, "buffer"));
     struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = count, .dt = dt, .root = root};
     return run(call, RD_COLL_BCAST, &a, req);
 }
@@ -172,15 +205,18 @@ int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, 
 /* The checks of the reduction family; in_place_ok: where MPI_IN_PLACE may
  * stand for sendbuf. */
 static int reduction_args(const char *call, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
-                          MPI_Op op, MPI_Comm comm, int in_place_ok, int rbuf_used)
+                          MPI_Op op, MPI_Comm comm, int in_place_ok, int sbuf_used, int rbuf_used)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
-    if (sbuf == MPI_IN_PLACE) {
+    if (sbuf == MPI_IN_PLACE && sbuf_used) {
         if (!in_place_ok)
-            return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is only allowed at the root");
-    } else {
+            return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed here%s",
+                                comm->is_inter ? " (an intercommunicator)" : ", only at the root");
+    } else if (sbuf_used) {
         RD_TRY(check_buf(call, comm, sbuf, count, dt, "send buffer"));
+    } else {
+        RD_TRY(check_type(call, comm, dt, "datatype"));
     }
     if (rbuf_used) {
         RD_TRY(check_buf(call, comm, rbuf, count, dt, "receive buffer"));
@@ -197,8 +233,9 @@ static int reduce(const char *call, const void *sbuf, void *rbuf, int count, MPI
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
     RD_TRY(check_root(call, comm, root));
-    int at_root = comm->rank == root;
-    RD_TRY(reduction_args(call, sbuf, rbuf, count, dt, op, comm, at_root, at_root));
+    int at_root = is_root(comm, root);
+    RD_TRY(reduction_args(call, sbuf, rbuf, count, dt, op, comm, at_root && !comm->is_inter,
+                          contributes(comm, root), at_root));
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf, .count = count, .dt = dt,
                              .op = op, .root = root};
     return run(call, RD_COLL_REDUCE, &a, req);
@@ -221,7 +258,11 @@ int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_O
 static int allred(const char *call, int kind, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                   MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-    RD_TRY(reduction_args(call, sbuf, rbuf, count, dt, op, comm, 1, 1));
+    RD_API_READY(call);
+    RD_TRY(check_comm(call, comm));
+    if (kind == RD_COLL_SCAN || kind == RD_COLL_EXSCAN)
+        RD_TRY(check_intra(call, comm));
+    RD_TRY(reduction_args(call, sbuf, rbuf, count, dt, op, comm, !comm->is_inter, 1, 1));
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf, .count = count, .dt = dt, .op = op};
     return run(call, kind, &a, req);
 }
@@ -286,6 +327,8 @@ static int redscat(const char *call, const void *sbuf, void *rbuf, const int *rc
         mine = block;
     }
     RD_TRY(check_type(call, comm, dt, "datatype"));
+    if (sbuf == MPI_IN_PLACE && comm->is_inter)
+        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed on an intercommunicator");
     if (sbuf != MPI_IN_PLACE)
         RD_TRY(check_buf(call, comm, sbuf, total, dt, "send buffer"));
     RD_TRY(check_buf(call, comm, rbuf, sbuf == MPI_IN_PLACE ? total : mine, dt, "receive buffer"));
@@ -339,27 +382,28 @@ static int gather(const char *call, const void *sbuf, int scount, MPI_Datatype s
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
     RD_TRY(check_root(call, comm, root));
-    int at_root = comm->rank == root, v = displs != NULL || rcounts != NULL;
+    int at_root = is_root(comm, root), v = displs != NULL || rcounts != NULL;
     if (sbuf == MPI_IN_PLACE) {
-        if (!at_root)
+        if (!at_root || comm->is_inter)
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is only allowed at the root");
-    } else {
+    } else if (contributes(comm, root)) {
         RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
     }
     if (at_root) {
         if (v) {
-            RD_TRY(check_counts(call, comm, rcounts, displs, comm->size, "receive"));
+            RD_TRY(check_counts(call, comm, rcounts, displs, peers(comm), "receive"));
             RD_TRY(check_type(call, comm, rdt, "receive type"));
             int any = 0;
-            for (int i = 0; i < comm->size; i++)
+            for (int i = 0; i < peers(comm); i++)
                 any |= rcounts[i] > 0;
             RD_TRY(check_buf(call, comm, rbuf, any, rdt, "receive buffer"));
         } else {
             RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
         }
     }
-    struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
+    struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .rbuf = rbuf,
                              .rcount = rcount, .rdt = at_root ? rdt : MPI_DATATYPE_NULL,
+                             .sdt = contributes(comm, root) ? sdt : MPI_DATATYPE_NULL,
                              .rcounts = rcounts, .rdispls = displs, .root = root};
     return run(call, v ? RD_COLL_GATHERV : RD_COLL_GATHER, &a, req);
 }
@@ -405,16 +449,16 @@ static int scatter(const char *call, const void *sbuf, int scount, const int *sc
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
     RD_TRY(check_root(call, comm, root));
-    int at_root = comm->rank == root, v = scounts != NULL;
+    int at_root = is_root(comm, root), v = scounts != NULL;
     if (rbuf == MPI_IN_PLACE) {
-        if (!at_root)
+        if (!at_root || comm->is_inter)
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is only allowed at the root");
-    } else {
+    } else if (contributes(comm, root)) {
         RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
     }
     if (at_root) {
         if (v) {
-            RD_TRY(check_counts(call, comm, scounts, displs, comm->size, "send"));
+            RD_TRY(check_counts(call, comm, scounts, displs, peers(comm), "send"));
             RD_TRY(check_type(call, comm, sdt, "send type"));
         } else {
             RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
@@ -422,7 +466,8 @@ static int scatter(const char *call, const void *sbuf, int scount, const int *sc
     }
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount,
                              .sdt = at_root ? sdt : MPI_DATATYPE_NULL, .rbuf = rbuf, .rcount = rcount,
-                             .rdt = rbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : rdt, .scounts = scounts,
+                             .rdt = rbuf == MPI_IN_PLACE || !contributes(comm, root) ? MPI_DATATYPE_NULL : rdt,
+                             .scounts = scounts,
                              .sdispls = displs, .root = root};
     return run(call, v ? RD_COLL_SCATTERV : RD_COLL_SCATTER, &a, req);
 }
@@ -472,12 +517,12 @@ static int allgather(const char *call, int kind, const void *sbuf, int scount, M
     int nbr = kind == RD_COLL_NEIGHBOR_ALLGATHER || kind == RD_COLL_NEIGHBOR_ALLGATHERV;
     if (nbr)
         RD_TRY(check_topo(call, comm));
-    if (sbuf == MPI_IN_PLACE && nbr)
+    if (sbuf == MPI_IN_PLACE && (nbr || comm->is_inter))
         return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed here");
     if (sbuf != MPI_IN_PLACE)
         RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
     if (rcounts) {
-        int n = comm->size;
+        int n = peers(comm);
         if (nbr)
             n = comm->cart ? 2 * comm->cart->ndims
                 : comm->graph ? comm->graph->index[comm->rank] - (comm->rank ? comm->graph->index[comm->rank - 1] : 0)
@@ -613,7 +658,7 @@ static int alltoall(const char *call, int kind, const struct a2a *x, MPI_Comm co
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
-    int nbr = kind >= RD_COLL_NEIGHBOR_ALLTOALL, nin = comm->size, nout = comm->size;
+    int nbr = kind >= RD_COLL_NEIGHBOR_ALLTOALL, nin = peers(comm), nout = peers(comm);
     if (nbr) {
         RD_TRY(check_topo(call, comm));
         degrees(comm, &nin, &nout);
@@ -622,7 +667,7 @@ static int alltoall(const char *call, int kind, const struct a2a *x, MPI_Comm co
     if ((x->sdts == NULL) != (x->rdts == NULL) && x->sbuf != MPI_IN_PLACE)
         return rd_err_raise(comm, MPI_ERR_ARG, call, "datatype array is NULL");
     if (x->sbuf == MPI_IN_PLACE) {
-        if (nbr)
+        if (nbr || comm->is_inter)
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed here");
     } else {
         const void *sd = x->sadispls ? (const void *)x->sadispls : (const void *)x->sdispls;

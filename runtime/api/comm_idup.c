@@ -14,7 +14,8 @@
 
 struct idup {
     uint64_t win[RD_CTX_WORDS];    /* this rank's offer */
-    uint64_t agreed[RD_CTX_WORDS]; /* the AND over the ranks */
+    uint64_t agreed[RD_CTX_WORDS]; /* the AND over the ranks (of this group) */
+    uint64_t theirs[RD_CTX_WORDS]; /* intercommunicator: the other group's AND */
     MPI_Comm newcomm;
     MPI_Comm *out;                 /* the user's handle: MPI_COMM_NULL on failure */
 };
@@ -23,9 +24,24 @@ static void idup_done(struct rd_sched *s)
 {
     struct idup *d = s->arg;
     rd_comm_ctx_unreserve(d->win);
-    uint32_t ctx;
-    if (s->error == MPI_SUCCESS && rd_comm_ctx_lowest(d->agreed, &ctx)) {
+    uint32_t ctx, lctx = 0;
+    int ok = s->error == MPI_SUCCESS;
+    if (ok && d->newcomm->is_inter) {
+        /* free in both groups; the second pair goes to the local group */
+        for (int i = 0; i < RD_CTX_WORDS; i++)
+            d->agreed[i] &= d->theirs[i];
+        ok = rd_comm_ctx_lowest(d->agreed, &ctx);
+        if (ok) {
+            d->agreed[ctx / 2 / 64] &= ~(1ULL << (ctx / 2 % 64));
+            ok = rd_comm_ctx_lowest(d->agreed, &lctx);
+        }
+    } else if (ok) {
+        ok = rd_comm_ctx_lowest(d->agreed, &ctx);
+    }
+    if (ok) {
         rd_comm_set_ctx(d->newcomm, ctx);
+        if (d->newcomm->is_inter)
+            rd_comm_set_ctx(d->newcomm->local, lctx);
     } else {
         if (s->error == MPI_SUCCESS)
             s->error = MPI_ERR_INTERN; /* no pair free on every rank among the offers */
@@ -34,6 +50,68 @@ static void idup_done(struct rd_sched *s)
         *d->out = MPI_COMM_NULL;
     }
     free(d);
+}
+
+/* A copy of comm's local group as world ranks (NULL: out of memory). */
+static int *world_ranks_of(MPI_Comm comm)
+{
+    int *r = malloc(sizeof(int) * (size_t)comm->size);
+    if (r)
+        for (int i = 0; i < comm->size; i++)
+            r[i] = rd_comm_world_rank(comm, i);
+    return r;
+}
+
+/* The new intercommunicator (taking lw over), both its pairs pending. */
+static rd_status new_inter(MPI_Comm comm, int *lw, MPI_Comm *out)
+{
+    int *lw2 = world_ranks_of(comm), *rw = malloc(sizeof(int) * (size_t)comm->remote_size);
+    MPI_Comm lc = MPI_COMM_NULL;
+    rd_status st = lw2 && rw ? RD_OK : RD_ERR_NOMEM;
+    if (st == RD_OK)
+        st = rd_comm_new(comm->rank, comm->size, lw2, RD_CTX_PENDING, &lc);
+    if (st != RD_OK) {
+        free(lw);
+        free(lw2);
+        free(rw);
+        return st;
+    }
+    for (int i = 0; i < comm->remote_size; i++)
+        rw[i] = rd_comm_peer_world(comm, i);
+    st = rd_comm_new_inter(comm->rank, comm->size, lw, comm->remote_size, rw, RD_CTX_PENDING, lc, out);
+    if (st != RD_OK) {
+        free(lw);
+        free(rw);
+        rd_comm_release(lc);
+    }
+    return st;
+}
+
+/* The agreement: an allreduce (BAND) of the windows; on an
+ * intercommunicator within each group, then the leaders swap their
+ * group's result and broadcast the other's in their group. */
+static rd_status build(struct rd_sched *s, MPI_Comm comm, struct idup *d)
+{
+    if (!comm->is_inter) {
+        struct rd_coll_args a = {.comm = comm, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
+                                 .count = RD_CTX_WORDS, .dt = MPI_UINT64_T, .op = MPI_BAND};
+        return rd_allreduce_recursive_doubling(s, &a);
+    }
+    struct rd_coll_args a = {.comm = comm->local, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
+                             .count = RD_CTX_WORDS, .dt = MPI_UINT64_T, .op = MPI_BAND};
+    rd_sched_on(s, comm->local->coll);
+    RD_CTRY(rd_allreduce_recursive_doubling(s, &a));
+    RD_CTRY(rd_sched_wait(s));
+    if (comm->rank == 0) {
+        rd_sched_on(s, comm->coll);
+        RD_CTRY(rd_sched_send(s, d->agreed, RD_CTX_WORDS, MPI_UINT64_T, 0));
+        RD_CTRY(rd_sched_recv(s, d->theirs, RD_CTX_WORDS, MPI_UINT64_T, 0));
+        RD_CTRY(rd_sched_wait(s));
+    }
+    rd_sched_on(s, comm->local->coll);
+    a.rbuf = d->theirs;
+    a.root = 0;
+    return rd_bcast_binomial(s, &a);
 }
 
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
@@ -48,20 +126,21 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     int *ranks = NULL;
     if (!d)
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
-    if (comm->world_ranks) {
-        ranks = malloc(sizeof(int) * (size_t)comm->size);
+    if (comm->world_ranks || comm->is_inter) {
+        ranks = world_ranks_of(comm);
         if (!ranks) {
             free(d);
             return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
         }
-        memcpy(ranks, comm->world_ranks, sizeof(int) * (size_t)comm->size);
     }
     RD_LOCK();
     MPI_Comm nc;
-    rd_status st = rd_comm_new(comm->rank, comm->size, ranks, RD_CTX_PENDING, &nc);
+    rd_status st = comm->is_inter ? new_inter(comm, ranks, &nc)
+                                  : rd_comm_new(comm->rank, comm->size, ranks, RD_CTX_PENDING, &nc);
     if (st != RD_OK) {
         RD_UNLOCK();
-        free(ranks);
+        if (!comm->is_inter)
+            free(ranks); /* new_inter frees what it was given */
         free(d);
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
     }
@@ -87,9 +166,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     rd_comm_ctx_reserve(d->win);
     memcpy(d->agreed, d->win, sizeof(d->win));
     struct rd_sched *s = rd_sched_new(comm);
-    struct rd_coll_args a = {.comm = comm, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
-                             .count = RD_CTX_WORDS, .dt = MPI_UINT64_T, .op = MPI_BAND};
-    st = s ? rd_allreduce_recursive_doubling(s, &a) : RD_ERR_NOMEM;
+    st = s ? build(s, comm, d) : RD_ERR_NOMEM;
     if (st == RD_OK) {
         s->on_done = idup_done;
         s->arg = d;
