@@ -202,10 +202,16 @@ rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_arg
     void *acc = a->rbuf;
     if (count == 0)
         return RD_OK;
-    RD_CTRY(start_in_rbuf(s, a));
-    if (n == 1)
-        return RD_OK;
     int p2 = rd_coll_pow2_floor(n), rem = n - p2, newr;
+    /* With no ranks to fold in, the first step reads the send buffer
+     * directly (sends its far half, reduces into the received near half
+     * in rbuf): no copy of the whole vector first. Commutative ops only,
+     * so the operands' order does not matter. */
+    if (n == 1)
+        return start_in_rbuf(s, a);
+    const void *src = a->sbuf != MPI_IN_PLACE && rem == 0 ? a->sbuf : a->rbuf;
+    if (src == a->rbuf)
+        RD_CTRY(start_in_rbuf(s, a));
     void *tmp = rd_sched_tmp(s, count, dt);
     RD_CNEW(tmp);
     RD_CTRY(fold_in(s, a, tmp, &newr));
@@ -218,7 +224,16 @@ rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_arg
             int lo = newr & ~(2 * mask - 1), mid = lo + mask, hi = lo + 2 * mask;
             int k0 = newr < pn ? lo : mid, k1 = newr < pn ? mid : hi; /* kept */
             int s0 = newr < pn ? mid : lo, s1 = newr < pn ? hi : mid; /* sent */
-            RD_CTRY(rd_sched_send(s, rd_coll_at(acc, displ[s0], dt), RUN(s0, s1), dt, peer));
+            int first = mask == p2 / 2 && src != a->rbuf;
+            RD_CTRY(rd_sched_send(s, rd_coll_at(first ? src : acc, displ[s0], dt), RUN(s0, s1), dt, peer));
+            if (first) {
+                /* the partner's near half lands in rbuf; ours is added to it */
+                RD_CTRY(rd_sched_recv(s, rd_coll_at(acc, displ[k0], dt), RUN(k0, k1), dt, peer));
+                RD_CTRY(rd_sched_wait(s));
+                RD_CTRY(rd_sched_reduce(s, rd_coll_at(src, displ[k0], dt), rd_coll_at(acc, displ[k0], dt),
+                                        RUN(k0, k1), dt, a->op));
+                continue;
+            }
             RD_CTRY(rd_sched_recv(s, rd_coll_at(tmp, displ[k0], dt), RUN(k0, k1), dt, peer));
             RD_CTRY(rd_sched_wait(s));
             RD_CTRY(rd_sched_reduce(s, rd_coll_at(tmp, displ[k0], dt), rd_coll_at(acc, displ[k0], dt),

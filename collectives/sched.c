@@ -12,6 +12,7 @@
 #include "runtime/datatype.h"
 #include "runtime/op.h"
 #include "runtime/p2p/p2p.h"
+#include "runtime/p2p/wire.h"
 
 /* Schedules being advanced by the progress engine, oldest first, and a
  * small cache of finished ones (their step arrays kept) so that a blocking
@@ -97,6 +98,7 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
     }
     s->nops = 0;
     s->pc = 0;
+    s->marked = 0;
     s->npend = 0;
     s->nscratch = 0;
     s->error = MPI_SUCCESS;
@@ -346,6 +348,8 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
         set_error(s, MPI_ERR_NO_MEM);
         return;
     }
+    if (op->push)
+        r->rndv_hint = RD_RNDV_PUT;
     rd_status st = kind == RD_REQ_SEND ? rd_p2p_start_send(r) : rd_p2p_start_recv(r);
     if (st != RD_OK) {
         /* not started: it will never complete; mark it so */
@@ -354,9 +358,43 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
     }
 }
 
+/* Sends to a peer that sends to this rank in the same round (between two
+ * WAITs) are exchanges: both cores are busy with their own outgoing data,
+ * so each pushes its own (rendezvous by put: the sender's core copies,
+ * from its cache, what it often has just written), instead of splitting
+ * each copy between the two cores, which pays off for one-way traffic.
+ * Measured on 2 ranks, 1 MiB: allgather 47 us by put, 135 by split. */
+static void mark_exchanges(struct rd_sched *s)
+{
+    s->marked = 1;
+    for (int lo = 0; lo < s->nops;) {
+        int hi = lo;
+        while (hi < s->nops && s->ops[hi].kind != RD_SOP_WAIT)
+            hi++;
+        int big = hi - lo > 64, recvs = 0;
+        for (int i = lo; i < hi && big; i++)
+            recvs += s->ops[i].kind == RD_SOP_RECV;
+        for (int i = lo; i < hi; i++) {
+            struct rd_sop *op = &s->ops[i];
+            if (op->kind != RD_SOP_SEND)
+                continue;
+            if (big) {
+                op->push = recvs > 0;
+                continue;
+            }
+            for (int j = lo; j < hi && !op->push; j++)
+                op->push = s->ops[j].kind == RD_SOP_RECV && s->ops[j].peer == op->peer &&
+                           s->ops[j].lib == op->lib;
+        }
+        lo = hi + 1;
+    }
+}
+
 /* Run steps until one must wait; returns 1 when the schedule is finished. */
 static int advance(struct rd_sched *s)
 {
+    if (!s->marked)
+        mark_exchanges(s);
     while (s->pc < s->nops) {
         struct rd_sop *op = &s->ops[s->pc];
         switch (op->kind) {

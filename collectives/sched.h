@@ -36,6 +36,7 @@ struct rd_sop {
     int peer;             /* SEND/RECV: rank in the communicator */
     int sub;              /* SEND/RECV: sub-tag (0..63) within the collective's tag */
     MPI_Comm lib;         /* SEND/RECV: the library context it goes over */
+    int push;             /* SEND: the peer sends to this rank in the same round */
     int count;
     MPI_Datatype dt;
     void *buf;            /* SEND/RECV buffer, REDUCE inout, COPY destination */
@@ -54,6 +55,7 @@ struct rd_sched {
     struct rd_sop *ops;
     int nops, cap;
     int pc;                        /* next step to run */
+    int marked;                    /* exchanges found (mark_exchanges) */
     struct rd_request_s **pend;    /* sends/receives started, not yet waited for */
     int npend, cappend;
     MPI_Comm comm;                 /* the user's communicator (held) */

@@ -36,6 +36,7 @@ struct rd_request_s {
     uint8_t posted;        /* receive waiting in a posted queue */
     uint8_t pending;       /* split rendezvous: events still awaited */
     uint8_t raw;           /* bytes is preset: buf holds that many packed bytes */
+    uint8_t rndv_hint;     /* send: rendezvous protocol to use under RDMPI_RNDV_PROTOCOL=auto (0: the size decides) */
     _Atomic int done;
     int error;             /* MPI error class of the operation */
     MPI_Status status;

@@ -619,6 +619,8 @@ static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
         build_env(&h->env, req, seq);
         h->sreq = (uint64_t)(uintptr_t)req;
         int proto = p->rndv;
+        if (proto == RD_RNDV_AUTO && req->rndv_hint)
+            proto = req->rndv_hint;
         if (proto == RD_RNDV_AUTO)
             proto = req->bytes >= (size_t)rd_param.rndv_split_min ? RD_RNDV_SPLIT : RD_RNDV_GET;
         if (proto == RD_RNDV_SPLIT && tl->caps.needs_reg)
