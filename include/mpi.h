@@ -50,6 +50,8 @@ typedef struct rd_errhandler_s *MPI_Errhandler;
 typedef struct rd_group_s *MPI_Group;
 typedef struct rd_info_s *MPI_Info;
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef struct rd_win_s *MPI_Win;
+typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 
 /* predefined objects live in librdmpi; their addresses are the handles */
 extern struct rd_comm_s rd_mpi_comm_world;
@@ -68,6 +70,7 @@ extern struct rd_info_s rd_mpi_info_env;
 #define MPI_GROUP_NULL ((MPI_Group)0)
 #define MPI_GROUP_EMPTY (&rd_mpi_group_empty)
 #define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_WIN_NULL ((MPI_Win)0)
 #define MPI_INFO_ENV (&rd_mpi_info_env)
 
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)
@@ -269,6 +272,28 @@ int rd_mpi_type_null_delete_fn(MPI_Datatype, int, void *, void *);
 #define MPI_TYPE_NULL_COPY_FN rd_mpi_type_null_copy_fn
 #define MPI_TYPE_DUP_FN rd_mpi_type_dup_fn
 #define MPI_TYPE_NULL_DELETE_FN rd_mpi_type_null_delete_fn
+/* windows: attributes, predefined attribute keys and their values */
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+int rd_mpi_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *);
+int rd_mpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
+int rd_mpi_win_null_delete_fn(MPI_Win, int, void *, void *);
+#define MPI_WIN_NULL_COPY_FN rd_mpi_win_null_copy_fn
+#define MPI_WIN_DUP_FN rd_mpi_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN rd_mpi_win_null_delete_fn
+#define MPI_WIN_BASE 1010
+#define MPI_WIN_SIZE 1011
+#define MPI_WIN_DISP_UNIT 1012
+#define MPI_WIN_CREATE_FLAVOR 1013
+#define MPI_WIN_MODEL 1014
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -452,6 +477,27 @@ RD_MPI_PROTO(int, Errhandler_free, (MPI_Errhandler *errhandler))
 RD_MPI_PROTO(int, Comm_create_errhandler,
              (MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler))
 RD_MPI_PROTO(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+
+/* windows: creation, group, names, attributes and error handlers (one-sided
+ * communication itself is not provided yet, and not declared) */
+RD_MPI_PROTO(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                               MPI_Win *win))
+RD_MPI_PROTO(int, Win_free, (MPI_Win *win))
+RD_MPI_PROTO(int, Win_get_group, (MPI_Win win, MPI_Group *group))
+RD_MPI_PROTO(int, Win_set_name, (MPI_Win win, const char *win_name))
+RD_MPI_PROTO(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
+RD_MPI_PROTO(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                      MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                                      void *extra_state))
+RD_MPI_PROTO(int, Win_free_keyval, (int *win_keyval))
+RD_MPI_PROTO(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
+RD_MPI_PROTO(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
+RD_MPI_PROTO(int, Win_delete_attr, (MPI_Win win, int win_keyval))
+RD_MPI_PROTO(int, Win_create_errhandler, (MPI_Win_errhandler_function *win_errhandler_fn,
+                                          MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+RD_MPI_PROTO(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Win_call_errhandler, (MPI_Win win, int errorcode))
 
 /* point-to-point */
 RD_MPI_PROTO(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))

@@ -16,5 +16,7 @@ int rd_attr_delete_all(MPI_Comm comm);
 /* The same for datatypes (MPI_Type_dup, MPI_Type_free). */
 int rd_attr_dup_type(MPI_Datatype dt, MPI_Datatype newtype);
 int rd_attr_delete_all_type(MPI_Datatype dt);
+/* Delete every attribute of a window (MPI_Win_free). */
+int rd_attr_delete_all_win(MPI_Win win);
 
 #endif

@@ -8,6 +8,7 @@
 #include "runtime/comm.h"
 #include "runtime/job.h"
 #include "runtime/state.h"
+#include "runtime/win.h"
 
 struct rd_errhandler_s rd_mpi_errors_are_fatal = {
     .magic = RD_ERRH_MAGIC, .kind = RD_ERRH_FATAL, .predefined = 1};
@@ -121,7 +122,8 @@ int rd_err_invoke(MPI_Comm comm, int cls)
         return cls;
     case RD_ERRH_USER: {
         int code = cls;
-        eh->fn(&target, &code);
+        if (eh->fn)
+            eh->fn(&target, &code);
         return cls;
     }
     case RD_ERRH_FATAL:
@@ -144,6 +146,36 @@ int rd_err_raise(MPI_Comm comm, int cls, const char *call, const char *fmt, ...)
     snprintf(rd_err_last.text, sizeof(rd_err_last.text), "%s on rank %d: %s", call, rd_job.rank,
              cause);
     return rd_err_invoke(comm, cls);
+}
+
+int rd_err_invoke_win(MPI_Win win, int cls)
+{
+    if (!rd_win_valid(win))
+        return rd_err_invoke(MPI_COMM_WORLD, cls);
+    MPI_Errhandler eh = win->errh;
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_RETURN)
+        return cls;
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_USER && eh->wfn) {
+        int code = cls;
+        eh->wfn(&win, &code);
+        return cls;
+    }
+    fprintf(stderr, "rdmpi: %s (%s); ending the job (MPI_ERRORS_ARE_FATAL)\n", rd_err_last.text,
+            class_strings[cls] ? class_strings[cls] : "unknown error class");
+    rd_job_abort(cls, rd_err_last.text);
+}
+
+int rd_err_raise_win(MPI_Win win, int cls, const char *call, const char *fmt, ...)
+{
+    char cause[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cause, sizeof(cause), fmt, ap);
+    va_end(ap);
+    rd_err_last.cls = cls;
+    snprintf(rd_err_last.text, sizeof(rd_err_last.text), "%s on rank %d: %s", call, rd_job.rank,
+             cause);
+    return rd_err_invoke_win(win, cls);
 }
 
 int rd_err_not_ready(const char *call)

@@ -22,6 +22,7 @@ struct rd_errhandler_s {
     int predefined;
     _Atomic int refs;             /* user handlers only */
     MPI_Comm_errhandler_function *fn;
+    MPI_Win_errhandler_function *wfn; /* made by MPI_Win_create_errhandler (fn is NULL) */
 };
 
 static inline int rd_errh_valid(MPI_Errhandler e)
@@ -34,6 +35,12 @@ static inline int rd_errh_valid(MPI_Errhandler e)
  * the handler ends the job. */
 int rd_err_raise(MPI_Comm comm, int cls, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* The same for an error found in a call on a window: the window's handler
+ * decides (an invalid window: MPI_COMM_WORLD's). */
+int rd_err_raise_win(MPI_Win win, int cls, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int rd_err_invoke_win(MPI_Win win, int cls);
 
 /* Apply comm's handler to an error class the caller already described. */
 int rd_err_invoke(MPI_Comm comm, int cls);

@@ -20,7 +20,7 @@ librdmpi_la_SOURCES = \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.c \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/bsend.h \
-	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h \
+	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h runtime/api/win.c runtime/win.h \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/op.c runtime/op.h
 # intercommunicators
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h

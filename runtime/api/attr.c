@@ -11,8 +11,9 @@
 #include "runtime/api/check.h"
 #include "runtime/attr.h"
 #include "runtime/job.h"
+#include "runtime/win.h"
 
-enum rd_attr_kind { RD_ATTR_COMM = 1, RD_ATTR_TYPE };
+enum rd_attr_kind { RD_ATTR_COMM = 1, RD_ATTR_TYPE, RD_ATTR_WIN };
 
 typedef void rd_attr_fn(void);
 
@@ -49,6 +50,27 @@ int rd_mpi_comm_dup_fn(MPI_Comm c, int k, void *e, void *in, void *out, int *fla
 
 int rd_mpi_comm_null_delete_fn(MPI_Comm c, int k, void *v, void *e)
 {
+    return MPI_SUCCESS;
+}
+
+int rd_mpi_win_null_copy_fn(MPI_Win w, int k, void *e, void *in, void *out, int *flag)
+{
+    (void)w, (void)k, (void)e, (void)in, (void)out;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int rd_mpi_win_dup_fn(MPI_Win w, int k, void *e, void *in, void *out, int *flag)
+{
+    (void)w, (void)k, (void)e;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int rd_mpi_win_null_delete_fn(MPI_Win w, int k, void *v, void *e)
+{
+    (void)w, (void)k, (void)v, (void)e;
     return MPI_SUCCESS;
 }
 
@@ -129,6 +151,8 @@ static int keyval_free(int kind, int *keyval, const char *call)
 /* The callbacks, called with the object of their kind. */
 static int call_delete(struct rd_keyval *kv, void *obj, int k, void *value)
 {
+    if (kv->kind == RD_ATTR_WIN)
+        return ((MPI_Win_delete_attr_function *)(void (*)(void))kv->del)(obj, k, value, kv->extra);
     if (kv->kind == RD_ATTR_TYPE)
         return ((MPI_Type_delete_attr_function *)(void (*)(void))kv->del)(obj, k, value, kv->extra);
     return ((MPI_Comm_delete_attr_function *)(void (*)(void))kv->del)(obj, k, value, kv->extra);
@@ -136,6 +160,8 @@ static int call_delete(struct rd_keyval *kv, void *obj, int k, void *value)
 
 static int call_copy(struct rd_keyval *kv, void *obj, int k, void *in, void *out, int *flag)
 {
+    if (kv->kind == RD_ATTR_WIN)
+        return ((MPI_Win_copy_attr_function *)(void (*)(void))kv->copy)(obj, k, kv->extra, in, out, flag);
     if (kv->kind == RD_ATTR_TYPE)
         return ((MPI_Type_copy_attr_function *)(void (*)(void))kv->copy)(obj, k, kv->extra, in, out, flag);
     return ((MPI_Comm_copy_attr_function *)(void (*)(void))kv->copy)(obj, k, kv->extra, in, out, flag);
@@ -385,4 +411,104 @@ int rd_attr_dup_type(MPI_Datatype dt, MPI_Datatype newtype)
 int rd_attr_delete_all_type(MPI_Datatype dt)
 {
     return attrs_delete_all(dt, &dt->attrs);
+}
+
+/* ------------------------------------------------------------ windows */
+
+static int check_win(const char *call, MPI_Win win)
+{
+    return rd_win_valid(win) ? MPI_SUCCESS : rd_err_raise_win(win, MPI_ERR_WIN, call, "invalid window");
+}
+
+static int win_predefined_key(int k)
+{
+    return k >= MPI_WIN_BASE && k <= MPI_WIN_MODEL;
+}
+
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy, MPI_Win_delete_attr_function *del, int *keyval,
+                           void *extra)
+{
+    RD_API_READY("MPI_Win_create_keyval");
+    if (!keyval)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Win_create_keyval", "keyval is NULL");
+    return keyval_create(RD_ATTR_WIN, (rd_attr_fn *)(copy ? copy : rd_mpi_win_null_copy_fn),
+                         (rd_attr_fn *)(del ? del : rd_mpi_win_null_delete_fn), extra, keyval,
+                         "MPI_Win_create_keyval");
+}
+
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+int PMPI_Win_free_keyval(int *keyval)
+{
+    RD_API_READY("MPI_Win_free_keyval");
+    if (keyval && win_predefined_key(*keyval))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, "MPI_Win_free_keyval", "keyval %d is predefined",
+                            *keyval);
+    return keyval_free(RD_ATTR_WIN, keyval, "MPI_Win_free_keyval");
+}
+
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+int PMPI_Win_set_attr(MPI_Win win, int keyval, void *value)
+{
+    RD_API_READY("MPI_Win_set_attr");
+    RD_TRY(check_win("MPI_Win_set_attr", win));
+    struct rd_keyval *kv = keyval_of(RD_ATTR_WIN, keyval);
+    if (!kv || kv->freed)
+        return rd_err_raise_win(win, MPI_ERR_KEYVAL, "MPI_Win_set_attr", "%s keyval %d",
+                                win_predefined_key(keyval) ? "predefined (read-only)" : "invalid", keyval);
+    int rc = set_attr(win, &win->attrs, keyval, value);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS
+                             : rd_err_raise_win(win, rc, "MPI_Win_set_attr",
+                                                "the delete callback of keyval %d failed", keyval);
+}
+
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
+{
+    RD_API_READY("MPI_Win_get_attr");
+    RD_TRY(check_win("MPI_Win_get_attr", win));
+    if (!value || !flag)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_get_attr", "%s is NULL",
+                                value ? "flag" : "attribute_val");
+    if (win_predefined_key(keyval)) {
+        /* WIN_BASE is the base address itself; the others point at their value */
+        static int flavor = MPI_WIN_FLAVOR_CREATE, model = MPI_WIN_UNIFIED;
+        switch (keyval) {
+        case MPI_WIN_BASE: *(void **)value = win->base; break;
+        case MPI_WIN_SIZE: *(void **)value = &win->size; break;
+        case MPI_WIN_DISP_UNIT: *(void **)value = &win->disp_unit; break;
+        case MPI_WIN_CREATE_FLAVOR: *(void **)value = &flavor; break;
+        default: *(void **)value = &model; break;
+        }
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (!keyval_of(RD_ATTR_WIN, keyval))
+        return rd_err_raise_win(win, MPI_ERR_KEYVAL, "MPI_Win_get_attr", "invalid keyval %d", keyval);
+    struct rd_attr **pp = find(&win->attrs, keyval);
+    *flag = *pp != NULL;
+    if (*pp)
+        *(void **)value = (*pp)->value;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
+int PMPI_Win_delete_attr(MPI_Win win, int keyval)
+{
+    RD_API_READY("MPI_Win_delete_attr");
+    RD_TRY(check_win("MPI_Win_delete_attr", win));
+    if (!keyval_of(RD_ATTR_WIN, keyval))
+        return rd_err_raise_win(win, MPI_ERR_KEYVAL, "MPI_Win_delete_attr", "invalid keyval %d", keyval);
+    struct rd_attr **pp = find(&win->attrs, keyval);
+    if (!*pp)
+        return rd_err_raise_win(win, MPI_ERR_KEYVAL, "MPI_Win_delete_attr",
+                                "no attribute with keyval %d on this window", keyval);
+    int rc = remove_attr(win, pp);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS
+                             : rd_err_raise_win(win, rc, "MPI_Win_delete_attr", "the delete callback failed");
+}
+
+int rd_attr_delete_all_win(MPI_Win win)
+{
+    return attrs_delete_all(win, &win->attrs);
 }

@@ -47,6 +47,9 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_set_errhandler", "invalid communicator");
     if (!rd_errh_valid(errhandler))
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "invalid error handler");
+    if (errhandler->wfn)
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                            "the error handler was made for windows (MPI_Win_create_errhandler)");
     MPI_Errhandler old = comm->errh;
     if (!errhandler->predefined)
         atomic_fetch_add(&errhandler->refs, 1);

@@ -1,0 +1,31 @@
+/* win.h - windows (MPI_Win): the objects one-sided communication will work
+ * on. Today a window holds its memory's description, a duplicate of its
+ * communicator (its group, and the context its collective calls use),
+ * cached attributes, an error handler and a name; runtime/api/win.c. */
+#ifndef RD_WIN_H
+#define RD_WIN_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#define RD_WIN_MAGIC 0x57696e64u /* "Wind" */
+
+struct rd_attr;
+
+struct rd_win_s {
+    uint32_t magic;
+    MPI_Comm comm;          /* a duplicate of the creating communicator (owned) */
+    void *base;
+    MPI_Aint size;
+    int disp_unit;
+    MPI_Errhandler errh;
+    struct rd_attr *attrs;  /* cached attributes (api/attr.c) */
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+static inline int rd_win_valid(MPI_Win w)
+{
+    return w != MPI_WIN_NULL && w->magic == RD_WIN_MAGIC;
+}
+
+#endif
