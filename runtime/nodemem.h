@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define RD_NODE_LINE 64
-#define RD_NODE_DEPTH 8
+#define RD_NODE_DEPTH 64
 
 struct rd_node_arena {
     unsigned char *base; /* NULL: no arena (one rank on the node, or no shm) */
