@@ -156,8 +156,10 @@ static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
         *bytes = 0;
         return rd_param.coll_barrier == 0;
     case RD_COLL_BCAST:
+        /* larger broadcasts stream in chunks of one area each */
         *bytes = (size_t)a->count * a->dt->size;
-        return rd_param.coll_bcast == 0 && *bytes <= max;
+        return rd_param.coll_bcast == 0 &&
+               (*bytes <= max || *bytes <= (size_t)rd_param.coll_shm_bcast_max);
     case RD_COLL_REDUCE:
     case RD_COLL_ALLREDUCE:
         *bytes = (size_t)a->count * a->dt->size;
@@ -187,22 +189,30 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
     int me = comm->rank, n = comm->size;
     if (kind != RD_COLL_BARRIER && bytes == 0)
         return 1; /* nothing moves (all ranks agree) */
+    if (kind == RD_COLL_BCAST) {
+        /* chunk by chunk, one collective number (one area) each: the root
+         * streams up to RD_NODE_DEPTH - 1 chunks ahead of the readers */
+        size_t chunk = rd_node_arena.data;
+        for (size_t off = 0; off < bytes; off += chunk) {
+            size_t len = bytes - off < chunk ? bytes - off : chunk;
+            uint64_t s = ++comm->node_seq;
+            if (me == a->root) {
+                guard(comm, s);
+                rd_dt_pack(a->rbuf, a->dt, off, area_data(comm, me, s), len);
+                post(comm, s);
+            } else {
+                post(comm, s);
+                wait_posted(comm, a->root, s);
+                rd_dt_unpack(a->rbuf, a->dt, off, area_data(comm, a->root, s), len);
+            }
+        }
+        return 1;
+    }
     uint64_t s = ++comm->node_seq;
     switch (kind) {
     case RD_COLL_BARRIER:
         post(comm, s);
         wait_all(comm, s);
-        break;
-    case RD_COLL_BCAST:
-        if (me == a->root) {
-            guard(comm, s);
-            rd_dt_pack(a->rbuf, a->dt, 0, area_data(comm, me, s), bytes);
-            post(comm, s);
-        } else {
-            post(comm, s);
-            wait_posted(comm, a->root, s);
-            rd_dt_unpack(a->rbuf, a->dt, 0, area_data(comm, a->root, s), bytes);
-        }
         break;
     case RD_COLL_REDUCE:
     case RD_COLL_ALLREDUCE: {
