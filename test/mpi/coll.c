@@ -114,6 +114,24 @@ static void t_bcast(int c, int root, MPI_Comm comm)
     snprintf(what, sizeof what, "Bcast triples root %d", root);
     check_ints(b, e, 3L * n3, what, c);
     MPI_Type_free(&t3);
+    /* a strided type: every other int, the others untouched */
+    if (c >= 2) {
+        MPI_Datatype every2;
+        MPI_Type_vector(c / 2, 1, 2, MPI_INT, &every2);
+        MPI_Type_commit(&every2);
+        if (rank == root)
+            fill(b, c, root);
+        else
+            for (long i = 0; i < c; i++)
+                b[i] = -5;
+        MPI_Bcast(b, 1, every2, root, comm);
+        long bad = -1;
+        for (long i = 0; i < c && bad < 0; i++)
+            if (b[i] != (i % 2 == 0 && i < 2L * (c / 2) ? val(root, i) : rank == root ? val(root, i) : -5))
+                bad = i;
+        mt_ok(bad < 0, "Bcast of a strided type root %d count %d", root, c);
+        MPI_Type_free(&every2);
+    }
     free(b);
     free(e);
 }
@@ -678,6 +696,9 @@ int main(int argc, char **argv)
         t_alltoall(c < 30000 ? c : c / 8, MPI_COMM_WORLD);
         t_nonblocking(c);
     }
+    /* medium: the chunked shared-memory broadcast (between 4 and 64 KiB) */
+    t_bcast(9001, size - 1, MPI_COMM_WORLD);
+    t_bcast(9001, 0, MPI_COMM_WORLD);
     t_neighbor();
     t_idup();
     t_errors();
