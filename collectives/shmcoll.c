@@ -6,12 +6,19 @@
  * the number). Collective number s of the communicator then goes:
  *
  *   1. guard: before a rank overwrites its area s % D (D = RD_NODE_DEPTH),
- *      every reader of it must be done with collective s - D, which it is
- *      once it has posted s - D + 1 (a rank posts s only after finishing
- *      s - 1), so a rank runs up to D - 1 collectives ahead of the others;
+ *      every reader of it must have read collective s - D: each rank
+ *      publishes in its done word how far it has read, so a rank runs up
+ *      to D - 1 collectives ahead of the slowest reader;
  *   2. the rank writes its data (if any) into its area and posts s in the
  *      area's sequence word (a release store: the data is visible first);
- *   3. it waits for the posts it needs (acquire loads) and reads.
+ *   3. it waits for the posts it needs (acquire loads), reads, and
+ *      stores s in its done word.
+ *
+ * A larger Bcast (up to RDMPI_COLL_SHM_BCAST_MAX) streams: each chunk of
+ * an area's size takes a collective number of its own, so the root writes
+ * up to D - 1 chunks ahead of the readers. (Streaming Allgather and
+ * Alltoall the same way was measured 2-4 times slower than the rendezvous
+ * path at 64 KiB and 1 MiB, and is not done.)
  *
  * A small payload shares the cache line of the sequence word, so an 8-byte
  * Allreduce of 2 ranks costs one line each way. Reductions are applied in
@@ -61,9 +68,11 @@ static int setup(MPI_Comm comm)
             struct rd_node_slot_hdr *h = rd_node_slot(i);
             if (atomic_compare_exchange_strong(&h->owner, &free_, token)) {
                 atomic_store_explicit(&h->released, 0, memory_order_relaxed);
-                for (int r = 0; r < comm->size; r++)
+                for (int r = 0; r < comm->size; r++) {
+                    atomic_store_explicit(rd_node_done(i, r), 0, memory_order_relaxed);
                     for (int p = 0; p < RD_NODE_DEPTH; p++)
                         atomic_store_explicit(&rd_node_area(i, r, (uint64_t)p)->seq, 0, memory_order_relaxed);
+                }
                 slot = i;
             }
         }
@@ -79,7 +88,7 @@ static int setup(MPI_Comm comm)
     }
     if (rd_sched_run(s) != MPI_SUCCESS || slot < 0)
         return 0;
-    comm->node_known = calloc((size_t)comm->size, sizeof(uint64_t));
+    comm->node_known = calloc(2 * (size_t)comm->size, sizeof(uint64_t)); /* posted, done */
     if (!comm->node_known) {
         rd_node_slot_release(slot, comm->size);
         return 0;
@@ -109,6 +118,30 @@ static void wait_posted(MPI_Comm comm, int j, uint64_t want)
     comm->node_known[j] = v;
 }
 
+/* Has rank j read everything up to `want`? (no waiting) */
+static int done_reading(MPI_Comm comm, int j, uint64_t want)
+{
+    uint64_t *known = &comm->node_known[comm->size + j];
+    if (*known >= want)
+        return 1;
+    uint64_t v = atomic_load_explicit(rd_node_done(comm->node_slot - 1, j), memory_order_acquire);
+    *known = v;
+    return v >= want;
+}
+
+/* Nothing to do but wait: keep the engine going, yield when due. */
+static void idle_step(long *idle)
+{
+    long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    if (rd_progress() > 0) {
+        *idle = 0;
+    } else if (++*idle > spins) {
+        RD_UNLOCK();
+        sched_yield();
+        RD_LOCK();
+    }
+}
+
 static void wait_all(MPI_Comm comm, uint64_t want)
 {
     for (int j = 0; j < comm->size; j++)
@@ -121,6 +154,13 @@ static unsigned char *area_data(MPI_Comm comm, int j, uint64_t s)
     return rd_node_area(comm->node_slot - 1, j, s)->data;
 }
 
+/* This rank has read everything up to s. */
+static void finish(MPI_Comm comm, uint64_t s)
+{
+    atomic_store_explicit(rd_node_done(comm->node_slot - 1, comm->rank), s, memory_order_release);
+    comm->node_known[comm->size + comm->rank] = s;
+}
+
 static void post(MPI_Comm comm, uint64_t s)
 {
     atomic_store_explicit(&rd_node_area(comm->node_slot - 1, comm->rank, s)->seq, s,
@@ -128,11 +168,23 @@ static void post(MPI_Comm comm, uint64_t s)
     comm->node_known[comm->rank] = s;
 }
 
-/* Step 1: the readers of this rank's area for s are done with it. */
+/* Step 1: may this rank overwrite its area for s (every reader has read
+ * collective s - D)? guard() waits for it. */
+static int guard_ready(MPI_Comm comm, uint64_t s)
+{
+    if (s <= RD_NODE_DEPTH)
+        return 1;
+    for (int j = 0; j < comm->size; j++)
+        if (j != comm->rank && !done_reading(comm, j, s - RD_NODE_DEPTH))
+            return 0;
+    return 1;
+}
+
 static void guard(MPI_Comm comm, uint64_t s)
 {
-    if (s > RD_NODE_DEPTH)
-        wait_all(comm, s - RD_NODE_DEPTH + 1);
+    long idle = 0;
+    while (!guard_ready(comm, s))
+        idle_step(&idle);
 }
 
 static void reduce_all(MPI_Comm comm, uint64_t s, void *rbuf, int count, MPI_Datatype dt, MPI_Op op)
@@ -205,6 +257,7 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
                 wait_posted(comm, a->root, s);
                 rd_dt_unpack(a->rbuf, a->dt, off, area_data(comm, a->root, s), len);
             }
+            finish(comm, s);
         }
         return 1;
     }
@@ -259,5 +312,6 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
         break;
     }
     }
+    finish(comm, s);
     return 1;
 }

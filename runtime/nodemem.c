@@ -7,7 +7,8 @@ struct rd_node_arena rd_node_arena;
 
 static size_t slot_stride(int local_size, size_t data)
 {
-    size_t s = RD_NODE_LINE + (size_t)local_size * RD_NODE_DEPTH * (RD_NODE_LINE + data);
+    size_t s = RD_NODE_LINE * (1 + (size_t)local_size) +
+               (size_t)local_size * RD_NODE_DEPTH * (RD_NODE_LINE + data);
     return (s + 4095) & ~(size_t)4095;
 }
 

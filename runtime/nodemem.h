@@ -4,7 +4,8 @@
  * registers it here when it activates (transports never meet the
  * collectives; this service is where they meet). A communicator whose
  * ranks all live on this node can own one slot (collectives/shmcoll.c):
- * per rank of the communicator, RD_NODE_DEPTH areas (collective s uses
+ * per rank of the communicator, a done word (how far it has read) and
+ * RD_NODE_DEPTH areas (collective s uses
  * area s % RD_NODE_DEPTH) of a sequence word followed by data, so that a
  * rank can run that many collectives ahead of the slowest reader. */
 #ifndef RD_NODEMEM_H
@@ -53,12 +54,21 @@ static inline struct rd_node_slot_hdr *rd_node_slot(int slot)
     return (struct rd_node_slot_hdr *)(void *)(rd_node_arena.base + (size_t)slot * rd_node_arena.stride);
 }
 
+/* Rank `rank`'s done word: the highest collective number up to which it
+ * has finished reading (its own line, after the slot's header). */
+static inline _Atomic uint64_t *rd_node_done(int slot, int rank)
+{
+    return (_Atomic uint64_t *)(void *)(rd_node_arena.base + (size_t)slot * rd_node_arena.stride +
+                                        RD_NODE_LINE * (1 + (size_t)rank));
+}
+
 static inline struct rd_node_area *rd_node_area(int slot, int rank, uint64_t seq)
 {
     size_t area = RD_NODE_LINE + rd_node_arena.data; /* a multiple of the line */
     size_t idx = (size_t)rank * RD_NODE_DEPTH + (size_t)(seq % RD_NODE_DEPTH);
     return (struct rd_node_area *)(void *)(rd_node_arena.base + (size_t)slot * rd_node_arena.stride +
-                                           RD_NODE_LINE + idx * area);
+                                           RD_NODE_LINE * (1 + (size_t)rd_node_arena.local_size) +
+                                           idx * area);
 }
 
 #endif
