@@ -358,34 +358,23 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
     }
 }
 
-/* Sends to a peer that sends to this rank in the same round (between two
- * WAITs) are exchanges: both cores are busy with their own outgoing data,
- * so each pushes its own (rendezvous by put: the sender's core copies,
- * from its cache, what it often has just written), instead of splitting
- * each copy between the two cores, which pays off for one-way traffic.
- * Measured on 2 ranks, 1 MiB: allgather 47 us by put, 135 by split. */
+/* Sends in a round (between two WAITs) in which this rank also receives
+ * are two-way traffic: every core is busy with its own outgoing data, so
+ * each pushes its own (rendezvous by put: the sender's core copies, from
+ * its cache, what it has often just written or received), instead of
+ * splitting each copy between two cores, which pays off for one-way
+ * traffic (a broadcast tree). Measured, 1 MiB: allgather on 2 ranks 47 us
+ * by put against 135 by split; ring allgather on 4 ranks 471 against 620. */
 static void mark_exchanges(struct rd_sched *s)
 {
     s->marked = 1;
     for (int lo = 0; lo < s->nops;) {
-        int hi = lo;
+        int hi = lo, recvs = 0;
         while (hi < s->nops && s->ops[hi].kind != RD_SOP_WAIT)
-            hi++;
-        int big = hi - lo > 64, recvs = 0;
-        for (int i = lo; i < hi && big; i++)
-            recvs += s->ops[i].kind == RD_SOP_RECV;
-        for (int i = lo; i < hi; i++) {
-            struct rd_sop *op = &s->ops[i];
-            if (op->kind != RD_SOP_SEND)
-                continue;
-            if (big) {
-                op->push = recvs > 0;
-                continue;
-            }
-            for (int j = lo; j < hi && !op->push; j++)
-                op->push = s->ops[j].kind == RD_SOP_RECV && s->ops[j].peer == op->peer &&
-                           s->ops[j].lib == op->lib;
-        }
+            recvs += s->ops[hi++].kind == RD_SOP_RECV;
+        for (int i = lo; i < hi; i++)
+            if (s->ops[i].kind == RD_SOP_SEND)
+                s->ops[i].push = recvs > 0;
         lo = hi + 1;
     }
 }

@@ -36,7 +36,7 @@ struct rd_sop {
     int peer;             /* SEND/RECV: rank in the communicator */
     int sub;              /* SEND/RECV: sub-tag (0..63) within the collective's tag */
     MPI_Comm lib;         /* SEND/RECV: the library context it goes over */
-    int push;             /* SEND: the peer sends to this rank in the same round */
+    int push;             /* SEND: this rank also receives in the same round */
     int count;
     MPI_Datatype dt;
     void *buf;            /* SEND/RECV buffer, REDUCE inout, COPY destination */
