@@ -158,6 +158,15 @@ static inline void *rd_coll_at(const void *buf, MPI_Aint i, MPI_Datatype dt)
 /* Blocks of count elements split n ways as evenly as possible: block b
  * holds cnt[b] elements from element displ[b]. Arrays come from scratch. */
 rd_status rd_coll_split(struct rd_sched *s, int count, int n, int **cnt, int **displ);
+/* Exchange two buffer pointers while building (reductions that alternate
+ * their accumulator to keep operands in rank order). */
+#define RD_SWAP(x, y)                                                                  \
+    do {                                                                               \
+        void *t_ = (x);                                                                \
+        (x) = (y);                                                                     \
+        (y) = t_;                                                                      \
+    } while (0)
+
 /* Largest power of two <= n. */
 static inline int rd_coll_pow2_floor(int n)
 {

@@ -11,12 +11,6 @@
 #include "runtime/comm.h"
 #include "runtime/op.h"
 
-#define SWAP(x, y)                                                                     \
-    do {                                                                               \
-        void *t_ = (x);                                                                \
-        (x) = (y);                                                                     \
-        (y) = t_;                                                                      \
-    } while (0)
 
 /* Binomial tree. Commutative ops: rooted at the root (ranks renumbered).
  * Otherwise rooted at rank 0 on the real ranks, so that every subtree is a
@@ -55,7 +49,7 @@ rd_status rd_reduce_binomial(struct rd_sched *s, const struct rd_coll_args *a)
                 RD_CTRY(rd_sched_reduce(s, tmp, acc, count, dt, a->op));
             } else {
                 RD_CTRY(rd_sched_reduce(s, acc, tmp, count, dt, a->op));
-                SWAP(acc, tmp);
+                RD_SWAP(acc, tmp);
                 cur = acc;
             }
         }
@@ -184,7 +178,7 @@ rd_status rd_allreduce_recursive_doubling(struct rd_sched *s, const struct rd_co
                 RD_CTRY(rd_sched_reduce(s, tmp, acc, count, dt, a->op));
             } else {
                 RD_CTRY(rd_sched_reduce(s, acc, tmp, count, dt, a->op));
-                SWAP(acc, tmp);
+                RD_SWAP(acc, tmp);
             }
         }
         RD_CTRY(rd_sched_copy(s, acc, count, dt, a->rbuf, count, dt));

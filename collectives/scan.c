@@ -5,12 +5,6 @@
 #include "runtime/comm.h"
 #include "runtime/op.h"
 
-#define SWAP(x, y)                                                                     \
-    do {                                                                               \
-        void *t_ = (x);                                                                \
-        (x) = (y);                                                                     \
-        (y) = t_;                                                                      \
-    } while (0)
 
 /* Recursive doubling. `partial` is the reduction of the aligned block of
  * ranks this rank has heard from so far; `result` only of those below it
@@ -50,7 +44,7 @@ static rd_status scan_rd(struct rd_sched *s, const struct rd_coll_args *a, int i
             RD_CTRY(rd_sched_reduce(s, tmp, partial, count, dt, op));
         } else {
             RD_CTRY(rd_sched_reduce(s, partial, tmp, count, dt, op));
-            SWAP(partial, tmp);
+            RD_SWAP(partial, tmp);
         }
     }
     return RD_OK;

@@ -98,26 +98,6 @@ static int setup(MPI_Comm comm)
     return 1;
 }
 
-/* Wait until rank j has posted at least `want`. */
-static void wait_posted(MPI_Comm comm, int j, uint64_t want)
-{
-    if (comm->node_known[j] >= want)
-        return;
-    _Atomic uint64_t *w = &rd_node_area(comm->node_slot - 1, j, want)->seq;
-    long idle = 0, spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
-    uint64_t v;
-    while ((v = atomic_load_explicit(w, memory_order_acquire)) < want) {
-        if (rd_progress() > 0) {
-            idle = 0;
-        } else if (++idle > spins) {
-            RD_UNLOCK();
-            sched_yield();
-            RD_LOCK();
-        }
-    }
-    comm->node_known[j] = v;
-}
-
 /* Has rank j read everything up to `want`? (no waiting) */
 static int done_reading(MPI_Comm comm, int j, uint64_t want)
 {
@@ -140,6 +120,19 @@ static void idle_step(long *idle)
         sched_yield();
         RD_LOCK();
     }
+}
+
+/* Wait until rank j has posted at least `want`. */
+static void wait_posted(MPI_Comm comm, int j, uint64_t want)
+{
+    if (comm->node_known[j] >= want)
+        return;
+    _Atomic uint64_t *w = &rd_node_area(comm->node_slot - 1, j, want)->seq;
+    long idle = 0;
+    uint64_t v;
+    while ((v = atomic_load_explicit(w, memory_order_acquire)) < want)
+        idle_step(&idle);
+    comm->node_known[j] = v;
 }
 
 static void wait_all(MPI_Comm comm, uint64_t want)

@@ -114,10 +114,7 @@ void rd_comm_release(MPI_Comm comm)
         return;
     if (comm->ctx != RD_CTX_PENDING)
         rd_ctx_used[comm->ctx / 2 / 64] &= ~(1ULL << (comm->ctx / 2 % 64));
-    if (!comm->errh->predefined && atomic_fetch_sub(&comm->errh->refs, 1) == 1) {
-        comm->errh->magic = 0;
-        free(comm->errh);
-    }
+    rd_errh_release(comm->errh);
     rd_topo_free(comm);
     if (comm->node_slot > 0)
         rd_node_slot_release(comm->node_slot - 1, comm->size);

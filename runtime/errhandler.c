@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/comm.h"
@@ -111,40 +112,46 @@ const char *rd_err_last_detail(int cls)
     return NULL;
 }
 
+/* MPI_ERRORS_ARE_FATAL: print the last error and end the job. */
+static _Noreturn void fatal(int cls)
+{
+    fprintf(stderr, "rdmpi: %s (%s); ending the job (MPI_ERRORS_ARE_FATAL)\n", rd_err_last.text,
+            class_strings[cls] ? class_strings[cls] : "unknown error class");
+    rd_job_abort(cls, rd_err_last.text);
+}
+
+/* Keep "call on rank R: cause" as this thread's last error. */
+static void remember(int cls, const char *call, const char *fmt, va_list ap)
+{
+    char cause[384];
+    vsnprintf(cause, sizeof(cause), fmt, ap);
+    rd_err_last.cls = cls;
+    snprintf(rd_err_last.text, sizeof(rd_err_last.text), "%s on rank %d: %s", call, rd_job.rank,
+             cause);
+}
+
 int rd_err_invoke(MPI_Comm comm, int cls)
 {
     MPI_Comm target = rd_comm_valid(comm) ? comm : MPI_COMM_WORLD;
     MPI_Errhandler eh = target->errh;
     if (!rd_errh_valid(eh))
         eh = MPI_ERRORS_ARE_FATAL;
-    switch (eh->kind) {
-    case RD_ERRH_RETURN:
+    if (eh->kind == RD_ERRH_RETURN)
         return cls;
-    case RD_ERRH_USER: {
+    if (eh->kind == RD_ERRH_USER && eh->fn) {
         int code = cls;
-        if (eh->fn)
-            eh->fn(&target, &code);
+        eh->fn(&target, &code);
         return cls;
     }
-    case RD_ERRH_FATAL:
-    default:
-        break;
-    }
-    fprintf(stderr, "rdmpi: %s (%s); ending the job (MPI_ERRORS_ARE_FATAL)\n", rd_err_last.text,
-            class_strings[cls] ? class_strings[cls] : "unknown error class");
-    rd_job_abort(cls, rd_err_last.text);
+    fatal(cls);
 }
 
 int rd_err_raise(MPI_Comm comm, int cls, const char *call, const char *fmt, ...)
 {
-    char cause[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cause, sizeof(cause), fmt, ap);
+    remember(cls, call, fmt, ap);
     va_end(ap);
-    rd_err_last.cls = cls;
-    snprintf(rd_err_last.text, sizeof(rd_err_last.text), "%s on rank %d: %s", call, rd_job.rank,
-             cause);
     return rd_err_invoke(comm, cls);
 }
 
@@ -160,22 +167,47 @@ int rd_err_invoke_win(MPI_Win win, int cls)
         eh->wfn(&win, &code);
         return cls;
     }
-    fprintf(stderr, "rdmpi: %s (%s); ending the job (MPI_ERRORS_ARE_FATAL)\n", rd_err_last.text,
-            class_strings[cls] ? class_strings[cls] : "unknown error class");
-    rd_job_abort(cls, rd_err_last.text);
+    fatal(cls);
 }
 
 int rd_err_raise_win(MPI_Win win, int cls, const char *call, const char *fmt, ...)
 {
-    char cause[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cause, sizeof(cause), fmt, ap);
+    remember(cls, call, fmt, ap);
     va_end(ap);
-    rd_err_last.cls = cls;
-    snprintf(rd_err_last.text, sizeof(rd_err_last.text), "%s on rank %d: %s", call, rd_job.rank,
-             cause);
     return rd_err_invoke_win(win, cls);
+}
+
+/* ------------------------------------------------------------ handler objects */
+
+rd_status rd_errh_new(MPI_Comm_errhandler_function *fn, MPI_Win_errhandler_function *wfn,
+                      MPI_Errhandler *out)
+{
+    struct rd_errhandler_s *eh = calloc(1, sizeof(*eh));
+    if (!eh)
+        return RD_ERR_NOMEM;
+    eh->magic = RD_ERRH_MAGIC;
+    eh->kind = RD_ERRH_USER;
+    eh->fn = fn;
+    eh->wfn = wfn;
+    atomic_init(&eh->refs, 1);
+    *out = eh;
+    return RD_OK;
+}
+
+void rd_errh_retain(MPI_Errhandler eh)
+{
+    if (!eh->predefined)
+        atomic_fetch_add(&eh->refs, 1);
+}
+
+void rd_errh_release(MPI_Errhandler eh)
+{
+    if (rd_errh_valid(eh) && !eh->predefined && atomic_fetch_sub(&eh->refs, 1) == 1) {
+        eh->magic = 0;
+        free(eh);
+    }
 }
 
 int rd_err_not_ready(const char *call)

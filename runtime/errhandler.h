@@ -11,6 +11,8 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "runtime/error.h"
+
 #define RD_ERRH_MAGIC 0x45727248u /* "ErrH" */
 
 enum rd_errh_kind { RD_ERRH_FATAL, RD_ERRH_RETURN, RD_ERRH_USER };
@@ -44,6 +46,13 @@ int rd_err_invoke_win(MPI_Win win, int cls);
 
 /* Apply comm's handler to an error class the caller already described. */
 int rd_err_invoke(MPI_Comm comm, int cls);
+
+/* A user handler for communicators (fn) or windows (wfn); one reference. */
+rd_status rd_errh_new(MPI_Comm_errhandler_function *fn, MPI_Win_errhandler_function *wfn,
+                      MPI_Errhandler *out);
+/* References held by objects and by the user's handles (predefined: none). */
+void rd_errh_retain(MPI_Errhandler eh);
+void rd_errh_release(MPI_Errhandler eh);
 
 /* Report a call made before MPI_Init or after MPI_Finalize. */
 int rd_err_not_ready(const char *call);

@@ -14,4 +14,4 @@ test_unit_coll_menu_SOURCES = test/unit/coll_menu.c collectives/select.c
 test_unit_coll_menu_CPPFLAGS = $(AM_CPPFLAGS) -DRD_COLL_NAMES_ONLY
 test_unit_coll_menu_LDADD = librdutil.la
 TESTS += test/mpi/coll.sh test/unit/coll_menu test/mpi/heat2d.sh test/mpi/intercoll.sh test/mpi/win.sh
-EXTRA_DIST += test/mpi/coll.sh test/mpi/heat2d.sh test/mpi/intercoll.sh test/mpi/win.sh
+EXTRA_DIST += test/mpi/affine.h test/mpi/coll.sh test/mpi/heat2d.sh test/mpi/intercoll.sh test/mpi/win.sh

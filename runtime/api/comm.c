@@ -51,8 +51,7 @@ static int comm_fail(MPI_Comm comm, const char *call, rd_status st)
 static void inherit(MPI_Comm parent, MPI_Comm c)
 {
     c->errh = parent->errh;
-    if (!c->errh->predefined)
-        atomic_fetch_add(&c->errh->refs, 1);
+    rd_errh_retain(c->errh);
 }
 
 /* The new communicator of ranks (taken over) in context ctx, this rank

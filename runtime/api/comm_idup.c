@@ -145,8 +145,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
     }
     nc->errh = comm->errh;
-    if (!nc->errh->predefined)
-        atomic_fetch_add(&nc->errh->refs, 1);
+    rd_errh_retain(nc->errh);
     RD_UNLOCK();
     int rc = rd_topo_copy(comm, nc);
     if (rc == MPI_SUCCESS)

@@ -51,13 +51,9 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
                             "the error handler was made for windows (MPI_Win_create_errhandler)");
     MPI_Errhandler old = comm->errh;
-    if (!errhandler->predefined)
-        atomic_fetch_add(&errhandler->refs, 1);
+    rd_errh_retain(errhandler);
     comm->errh = errhandler;
-    if (rd_errh_valid(old) && !old->predefined && atomic_fetch_sub(&old->refs, 1) == 1) {
-        old->magic = 0;
-        free(old);
-    }
+    rd_errh_release(old);
     return MPI_SUCCESS;
 }
 
@@ -70,10 +66,8 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
         return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_get_errhandler", "invalid communicator");
     if (!errhandler)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
-    MPI_Errhandler eh = comm->errh;
-    if (!eh->predefined)
-        atomic_fetch_add(&eh->refs, 1); /* the caller frees its reference */
-    *errhandler = eh;
+    rd_errh_retain(comm->errh); /* the caller frees its reference */
+    *errhandler = comm->errh;
     return MPI_SUCCESS;
 }
 
@@ -85,11 +79,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     if (!errhandler || !rd_errh_valid(*errhandler))
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free",
                             "invalid error handler");
-    MPI_Errhandler eh = *errhandler;
-    if (!eh->predefined && atomic_fetch_sub(&eh->refs, 1) == 1) {
-        eh->magic = 0;
-        free(eh);
-    }
+    rd_errh_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
@@ -102,15 +92,9 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
     if (!fn || !errhandler)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "%s is NULL",
                             fn ? "errhandler" : "the function");
-    struct rd_errhandler_s *eh = calloc(1, sizeof(*eh));
-    if (!eh)
+    if (rd_errh_new(fn, NULL, errhandler) != RD_OK)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
                             "out of memory");
-    eh->magic = RD_ERRH_MAGIC;
-    eh->kind = RD_ERRH_USER;
-    eh->fn = fn;
-    atomic_init(&eh->refs, 1);
-    *errhandler = eh;
     return MPI_SUCCESS;
 }
 

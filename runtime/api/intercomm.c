@@ -52,8 +52,7 @@ static void release(MPI_Comm c)
 static void inherit(MPI_Comm parent, MPI_Comm c)
 {
     c->errh = parent->errh;
-    if (!c->errh->predefined)
-        atomic_fetch_add(&c->errh->refs, 1);
+    rd_errh_retain(c->errh);
 }
 
 /* The intercommunicator of local group lw[ln] (this rank being `rank`)

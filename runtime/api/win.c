@@ -70,10 +70,7 @@ int PMPI_Win_free(MPI_Win *win)
     if (rc != MPI_SUCCESS)
         return rd_err_raise_win(w, rc, call, "an attribute delete callback failed");
     PMPI_Comm_free(&w->comm);
-    if (!w->errh->predefined && atomic_fetch_sub(&w->errh->refs, 1) == 1) {
-        w->errh->magic = 0;
-        free(w->errh);
-    }
+    rd_errh_release(w->errh);
     w->magic = 0;
     free(w);
     *win = MPI_WIN_NULL;
@@ -120,14 +117,8 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *
     if (!fn || !errhandler)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Win_create_errhandler", "%s is NULL",
                             fn ? "errhandler" : "the function");
-    struct rd_errhandler_s *eh = calloc(1, sizeof(*eh));
-    if (!eh)
+    if (rd_errh_new(NULL, fn, errhandler) != RD_OK)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Win_create_errhandler", "out of memory");
-    eh->magic = RD_ERRH_MAGIC;
-    eh->kind = RD_ERRH_USER;
-    eh->wfn = fn;
-    atomic_init(&eh->refs, 1);
-    *errhandler = eh;
     return MPI_SUCCESS;
 }
 
@@ -142,13 +133,9 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_set_errhandler",
                                 "the error handler was made for communicators, not windows");
     MPI_Errhandler old = win->errh;
-    if (!errhandler->predefined)
-        atomic_fetch_add(&errhandler->refs, 1);
+    rd_errh_retain(errhandler);
     win->errh = errhandler;
-    if (!old->predefined && atomic_fetch_sub(&old->refs, 1) == 1) {
-        old->magic = 0;
-        free(old);
-    }
+    rd_errh_release(old);
     return MPI_SUCCESS;
 }
 
@@ -159,8 +146,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     RD_TRY(check_win("MPI_Win_get_errhandler", win));
     if (!errhandler)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_get_errhandler", "errhandler is NULL");
-    if (!win->errh->predefined)
-        atomic_fetch_add(&win->errh->refs, 1); /* the caller frees its reference */
+    rd_errh_retain(win->errh); /* the caller frees its reference */
     *errhandler = win->errh;
     return MPI_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affine.h"
 #include "mtest.h"
 
 static int rank, size;
@@ -30,34 +31,6 @@ static int val(int r, long i)
     return r * 1000 + (int)(i % 997) - 300;
 }
 
-/* ---- a non-commutative, associative op: composing affine maps x -> a x + b
- * (mod 2^32): in op inout = "apply in, then inout". */
-typedef struct {
-    uint32_t a, b;
-} affine;
-
-static void affine_fn(void *in_, void *io_, int *len, MPI_Datatype *dt)
-{
-    (void)dt;
-    affine *in = in_, *io = io_;
-    for (int i = 0; i < *len; i++) {
-        affine r = {in[i].a * io[i].a, io[i].a * in[i].b + io[i].b};
-        io[i] = r;
-    }
-}
-
-static affine aval(int r, long i)
-{
-    affine x = {(uint32_t)(2 * r + 3 + i), (uint32_t)(r + 7 * i + 1)};
-    return x;
-}
-
-static affine acompose(affine x, affine y)
-{
-    affine r = {x.a * y.a, y.a * x.b + y.b};
-    return r;
-}
-
 static MPI_Datatype affine_t;
 static MPI_Op affine_op;
 
@@ -66,9 +39,7 @@ static void check_affine(const affine *got, long n, int lo, int hi, const char *
     /* expected: aval(lo) op ... op aval(hi - 1) */
     long bad = -1;
     for (long i = 0; i < n && bad < 0; i++) {
-        affine e = aval(lo, i);
-        for (int r = lo + 1; r < hi; r++)
-            e = acompose(e, aval(r, i));
+        affine e = aexpect(lo, hi, i);
         if (got[i].a != e.a || got[i].b != e.b)
             bad = i;
     }
@@ -287,9 +258,7 @@ static void t_reduce_scatter(int c, MPI_Comm comm)
     /* expected: element off + j of the full reduction */
     long bad = -1;
     for (long j = 0; j < cnt[rank] && bad < 0; j++) {
-        affine x = aval(0, off + j);
-        for (int k = 1; k < size; k++)
-            x = acompose(x, aval(k, off + j));
+        affine x = aexpect(0, size, off + j);
         if (x.a != ar[j].a || x.b != ar[j].b)
             bad = j;
     }
