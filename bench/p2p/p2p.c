@@ -62,74 +62,9 @@ enum { MAX_WINDOW = 64, MAX_SIZES = 128, MAX_REPS = 101 };
 static int rank;
 static double target = 0.010; /* seconds per timed repetition */
 
-static void die(const char *msg)
-{
-    fprintf(stderr, "p2p [rank %d]: %s\n", rank, msg);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    exit(1);
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 4096, n ? n : 1) != 0)
-        die("out of memory");
-    memset(p, 0, n ? n : 1); /* touch every page before timing */
-    return p;
-}
-
-static long clampl(long v, long lo, long hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-/* ---------------------------------------------------------------- sizes */
-
-/* a size: digits with an optional K or M suffix, at most 1 GiB (MPI counts are ints) */
-static long parse_size(const char *s, char **end)
-{
-    long v = strtol(s, end, 10);
-    if (*end == s || v < 0 || v > (1L << 30))
-        return -1;
-    switch (**end) {
-    case 'k': case 'K': v <<= 10; (*end)++; break;
-    case 'm': case 'M': v <<= 20; (*end)++; break;
-    default: break;
-    }
-    return v > (1L << 30) ? -1 : v;
-}
-
-/* "0,8,4K" or "0-16M" (0, then powers of two 1..16M) or a mix */
-static int parse_sizes(const char *arg, long *sizes)
-{
-    int n = 0;
-    const char *p = arg;
-    while (*p) {
-        char *end;
-        long a = parse_size(p, &end), b;
-        if (a < 0)
-            return -1;
-        if (*end == '-') {
-            p = end + 1;
-            b = parse_size(p, &end);
-            if (b < a)
-                return -1;
-            if (a == 0 && n < MAX_SIZES)
-                sizes[n++] = 0;
-            for (long s = 1; s <= b; s <<= 1)
-                if (s >= a && n < MAX_SIZES)
-                    sizes[n++] = s;
-        } else if (n < MAX_SIZES) {
-            sizes[n++] = a;
-        }
-        if (*end == ',')
-            end++;
-        else if (*end != '\0')
-            return -1;
-        p = end;
-    }
-    return n;
-}
+#define BENCH_NAME "p2p"
+#define BENCH_MAX_SIZE (1L << 30) /* MPI counts are ints */
+#include "../common.h"
 
 /* ------------------------------------------------------------ utilities */
 
