@@ -9,3 +9,10 @@ RD_TL_SHM_SOURCES = \
 	runtime/nodemem.c runtime/nodemem.h
 librdmpi_la_SOURCES += $(RD_TL_SELF_SOURCES) $(RD_TL_SHM_SOURCES)
 EXTRA_DIST += transports/README.md
+
+# ucx: UCP active messages and RMA (when configure found UCX)
+if HAVE_UCX
+librdmpi_la_SOURCES += transports/ucx/ucx.c
+librdmpi_la_CFLAGS += $(UCX_CFLAGS)
+librdmpi_la_LIBADD += $(UCX_LIBS)
+endif

@@ -114,10 +114,18 @@ struct rd_transport {
     int (*progress)(rd_tl *tl);
 
     void (*close)(rd_tl *tl);
+
+    /* Whether work this rank started is still on its way out (an active
+     * message the transport copied and queued, an RMA operation): MPI_Finalize
+     * progresses until it is not, before the closing fence. NULL: never. */
+    int (*busy)(rd_tl *tl);
 };
 
 /* The backends built into this library. */
 extern const struct rd_transport rd_transport_self;
 extern const struct rd_transport rd_transport_shm;
+#ifdef RD_HAVE_UCX
+extern const struct rd_transport rd_transport_ucx;
+#endif
 
 #endif

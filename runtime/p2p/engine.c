@@ -87,6 +87,9 @@ static struct {
 static const struct rd_transport *const rd_builtin_transports[] = {
     &rd_transport_self,
     &rd_transport_shm,
+#ifdef RD_HAVE_UCX
+    &rd_transport_ucx,
+#endif
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -1101,10 +1104,16 @@ rd_status rd_p2p_init(void)
 
 rd_status rd_p2p_finalize(void)
 {
-    /* what is still queued (acknowledgements, FINs) must leave first */
-    while (E.nflush)
+    /* what is still queued (acknowledgements, FINs, and what the
+     * transports hold) must leave first */
+    for (;;) {
+        int busy = E.nflush > 0;
+        for (int i = 0; i < E.ntls && !busy; i++)
+            busy = E.tls[i]->ops->busy && E.tls[i]->ops->busy(E.tls[i]);
+        if (!busy)
+            return RD_OK;
         rd_progress();
-    return RD_OK;
+    }
 }
 
 void rd_p2p_close(void);
