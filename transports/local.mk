@@ -16,3 +16,10 @@ librdmpi_la_SOURCES += transports/ucx/ucx.c
 librdmpi_la_CFLAGS += $(UCX_CFLAGS)
 librdmpi_la_LIBADD += $(UCX_LIBS)
 endif
+
+# ofi: libfabric RDM endpoints (when configure found libfabric)
+if HAVE_OFI
+librdmpi_la_SOURCES += transports/ofi/ofi.c
+librdmpi_la_CFLAGS += $(OFI_CFLAGS)
+librdmpi_la_LIBADD += $(OFI_LIBS)
+endif

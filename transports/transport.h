@@ -127,5 +127,8 @@ extern const struct rd_transport rd_transport_shm;
 #ifdef RD_HAVE_UCX
 extern const struct rd_transport rd_transport_ucx;
 #endif
+#ifdef RD_HAVE_OFI
+extern const struct rd_transport rd_transport_ofi;
+#endif
 
 #endif

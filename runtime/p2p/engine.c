@@ -90,6 +90,9 @@ static const struct rd_transport *const rd_builtin_transports[] = {
 #ifdef RD_HAVE_UCX
     &rd_transport_ucx,
 #endif
+#ifdef RD_HAVE_OFI
+    &rd_transport_ofi,
+#endif
 };
 
 /* ------------------------------------------------------------ helpers */

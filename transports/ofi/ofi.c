@@ -1,0 +1,468 @@
+/*
+ * ofi.c - the libfabric transport: an RDM endpoint (FI_EP_RDM) under the
+ * transport contract (transport.h).
+ *
+ * fi_getinfo picks the provider (tcp;ofi_rxm here, verbs;ofi_rxm on an
+ * RDMA cluster; RDMPI_OFI_PROVIDER forces one, and the FI_* variables of
+ * libfabric apply); one fabric, domain, address vector (table), completion
+ * queue and endpoint per process; the endpoint's name is published through
+ * PMIx and inserted into the address vector on first use of a peer.
+ *
+ * Active messages are tagged-less messages: a pool of receive buffers of
+ * am_max bytes each stays posted; a send copies header and data into a
+ * buffer freed when its completion arrives (RD_ERR_AGAIN when the provider
+ * has no room). get/put are fi_read/fi_write on memory registered with
+ * fi_mr_reg; both registration modes are served: offsets and user keys
+ * (FI_MR_SCALABLE) or virtual addresses and provider keys (FI_MR_VIRT_ADDR,
+ * FI_MR_PROV_KEY), with FI_MR_ENDPOINT binding when asked. The packed key
+ * is the MR key and the registered base. Writes ask for delivery
+ * completion, so the data is in place before the engine's FIN is sent.
+ */
+#include "config.h"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/log.h"
+#include "runtime/params.h"
+#include "transports/transport.h"
+
+#define OFI_KEY "rdmpi.ofi.name"
+#define OFI_AM_MAX 65536 /* receive buffers: header + data */
+#define OFI_NRECV 64
+#define OFI_EAGER 8192
+#define OFI_CQ_BATCH 16
+
+struct ofi_hdr {
+    int32_t src;
+    uint32_t id;
+    uint32_t hlen;
+    uint32_t pad;
+};
+
+/* what a completion's context points at */
+enum { OFI_CTX_RECV = 1, OFI_CTX_SEND, OFI_CTX_RMA };
+struct ofi_ctx {
+    struct fi_context fictx; /* FI_CONTEXT mode: the provider's scratch */
+    int kind;
+};
+
+struct ofi_recv {
+    struct ofi_ctx c;
+    unsigned char buf[sizeof(struct ofi_hdr) + RD_AM_HDR_MAX + OFI_AM_MAX];
+};
+
+struct ofi_send {
+    struct ofi_ctx c;
+    unsigned char buf[];
+};
+
+struct ofi_rma {
+    struct ofi_ctx c;
+    rd_rma_op *op;
+};
+
+typedef struct ofi_ep {
+    rd_ep base;
+    fi_addr_t addr;
+} ofi_ep;
+
+typedef struct ofi_tl {
+    rd_tl base;
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    rd_am_handler handler;
+    void *harg;
+    int rank, size;
+    int virt_addr, prov_key, mr_endpoint;
+    uint64_t next_key;
+    ofi_ep **eps;
+    struct ofi_recv *recvs;
+    long inflight; /* sends and RMA operations not completed */
+} ofi_tl;
+
+struct rd_mr {
+    struct fid_mr *mr;
+    uint64_t base;
+};
+
+/* the packed key */
+struct ofi_rkey {
+    uint64_t key;
+    uint64_t base;
+};
+
+static const struct rd_transport *ofi_ops(void);
+
+static rd_status post_recv(ofi_tl *tl, struct ofi_recv *r)
+{
+    r->c.kind = OFI_CTX_RECV;
+    ssize_t rc;
+    while ((rc = fi_recv(tl->ep, r->buf, sizeof(r->buf), NULL, FI_ADDR_UNSPEC, &r->c)) == -FI_EAGAIN)
+        fi_cq_read(tl->cq, NULL, 0);
+    if (rc) {
+        rd_error("ofi", "fi_recv: %s", fi_strerror((int)-rc));
+        return RD_ERR_IO;
+    }
+    return RD_OK;
+}
+
+static rd_status ofi_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
+{
+    /* unasked for, a network transport is opened only when some peer lives
+     * on another node */
+    if (!rd_param.transports[0] && job->local_size == job->size)
+        return RD_ERR_UNSUPPORTED;
+    struct fi_info *hints = fi_allocinfo();
+    if (!hints)
+        return RD_ERR_NOMEM;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    hints->mode = FI_CONTEXT;
+    hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    hints->domain_attr->threading = FI_THREAD_DOMAIN;
+    hints->tx_attr->msg_order = FI_ORDER_SAS;
+    hints->rx_attr->msg_order = FI_ORDER_SAS;
+    if (rd_param.ofi_provider[0])
+        hints->fabric_attr->prov_name = strdup(rd_param.ofi_provider);
+    ofi_tl *tl = calloc(1, sizeof(*tl));
+    struct fi_info *info = NULL;
+    int rc = tl ? fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &info) : -FI_ENOMEM;
+    fi_freeinfo(hints);
+    if (rc) {
+        rd_debug("ofi", "fi_getinfo: %s", fi_strerror(-rc));
+        free(tl);
+        return rc == -FI_ENOMEM ? RD_ERR_NOMEM : RD_ERR_UNSUPPORTED;
+    }
+    tl->info = info;
+    tl->base.ops = ofi_ops();
+    tl->handler = handler;
+    tl->harg = harg;
+    tl->rank = job->rank;
+    tl->size = job->size;
+    tl->virt_addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
+    tl->prov_key = (info->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
+    tl->mr_endpoint = (info->domain_attr->mr_mode & FI_MR_ENDPOINT) != 0;
+    tl->next_key = ((uint64_t)job->rank << 32) + 1;
+    struct fi_av_attr av = {.type = FI_AV_TABLE};
+    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 0};
+    const char *what = "fi_fabric";
+    if ((rc = fi_fabric(info->fabric_attr, &tl->fabric, NULL)) ||
+        (what = "fi_domain", rc = fi_domain(tl->fabric, info, &tl->domain, NULL)) ||
+        (what = "fi_av_open", rc = fi_av_open(tl->domain, &av, &tl->av, NULL)) ||
+        (what = "fi_cq_open", rc = fi_cq_open(tl->domain, &cq, &tl->cq, NULL)) ||
+        (what = "fi_endpoint", rc = fi_endpoint(tl->domain, info, &tl->ep, NULL)) ||
+        (what = "fi_ep_bind(av)", rc = fi_ep_bind(tl->ep, &tl->av->fid, 0)) ||
+        (what = "fi_ep_bind(cq)", rc = fi_ep_bind(tl->ep, &tl->cq->fid, FI_TRANSMIT | FI_RECV)) ||
+        (what = "fi_enable", rc = fi_enable(tl->ep))) {
+        rd_error("ofi", "%s (%s): %s", what, info->fabric_attr->prov_name, fi_strerror(-rc));
+        tl->base.ops->close(&tl->base);
+        return RD_ERR_IO;
+    }
+    char name[256];
+    size_t nlen = sizeof(name);
+    if ((rc = fi_getname(&tl->ep->fid, name, &nlen))) {
+        rd_error("ofi", "fi_getname: %s", fi_strerror(-rc));
+        tl->base.ops->close(&tl->base);
+        return RD_ERR_IO;
+    }
+    tl->eps = calloc((size_t)job->size, sizeof(*tl->eps));
+    tl->recvs = calloc(OFI_NRECV, sizeof(*tl->recvs));
+    if (!tl->eps || !tl->recvs) {
+        tl->base.ops->close(&tl->base);
+        return RD_ERR_NOMEM;
+    }
+    for (int i = 0; i < OFI_NRECV; i++)
+        if (post_recv(tl, &tl->recvs[i]) != RD_OK) {
+            tl->base.ops->close(&tl->base);
+            return RD_ERR_IO;
+        }
+    rd_status st = rd_job_put(OFI_KEY, name, nlen);
+    if (st != RD_OK) {
+        tl->base.ops->close(&tl->base);
+        return st;
+    }
+    rd_debug("ofi", "provider %s, domain %s, mr_mode 0x%x", info->fabric_attr->prov_name,
+             info->domain_attr->name, (unsigned)info->domain_attr->mr_mode);
+    tl->base.caps.am_max = OFI_AM_MAX;
+    tl->base.caps.eager_limit = OFI_EAGER;
+    tl->base.caps.rma = 1;
+    tl->base.caps.needs_reg = 1;
+    tl->base.caps.rkey_max = sizeof(struct ofi_rkey);
+    tl->base.caps.latency_ns = 10000;
+    tl->base.caps.bandwidth_mbs = 1000;
+    *out = &tl->base;
+    return RD_OK;
+}
+
+static int ofi_reachable(rd_tl *base, int peer)
+{
+    (void)base, (void)peer;
+    return 1;
+}
+
+static rd_status ofi_connect(rd_tl *base, int peer, rd_ep **out)
+{
+    ofi_tl *tl = (ofi_tl *)base;
+    if (tl->eps[peer]) {
+        *out = &tl->eps[peer]->base;
+        return RD_OK;
+    }
+    void *name;
+    size_t nlen;
+    rd_status st = rd_job_get(peer, OFI_KEY, &name, &nlen);
+    if (st != RD_OK)
+        return st;
+    ofi_ep *e = calloc(1, sizeof(*e));
+    if (!e) {
+        free(name);
+        return RD_ERR_NOMEM;
+    }
+    int rc = fi_av_insert(tl->av, name, 1, &e->addr, 0, NULL);
+    free(name);
+    if (rc != 1) {
+        rd_error("ofi", "fi_av_insert of rank %d: %s", peer, rc < 0 ? fi_strerror(-rc) : "not inserted");
+        free(e);
+        return RD_ERR_UNREACH;
+    }
+    e->base.tl = base;
+    e->base.peer = peer;
+    tl->eps[peer] = e;
+    *out = &e->base;
+    return RD_OK;
+}
+
+static rd_status ofi_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, const void *data,
+                             size_t len)
+{
+    ofi_ep *e = (ofi_ep *)base;
+    ofi_tl *tl = (ofi_tl *)base->tl;
+    struct ofi_hdr h = {tl->rank, id, (uint32_t)hlen, 0};
+    size_t total = sizeof(h) + hlen + len;
+    struct ofi_send *s = malloc(sizeof(*s) + total);
+    if (!s)
+        return RD_ERR_NOMEM;
+    s->c.kind = OFI_CTX_SEND;
+    memcpy(s->buf, &h, sizeof(h));
+    memcpy(s->buf + sizeof(h), hdr, hlen);
+    if (len)
+        memcpy(s->buf + sizeof(h) + hlen, data, len);
+    ssize_t rc = fi_send(tl->ep, s->buf, total, NULL, e->addr, &s->c);
+    if (rc == 0) {
+        tl->inflight++;
+        return RD_OK;
+    }
+    free(s);
+    if (rc == -FI_EAGAIN)
+        return RD_ERR_AGAIN;
+    rd_error("ofi", "fi_send to rank %d: %s", base->peer, fi_strerror((int)-rc));
+    return RD_ERR_PEER;
+}
+
+static rd_status ofi_mem_reg(rd_tl *base, void *addr, size_t len, rd_mr **out, void *rkey, size_t *rkey_len)
+{
+    ofi_tl *tl = (ofi_tl *)base;
+    static char one;
+    struct rd_mr *mr = malloc(sizeof(*mr));
+    if (!mr)
+        return RD_ERR_NOMEM;
+    void *a = len ? addr : &one;
+    size_t l = len ? len : 1;
+    int rc = fi_mr_reg(tl->domain, a, l, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, 0,
+                       tl->prov_key ? 0 : tl->next_key++, 0, &mr->mr, NULL);
+    if (!rc && tl->mr_endpoint) {
+        rc = fi_mr_bind(mr->mr, &tl->ep->fid, 0);
+        if (!rc)
+            rc = fi_mr_enable(mr->mr);
+    }
+    if (rc) {
+        rd_error("ofi", "fi_mr_reg of %zu bytes: %s", len, fi_strerror(-rc));
+        free(mr);
+        return RD_ERR_IO;
+    }
+    mr->base = (uint64_t)(uintptr_t)a;
+    if (rkey) {
+        struct ofi_rkey k = {fi_mr_key(mr->mr), mr->base};
+        memcpy(rkey, &k, sizeof(k));
+        *rkey_len = sizeof(k);
+    }
+    *out = mr;
+    return RD_OK;
+}
+
+static void ofi_mem_dereg(rd_tl *base, rd_mr *mr)
+{
+    (void)base;
+    if (!mr)
+        return;
+    fi_close(&mr->mr->fid);
+    free(mr);
+}
+
+static rd_status rma(rd_ep *base, rd_rma_op *op, int is_put)
+{
+    ofi_ep *e = (ofi_ep *)base;
+    ofi_tl *tl = (ofi_tl *)base->tl;
+    struct ofi_rkey k;
+    if (op->rkey_len != sizeof(k))
+        return RD_ERR_INTERNAL;
+    memcpy(&k, op->rkey, sizeof(k));
+    struct ofi_rma *x = malloc(sizeof(*x));
+    if (!x)
+        return RD_ERR_NOMEM;
+    x->c.kind = OFI_CTX_RMA;
+    x->op = op;
+    uint64_t raddr = tl->virt_addr ? op->remote_addr : op->remote_addr - k.base;
+    void *desc = op->lmr ? fi_mr_desc(op->lmr->mr) : NULL;
+    struct iovec iov = {.iov_base = op->local, .iov_len = op->len};
+    struct fi_rma_iov riov = {.addr = raddr, .len = op->len, .key = k.key};
+    struct fi_msg_rma msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = e->addr,
+                             .rma_iov = &riov, .rma_iov_count = 1, .context = &x->c};
+    ssize_t rc;
+    do {
+        rc = is_put ? fi_writemsg(tl->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE)
+                    : fi_readmsg(tl->ep, &msg, FI_COMPLETION);
+        if (rc == -FI_EAGAIN)
+            tl->base.ops->progress(&tl->base);
+    } while (rc == -FI_EAGAIN);
+    if (rc) {
+        rd_error("ofi", "%s of %zu bytes (rank %d): %s", is_put ? "fi_write" : "fi_read", op->len, base->peer,
+                 fi_strerror((int)-rc));
+        free(x);
+        return RD_ERR_PEER;
+    }
+    tl->inflight++;
+    return RD_OK;
+}
+
+static rd_status ofi_get(rd_ep *ep, rd_rma_op *op)
+{
+    return rma(ep, op, 0);
+}
+
+static rd_status ofi_put(rd_ep *ep, rd_rma_op *op)
+{
+    return rma(ep, op, 1);
+}
+
+static void complete(ofi_tl *tl, struct ofi_ctx *c, size_t len, int ok)
+{
+    switch (c->kind) {
+    case OFI_CTX_RECV: {
+        struct ofi_recv *r = (struct ofi_recv *)c;
+        struct ofi_hdr h;
+        if (ok && len >= sizeof(h)) {
+            memcpy(&h, r->buf, sizeof(h));
+            const unsigned char *p = r->buf + sizeof(h);
+            tl->handler(tl->harg, h.src, h.id, p, h.hlen, p + h.hlen, len - sizeof(h) - h.hlen);
+        }
+        post_recv(tl, r);
+        break;
+    }
+    case OFI_CTX_SEND:
+        tl->inflight--;
+        free(c);
+        break;
+    case OFI_CTX_RMA: {
+        struct ofi_rma *x = (struct ofi_rma *)c;
+        rd_rma_op *op = x->op;
+        tl->inflight--;
+        free(x);
+        op->done(op, ok ? RD_OK : RD_ERR_PEER);
+        break;
+    }
+    }
+}
+
+static int ofi_progress(rd_tl *base)
+{
+    ofi_tl *tl = (ofi_tl *)base;
+    struct fi_cq_msg_entry ent[OFI_CQ_BATCH];
+    int n = 0;
+    for (;;) {
+        ssize_t got = fi_cq_read(tl->cq, ent, OFI_CQ_BATCH);
+        if (got == -FI_EAGAIN)
+            break;
+        if (got == -FI_EAVAIL) {
+            struct fi_cq_err_entry err = {0};
+            if (fi_cq_readerr(tl->cq, &err, 0) == 1) {
+                rd_error("ofi", "operation failed: %s", fi_strerror(err.err));
+                if (err.op_context)
+                    complete(tl, err.op_context, 0, 0);
+                n++;
+            }
+            continue;
+        }
+        if (got < 0) {
+            rd_error("ofi", "fi_cq_read: %s", fi_strerror((int)-got));
+            break;
+        }
+        for (ssize_t i = 0; i < got; i++)
+            complete(tl, ent[i].op_context, ent[i].len, 1);
+        n += (int)got;
+        if (got < OFI_CQ_BATCH)
+            break;
+    }
+    return n;
+}
+
+static int ofi_busy(rd_tl *base)
+{
+    return ((ofi_tl *)base)->inflight > 0;
+}
+
+static void ofi_close(rd_tl *base)
+{
+    ofi_tl *tl = (ofi_tl *)base;
+    if (!tl)
+        return;
+    if (tl->ep)
+        fi_close(&tl->ep->fid); /* cancels the posted receives */
+    if (tl->cq)
+        fi_close(&tl->cq->fid);
+    if (tl->av)
+        fi_close(&tl->av->fid);
+    if (tl->domain)
+        fi_close(&tl->domain->fid);
+    if (tl->fabric)
+        fi_close(&tl->fabric->fid);
+    if (tl->eps)
+        for (int i = 0; i < tl->size; i++)
+            free(tl->eps[i]);
+    free(tl->eps);
+    free(tl->recvs);
+    fi_freeinfo(tl->info);
+    free(tl);
+}
+
+const struct rd_transport rd_transport_ofi = {
+    .size = sizeof(struct rd_transport),
+    .name = "ofi",
+    .open = ofi_open,
+    .activate = NULL,
+    .reachable = ofi_reachable,
+    .connect = ofi_connect,
+    .am_send = ofi_am_send,
+    .mem_reg = ofi_mem_reg,
+    .mem_dereg = ofi_mem_dereg,
+    .get = ofi_get,
+    .put = ofi_put,
+    .progress = ofi_progress,
+    .close = ofi_close,
+    .busy = ofi_busy,
+};
+
+static const struct rd_transport *ofi_ops(void)
+{
+    return &rd_transport_ofi;
+}
