@@ -264,6 +264,8 @@ static void finish_send(struct rd_request_s *req)
     }
     free(req->tmp);
     req->tmp = NULL;
+    free(req->rkey); /* put: the receiver's key, from its CTS */
+    req->rkey = NULL;
     rd_req_complete(req);
 }
 
