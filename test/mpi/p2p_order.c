@@ -99,6 +99,7 @@ static void phase_b(int root)
         for (int src = 0; src < p2p_size; src++)
             if (src != root && next[src] != NMSG)
                 nbad++;
+        free(b);
         report("B: blocking, MPI_ANY_SOURCE, per-source order", nbad);
     }
     p2p_sync();
