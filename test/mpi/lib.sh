@@ -17,3 +17,23 @@ shm_leftovers() {
         printf '%s ' "$_e"
     done
 }
+
+# transport_suite NAME "ENV": the point-to-point, datatype, communicator
+# and collective test programs with every rank pair forced through
+# transport NAME (RDMPI_TRANSPORTS=NAME plus ENV), then the size-sensitive
+# ones under each rendezvous protocol (get, put, pipelined active
+# messages). Skips everything when this build has no such transport.
+transport_suite() {
+    local name=$1 base="RDMPI_TRANSPORTS=$1 $2" prog proto
+    "$RD_BUILDDIR/launcher/rdmpi_info" | grep -q "^transports:.* $name\( \|\$\)" ||
+        skip_all "the $name transport is not built (configure did not find its library)"
+    for prog in p2p_order p2p_wild p2p_probe p2p_wait p2p_sync p2p_trunc p2p_cancel p2p_persist \
+        p2p_sendrecv p2p_types p2p_dtypes p2p_stress p2p_large coll intercoll comm intercomm; do
+        p2p_check "$base" 3 "$RD_BUILDDIR/test/mpi/$prog"
+    done
+    for proto in get put pipeline; do
+        for prog in p2p_sync p2p_types p2p_dtypes p2p_large; do
+            p2p_check "$base RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$RD_BUILDDIR/test/mpi/$prog"
+        done
+    done
+}
