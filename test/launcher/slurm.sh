@@ -1,0 +1,70 @@
+#!/bin/bash
+# rdmpi programs under Slurm: a single-node Slurm (slurmctld and slurmd
+# started here, auth/none, private state in a temporary directory, ports
+# of this test's own) runs them with `srun --mpi=pmix`, the PMIx plugin of
+# Debian's slurm-wlm; the daemons are stopped at the end.
+. "$RD_SRCDIR/test/tap.sh"
+. "$RD_SRCDIR/test/mpi/lib.sh"
+for t in slurmctld slurmd srun sinfo; do
+    command -v "$t" >/dev/null || skip_all "$t not found (apt-get install slurm-wlm)"
+done
+[ "$(id -u)" = 0 ] || skip_all "starting slurmd needs root"
+tap_tmpdir
+d=$TAP_TMP
+host=$(hostname -s)
+port=$((20000 + $$ % 20000))
+mkdir -p "$d/state" "$d/spool"
+cat >"$d/slurm.conf" <<CONF
+ClusterName=rdmpitest
+SlurmctldHost=$host
+AuthType=auth/none
+CredType=cred/none
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+StateSaveLocation=$d/state
+SlurmdSpoolDir=$d/spool
+SlurmctldPidFile=$d/slurmctld.pid
+SlurmdPidFile=$d/slurmd.pid
+SlurmctldLogFile=$d/slurmctld.log
+SlurmdLogFile=$d/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+MpiDefault=none
+ReturnToService=2
+NodeName=$host CPUs=$(nproc) State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$d/slurm.conf
+slurmctld -D -f "$SLURM_CONF" >"$d/slurmctld.out" 2>&1 &
+ctld=$!
+slurmd -D -f "$SLURM_CONF" >"$d/slurmd.out" 2>&1 &
+sd=$!
+stop() {
+    kill "$sd" "$ctld" 2>/dev/null
+    wait "$sd" "$ctld" 2>/dev/null
+    rm -rf "$TAP_TMP"
+}
+trap stop EXIT
+# the node must be idle before a job can start (polls sinfo, up to 30 s)
+state=""
+for _ in $(seq 300); do
+    state=$(sinfo -h -o %t 2>/dev/null | head -n1)
+    [ "$state" = idle ] && break
+    kill -0 "$sd" 2>/dev/null && kill -0 "$ctld" 2>/dev/null || break
+    sleep 0.1
+done
+is "$state" idle "the single-node Slurm is up"
+if [ "$state" != idle ]; then
+    diag "$(tail -n 5 "$d/slurmctld.log" "$d/slurmd.log" 2>/dev/null)"
+    done_testing
+fi
+export RD_P2P_LAUNCHER="srun --mpi=pmix -O -n"
+out=$(timeout -k 5 60 srun --mpi=pmix -O -n 4 "$RD_BUILDDIR/examples/hello" 2>&1); rc=$?
+is "$rc" 0 "srun --mpi=pmix -n 4 hello: exit status"
+is "$(printf '%s\n' "$out" | grep -c '^Hello from rank [0-3] of 4')" 4 "srun: every rank of 4 says hello with its rank"
+mpi_check 4 "$RD_BUILDDIR/test/mpi/coll"
+mpi_check 2 "$RD_BUILDDIR/test/mpi/p2p_order"
+done_testing
