@@ -11,4 +11,4 @@ launcher_rrun_rrun_SOURCES = \
 	launcher/rrun/iof.c \
 	launcher/rrun/supervise.c
 launcher_rrun_rrun_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
-launcher_rrun_rrun_LDADD = $(PMIX_LIBS) $(HWLOC_LIBS) -levent_core $(AX_PTHREAD_LIBS)
+launcher_rrun_rrun_LDADD = librdutil.la $(PMIX_LIBS) $(HWLOC_LIBS) -levent_core $(AX_PTHREAD_LIBS)

@@ -19,6 +19,7 @@
 #include <event2/event.h>
 
 #include "launcher/rrun/rrun.h"
+#include "runtime/params.h"
 
 /* libpmix runs on libevent, which warns on stderr about races it survives
  * (e.g. "Epoll MOD ... Bad file descriptor" when a killed rank's socket
@@ -72,6 +73,47 @@ static void job_fini(struct rrun_job *job)
     pthread_mutex_destroy(&job->lock);
 }
 
+/* Inside a Slurm allocation (SLURM_JOB_ID set), Slurm starts the ranks:
+ * rrun becomes `srun --mpi=pmix -n N [--label] PROGRAM ARGS`, the -x
+ * variables set in its environment (srun passes the environment on).
+ * Returns only if srun cannot be run. */
+static int hand_to_srun(const struct rrun_options *opt)
+{
+    char n[32];
+    int k = 0, nargs = 0;
+    while (opt->argv[nargs])
+        nargs++;
+    for (int i = 0; i < opt->n_env_specs; i++) {
+        const char *eq = strchr(opt->env_specs[i], '=');
+        if (eq) {
+            char *name = strndup(opt->env_specs[i], (size_t)(eq - opt->env_specs[i]));
+            if (name)
+                setenv(name, eq + 1, 1);
+            free(name);
+        }
+    }
+    snprintf(n, sizeof(n), "%d", opt->np);
+    const char **av = malloc(sizeof(char *) * (size_t)(nargs + 8));
+    if (!av)
+        return RRUN_EXIT_INTERNAL;
+    av[k++] = "srun";
+    av[k++] = "--mpi=pmix";
+    av[k++] = "-n";
+    av[k++] = n;
+    if (opt->tag_output)
+        av[k++] = "--label";
+    for (int i = 0; i < nargs; i++)
+        av[k++] = opt->argv[i];
+    av[k] = NULL;
+    if (opt->timeout > 0)
+        fprintf(stderr, "rrun: --timeout is not passed to srun (its limits are in minutes); use srun --time\n");
+    execvp("srun", (char **)av);
+    free(av);
+    fprintf(stderr, "rrun: inside Slurm allocation %s, but cannot run srun: %s (RDMPI_RRUN_SRUN=0 launches "
+            "here instead)\n", getenv("SLURM_JOB_ID"), strerror(errno));
+    return RRUN_EXIT_NOEXEC;
+}
+
 int main(int argc, char **argv)
 {
     struct rrun_options opt;
@@ -85,6 +127,17 @@ int main(int argc, char **argv)
     if (status != 0) {
         rrun_options_free(&opt);
         return status < 0 ? 0 : status;
+    }
+    char perr[256];
+    if (rd_params_load(perr, sizeof(perr)) < 0) {
+        fprintf(stderr, "rrun: %s\n", perr);
+        rrun_options_free(&opt);
+        return RRUN_EXIT_USAGE;
+    }
+    if (getenv("SLURM_JOB_ID") && rd_param.rrun_srun) {
+        status = hand_to_srun(&opt);
+        rrun_options_free(&opt);
+        return status;
     }
     /* Before anything starts: a typo in the program name costs nothing. */
     exe = rrun_find_program(opt.argv[0]);

@@ -5,7 +5,7 @@
 # Debian's slurm-wlm; the daemons are stopped at the end.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
-for t in slurmctld slurmd srun sinfo; do
+for t in slurmctld slurmd srun salloc sinfo; do
     command -v "$t" >/dev/null || skip_all "$t not found (apt-get install slurm-wlm)"
 done
 [ "$(id -u)" = 0 ] || skip_all "starting slurmd needs root"
@@ -65,6 +65,16 @@ export RD_P2P_LAUNCHER="srun --mpi=pmix -O -n"
 out=$(timeout -k 5 60 srun --mpi=pmix -O -n 4 "$RD_BUILDDIR/examples/hello" 2>&1); rc=$?
 is "$rc" 0 "srun --mpi=pmix -n 4 hello: exit status"
 is "$(printf '%s\n' "$out" | grep -c '^Hello from rank [0-3] of 4')" 4 "srun: every rank of 4 says hello with its rank"
+# rrun inside an allocation hands the launch to srun
+out=$(timeout -k 5 60 salloc -n 4 -O "$RD_BUILDDIR/launcher/rrun/rrun" -np 4 --tag-output \
+    "$RD_BUILDDIR/examples/hello" 2>&1); rc=$?
+is "$rc" 0 "salloc ... rrun -np 4 hello: exit status"
+is "$(printf '%s\n' "$out" | grep -c '^ *[0-3]: Hello from rank [0-3] of 4')" 4 \
+    "rrun inside an allocation runs the ranks through srun (--tag-output as srun --label)"
+out=$(RDMPI_RRUN_SRUN=0 timeout -k 5 60 salloc -n 2 -O "$RD_BUILDDIR/launcher/rrun/rrun" -np 2 \
+    "$RD_BUILDDIR/examples/hello" 2>&1); rc=$?
+is "$rc" 0 "salloc ... rrun with RDMPI_RRUN_SRUN=0: exit status"
+is "$(printf '%s\n' "$out" | grep -c '^Hello from rank [01] of 2')" 2 "RDMPI_RRUN_SRUN=0: rrun launches itself"
 mpi_check 4 "$RD_BUILDDIR/test/mpi/coll"
 mpi_check 2 "$RD_BUILDDIR/test/mpi/p2p_order"
 done_testing
