@@ -12,9 +12,21 @@ done
 tap_tmpdir
 d=$TAP_TMP
 host=$(hostname -s)
-port=$((20000 + $$ % 20000))
-mkdir -p "$d/state" "$d/spool"
-cat >"$d/slurm.conf" <<CONF
+sd="" ctld=""
+stop() {
+    [ -n "$sd$ctld" ] && kill $sd $ctld 2>/dev/null
+    [ -n "$sd$ctld" ] && wait $sd $ctld 2>/dev/null
+    sd="" ctld=""
+}
+trap 'stop; rm -rf "$TAP_TMP"' EXIT
+export SLURM_CONF=$d/slurm.conf
+# start the daemons; a taken port makes them exit at once: then try others
+state=""
+for attempt in 1 2 3; do
+    port=$((20000 + ($$ * 7 + attempt * 977) % 20000))
+    rm -rf "$d/state" "$d/spool"
+    mkdir -p "$d/state" "$d/spool"
+    cat >"$SLURM_CONF" <<CONF
 ClusterName=rdmpitest
 SlurmctldHost=$host
 AuthType=auth/none
@@ -37,24 +49,21 @@ ReturnToService=2
 NodeName=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
-export SLURM_CONF=$d/slurm.conf
-slurmctld -D -f "$SLURM_CONF" >"$d/slurmctld.out" 2>&1 &
-ctld=$!
-slurmd -D -f "$SLURM_CONF" >"$d/slurmd.out" 2>&1 &
-sd=$!
-stop() {
-    kill "$sd" "$ctld" 2>/dev/null
-    wait "$sd" "$ctld" 2>/dev/null
-    rm -rf "$TAP_TMP"
-}
-trap stop EXIT
-# the node must be idle before a job can start (polls sinfo, up to 30 s)
-state=""
-for _ in $(seq 300); do
-    state=$(sinfo -h -o %t 2>/dev/null | head -n1)
+    slurmctld -D -f "$SLURM_CONF" >"$d/slurmctld.out" 2>&1 &
+    ctld=$!
+    slurmd -D -f "$SLURM_CONF" >"$d/slurmd.out" 2>&1 &
+    sd=$!
+    # the node must be idle before a job can start (polls sinfo, up to 30 s)
+    for _ in $(seq 300); do
+        state=$(sinfo -h -o %t 2>/dev/null | head -n1)
+        [ "$state" = idle ] && break
+        if ! kill -0 "$sd" 2>/dev/null || ! kill -0 "$ctld" 2>/dev/null; then
+            break
+        fi
+        sleep 0.1
+    done
     [ "$state" = idle ] && break
-    kill -0 "$sd" 2>/dev/null && kill -0 "$ctld" 2>/dev/null || break
-    sleep 0.1
+    stop
 done
 is "$state" idle "the single-node Slurm is up"
 if [ "$state" != idle ]; then
