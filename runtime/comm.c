@@ -316,20 +316,23 @@ void rd_comm_ctx_unreserve(const uint64_t win[RD_CTX_WORDS])
         rd_ctx_reserved[i] &= ~win[i];
 }
 
-int rd_comm_ctx_lowest(const uint64_t map[RD_CTX_WORDS], uint32_t *ctx)
-{
-    for (int i = 0; i < RD_CTX_WORDS; i++) {
-        if (map[i]) {
-            *ctx = (uint32_t)(2 * (i * 64 + __builtin_ctzll(map[i])));
-            return 1;
-        }
-    }
-    return 0;
-}
-
 void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx)
 {
     comm->ctx = ctx;
     comm->coll->ctx = ctx + 1;
     rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
+}
+
+void rd_comm_inherit(MPI_Comm parent, MPI_Comm c)
+{
+    c->errh = parent->errh;
+    rd_errh_retain(c->errh);
+}
+
+int *rd_comm_world_ranks_copy(MPI_Comm comm)
+{
+    int *w = malloc(sizeof(int) * (size_t)(comm->size ? comm->size : 1));
+    for (int i = 0; w && i < comm->size; i++)
+        w[i] = rd_comm_world_rank(comm, i);
+    return w;
 }

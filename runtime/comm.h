@@ -82,6 +82,10 @@ static inline int rd_comm_valid(MPI_Comm comm)
 /* A new communicator of `size` ranks, this rank being `rank`, with
  * world_ranks (taken over; NULL only for the identity) in context ctx. */
 rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Comm *out);
+/* A new communicator takes its parent's error handler. */
+void rd_comm_inherit(MPI_Comm parent, MPI_Comm c);
+/* A malloc'd copy of comm's local group as world ranks (NULL: no memory). */
+int *rd_comm_world_ranks_copy(MPI_Comm comm);
 /* A new intercommunicator in context ctx: this rank is `rank` of the local
  * group (size, world_ranks), whose intracommunicator `local` is taken
  * over; remote_world_ranks[remote_size] is the remote group. The arrays
@@ -143,8 +147,6 @@ rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *loca
 #define RD_CTX_WINDOW 256
 void rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS]);
 void rd_comm_ctx_unreserve(const uint64_t win[RD_CTX_WORDS]);
-/* The lowest pair of map as a context id: 0 if map is empty. */
-int rd_comm_ctx_lowest(const uint64_t map[RD_CTX_WORDS], uint32_t *ctx);
 void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx);
 /* Blocking exchange on comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);

@@ -47,13 +47,6 @@ static int comm_fail(MPI_Comm comm, const char *call, rd_status st)
     return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
 }
 
-/* The new communicator inherits the parent's error handler. */
-static void inherit(MPI_Comm parent, MPI_Comm c)
-{
-    c->errh = parent->errh;
-    rd_errh_retain(c->errh);
-}
-
 /* The new communicator of ranks (taken over) in context ctx, this rank
  * being rank; it inherits parent's error handler. */
 static int make_comm(MPI_Comm parent, const char *call, int rank, int size, int *ranks, uint32_t ctx,
@@ -64,7 +57,7 @@ static int make_comm(MPI_Comm parent, const char *call, int rank, int size, int 
         free(ranks);
         return comm_fail(parent, call, st);
     }
-    inherit(parent, *newcomm);
+    rd_comm_inherit(parent, *newcomm);
     return MPI_SUCCESS;
 }
 

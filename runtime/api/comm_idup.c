@@ -26,18 +26,13 @@ static void idup_done(struct rd_sched *s)
     rd_comm_ctx_unreserve(d->win);
     uint32_t ctx, lctx = 0;
     int ok = s->error == MPI_SUCCESS;
-    if (ok && d->newcomm->is_inter) {
-        /* free in both groups; the second pair goes to the local group */
+    if (ok && d->newcomm->is_inter) /* free in both groups */
         for (int i = 0; i < RD_CTX_WORDS; i++)
             d->agreed[i] &= d->theirs[i];
-        ok = rd_comm_ctx_lowest(d->agreed, &ctx);
-        if (ok) {
-            d->agreed[ctx / 2 / 64] &= ~(1ULL << (ctx / 2 % 64));
-            ok = rd_comm_ctx_lowest(d->agreed, &lctx);
-        }
-    } else if (ok) {
-        ok = rd_comm_ctx_lowest(d->agreed, &ctx);
-    }
+    ok = ok && rd_comm_lowest_ctx(d->agreed, UINT32_MAX, &ctx) == RD_OK;
+    /* an intercommunicator's local group gets the next pair */
+    if (ok && d->newcomm->is_inter)
+        ok = rd_comm_lowest_ctx(d->agreed, ctx, &lctx) == RD_OK;
     if (ok) {
         rd_comm_set_ctx(d->newcomm, ctx);
         if (d->newcomm->is_inter)
@@ -52,20 +47,10 @@ static void idup_done(struct rd_sched *s)
     free(d);
 }
 
-/* A copy of comm's local group as world ranks (NULL: out of memory). */
-static int *world_ranks_of(MPI_Comm comm)
-{
-    int *r = malloc(sizeof(int) * (size_t)comm->size);
-    if (r)
-        for (int i = 0; i < comm->size; i++)
-            r[i] = rd_comm_world_rank(comm, i);
-    return r;
-}
-
 /* The new intercommunicator (taking lw over), both its pairs pending. */
 static rd_status new_inter(MPI_Comm comm, int *lw, MPI_Comm *out)
 {
-    int *lw2 = world_ranks_of(comm), *rw = malloc(sizeof(int) * (size_t)comm->remote_size);
+    int *lw2 = rd_comm_world_ranks_copy(comm), *rw = malloc(sizeof(int) * (size_t)comm->remote_size);
     MPI_Comm lc = MPI_COMM_NULL;
     rd_status st = lw2 && rw ? RD_OK : RD_ERR_NOMEM;
     if (st == RD_OK)
@@ -127,7 +112,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     if (!d)
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
     if (comm->world_ranks || comm->is_inter) {
-        ranks = world_ranks_of(comm);
+        ranks = rd_comm_world_ranks_copy(comm);
         if (!ranks) {
             free(d);
             return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
@@ -144,8 +129,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
         free(d);
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
     }
-    nc->errh = comm->errh;
-    rd_errh_retain(nc->errh);
+    rd_comm_inherit(comm, nc);
     RD_UNLOCK();
     int rc = rd_topo_copy(comm, nc);
     if (rc == MPI_SUCCESS)

@@ -25,14 +25,6 @@ static int fail(MPI_Comm comm, const char *call, rd_status st)
 }
 
 /* The world ranks of comm's local group, or NULL when out of memory. */
-static int *local_world_ranks(MPI_Comm comm)
-{
-    int *w = malloc(sizeof(int) * (size_t)comm->size);
-    for (int i = 0; w && i < comm->size; i++)
-        w[i] = rd_comm_world_rank(comm, i);
-    return w;
-}
-
 static int *copy_ints(const int *a, int n)
 {
     int *c = malloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -46,13 +38,6 @@ static void release(MPI_Comm c)
     RD_LOCK();
     rd_comm_release(c);
     RD_UNLOCK();
-}
-
-/* The new communicator takes parent's error handler. */
-static void inherit(MPI_Comm parent, MPI_Comm c)
-{
-    c->errh = parent->errh;
-    rd_errh_retain(c->errh);
 }
 
 /* The intercommunicator of local group lw[ln] (this rank being `rank`)
@@ -78,7 +63,7 @@ static int make_inter(MPI_Comm parent, const char *call, int rank, int ln, int *
         *out = MPI_COMM_NULL;
         return fail(parent, call, st);
     }
-    inherit(parent, *out);
+    rd_comm_inherit(parent, *out);
     return MPI_SUCCESS;
 }
 
@@ -141,7 +126,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         return rd_err_raise(local_comm, MPI_ERR_RANK, call, "local_leader %d is not in [0, %d)", local_leader,
                             local_comm->size);
     int leader = local_comm->rank == local_leader, ln = local_comm->size;
-    int *lw = local_world_ranks(local_comm), *rw = NULL;
+    int *lw = rd_comm_world_ranks_copy(local_comm), *rw = NULL;
     struct rd_ic_hello mine = {.size = ln};
     struct rd_ic_result res = {.err = MPI_SUCCESS};
     char why[160] = "";
@@ -270,7 +255,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         free(w);
         return fail(c, call, st);
     }
-    inherit(c, *newintracomm);
+    rd_comm_inherit(c, *newintracomm);
     return MPI_SUCCESS;
 }
 
@@ -322,7 +307,7 @@ int rd_inter_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
         st = pick_ctx(both, local, &ctx, &lctx);
     if (st != RD_OK)
         return fail(comm, call, st);
-    int *lw = local_world_ranks(comm), *rw = malloc(sizeof(int) * (size_t)comm->remote_size);
+    int *lw = rd_comm_world_ranks_copy(comm), *rw = malloc(sizeof(int) * (size_t)comm->remote_size);
     if (!lw || !rw) {
         free(lw);
         free(rw);
