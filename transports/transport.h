@@ -119,6 +119,10 @@ struct rd_transport {
      * message the transport copied and queued, an RMA operation): MPI_Finalize
      * progresses until it is not, before the closing fence. NULL: never. */
     int (*busy)(rd_tl *tl);
+
+    /* A network transport (ucx, ofi): opened only when RDMPI_TRANSPORTS
+     * names it, or when some rank lives on another node. */
+    int network;
 };
 
 /* The backends built into this library. */

@@ -1060,6 +1060,10 @@ rd_status rd_p2p_init(void)
         return RD_ERR_NOMEM;
     for (size_t i = 0; i < sizeof(rd_builtin_transports) / sizeof(rd_builtin_transports[0]); i++) {
         int order;
+        /* unasked for, a network transport is opened only when some rank
+         * lives on another node (it costs start-up time and fence data) */
+        if (rd_builtin_transports[i]->network && !rd_param.transports[0] && rd_job.local_size == rd_job.size)
+            continue;
         /* self is always there: no other transport reaches this rank */
         if (rd_builtin_transports[i] == &rd_transport_self && !tl_allowed("self", &order))
             order = RD_MAX_TLS;

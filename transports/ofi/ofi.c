@@ -119,10 +119,6 @@ static rd_status post_recv(ofi_tl *tl, struct ofi_recv *r)
 
 static rd_status ofi_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
 {
-    /* unasked for, a network transport is opened only when some peer lives
-     * on another node */
-    if (!rd_param.transports[0] && job->local_size == job->size)
-        return RD_ERR_UNSUPPORTED;
     struct fi_info *hints = fi_allocinfo();
     if (!hints)
         return RD_ERR_NOMEM;
@@ -460,6 +456,7 @@ const struct rd_transport rd_transport_ofi = {
     .progress = ofi_progress,
     .close = ofi_close,
     .busy = ofi_busy,
+    .network = 1,
 };
 
 static const struct rd_transport *ofi_ops(void)

@@ -22,7 +22,6 @@
 #include <ucp/api/ucp.h>
 
 #include "runtime/log.h"
-#include "runtime/params.h"
 #include "transports/transport.h"
 
 #define UCX_KEY "rdmpi.ucx.addr"
@@ -79,10 +78,6 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length, v
 
 static rd_status ucx_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
 {
-    /* unasked for, a network transport is opened only when some peer lives
-     * on another node (it costs start-up time and fence data) */
-    if (!rd_param.transports[0] && job->local_size == job->size)
-        return RD_ERR_UNSUPPORTED;
     ucp_config_t *config;
     ucs_status_t s = ucp_config_read(NULL, NULL, &config);
     if (s != UCS_OK) {
@@ -455,6 +450,7 @@ const struct rd_transport rd_transport_ucx = {
     .progress = ucx_progress,
     .close = ucx_close,
     .busy = ucx_busy,
+    .network = 1,
 };
 
 static const struct rd_transport *ucx_ops(void)
