@@ -34,26 +34,9 @@ static rd_status barrier(struct rd_sched *s, const struct rd_coll_args *a)
         RD_CTRY(rd_sched_recv(s, NULL, 0, MPI_BYTE, 0));
         RD_CTRY(rd_sched_wait(s));
     }
+    /* nobody leaves before its leader has met the other group's */
     WITHIN(s, a);
-    b.rbuf = NULL;
-    b.count = 0;
-    b.dt = MPI_BYTE;
-    b.root = 0;
-    /* a zero-byte broadcast still has to wait for its parent */
-    int n = b.comm->size, v = b.comm->rank;
-    for (int mask = 1; mask < n; mask <<= 1)
-        if (v & mask) {
-            RD_CTRY(rd_sched_recv(s, NULL, 0, MPI_BYTE, v - mask));
-            RD_CTRY(rd_sched_wait(s));
-            break;
-        }
-    int top = 1;
-    while (top < n)
-        top <<= 1;
-    for (int mask = top >> 1; mask > 0; mask >>= 1)
-        if ((v & (2 * mask - 1)) == 0 && v + mask < n)
-            RD_CTRY(rd_sched_send(s, NULL, 0, MPI_BYTE, v + mask));
-    return RD_OK;
+    return rd_barrier_dissemination(s, &b);
 }
 
 static rd_status bcast(struct rd_sched *s, const struct rd_coll_args *a)

@@ -469,13 +469,19 @@ int rd_sched_progress(void)
     return n;
 }
 
-int rd_sched_run(struct rd_sched *s)
+/* The steps a new schedule can take at once, outside the progress hook. */
+static int advance_first(struct rd_sched *s)
 {
     int was = advancing;
     advancing = 1;
     int finished = advance(s);
     advancing = was;
-    if (!finished) {
+    return finished;
+}
+
+int rd_sched_run(struct rd_sched *s)
+{
+    if (!advance_first(s)) {
         activate(s);
         rd_wait_flag(&s->done);
     }
@@ -496,11 +502,7 @@ rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **reqp)
     rd_status_empty(&req->status);
     s->req = req;
     *reqp = req;
-    int was = advancing;
-    advancing = 1;
-    int finished = advance(s);
-    advancing = was;
-    if (finished)
+    if (advance_first(s))
         finish(s);
     else
         activate(s);

@@ -415,11 +415,6 @@ int rd_attr_delete_all_type(MPI_Datatype dt)
 
 /* ------------------------------------------------------------ windows */
 
-static int check_win(const char *call, MPI_Win win)
-{
-    return rd_win_valid(win) ? MPI_SUCCESS : rd_err_raise_win(win, MPI_ERR_WIN, call, "invalid window");
-}
-
 static int win_predefined_key(int k)
 {
     return k >= MPI_WIN_BASE && k <= MPI_WIN_MODEL;
@@ -451,7 +446,7 @@ int PMPI_Win_free_keyval(int *keyval)
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *value)
 {
     RD_API_READY("MPI_Win_set_attr");
-    RD_TRY(check_win("MPI_Win_set_attr", win));
+    RD_TRY(rd_check_win("MPI_Win_set_attr", win));
     struct rd_keyval *kv = keyval_of(RD_ATTR_WIN, keyval);
     if (!kv || kv->freed)
         return rd_err_raise_win(win, MPI_ERR_KEYVAL, "MPI_Win_set_attr", "%s keyval %d",
@@ -466,7 +461,7 @@ int PMPI_Win_set_attr(MPI_Win win, int keyval, void *value)
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
 {
     RD_API_READY("MPI_Win_get_attr");
-    RD_TRY(check_win("MPI_Win_get_attr", win));
+    RD_TRY(rd_check_win("MPI_Win_get_attr", win));
     if (!value || !flag)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_get_attr", "%s is NULL",
                                 value ? "flag" : "attribute_val");
@@ -496,7 +491,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
     RD_API_READY("MPI_Win_delete_attr");
-    RD_TRY(check_win("MPI_Win_delete_attr", win));
+    RD_TRY(rd_check_win("MPI_Win_delete_attr", win));
     if (!keyval_of(RD_ATTR_WIN, keyval))
         return rd_err_raise_win(win, MPI_ERR_KEYVAL, "MPI_Win_delete_attr", "invalid keyval %d", keyval);
     struct rd_attr **pp = find(&win->attrs, keyval);

@@ -9,12 +9,18 @@
 #include "runtime/datatype.h"
 #include "runtime/errhandler.h"
 #include "runtime/state.h"
+#include "runtime/win.h"
 
 #define RD_API_READY(call)                                                             \
     do {                                                                               \
         if (!rd_ready())                                                               \
             return rd_err_not_ready(call);                                             \
     } while (0)
+
+static inline int rd_check_win(const char *call, MPI_Win win)
+{
+    return rd_win_valid(win) ? MPI_SUCCESS : rd_err_raise_win(win, MPI_ERR_WIN, call, "invalid window");
+}
 
 static inline int rd_check_comm(const char *call, MPI_Comm comm)
 {

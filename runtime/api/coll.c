@@ -508,6 +508,19 @@ int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MP
 
 /* ------------------------------------------------------------ allgather, alltoall */
 
+/* Number of in/out neighbours of this rank (neighbourhood collectives). */
+static void degrees(MPI_Comm comm, int *in, int *out)
+{
+    if (comm->cart) {
+        *in = *out = 2 * comm->cart->ndims;
+    } else if (comm->graph) {
+        *in = *out = comm->graph->index[comm->rank] - (comm->rank ? comm->graph->index[comm->rank - 1] : 0);
+    } else {
+        *in = comm->dgraph->indegree;
+        *out = comm->dgraph->outdegree;
+    }
+}
+
 static int allgather(const char *call, int kind, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
                      int rcount, const int *rcounts, const int *displs, MPI_Datatype rdt, MPI_Comm comm,
                      MPI_Request *req)
@@ -523,10 +536,9 @@ static int allgather(const char *call, int kind, const void *sbuf, int scount, M
         RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
     if (rcounts) {
         int n = peers(comm);
+        int nout;
         if (nbr)
-            n = comm->cart ? 2 * comm->cart->ndims
-                : comm->graph ? comm->graph->index[comm->rank] - (comm->rank ? comm->graph->index[comm->rank - 1] : 0)
-                : comm->dgraph->indegree;
+            degrees(comm, &n, &nout);
         RD_TRY(check_counts(call, comm, rcounts, displs, n, "receive"));
         RD_TRY(check_type(call, comm, rdt, "receive type"));
     } else {
@@ -607,19 +619,6 @@ int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, vo
     RD_TRY(check_req("MPI_Ineighbor_allgatherv", comm, req));
     return allgather("MPI_Ineighbor_allgatherv", RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
                      rcounts ? rcounts : none, displs, rdt, comm, req);
-}
-
-/* Number of in/out neighbours of this rank (neighbourhood collectives). */
-static void degrees(MPI_Comm comm, int *in, int *out)
-{
-    if (comm->cart) {
-        *in = *out = 2 * comm->cart->ndims;
-    } else if (comm->graph) {
-        *in = *out = comm->graph->index[comm->rank] - (comm->rank ? comm->graph->index[comm->rank - 1] : 0);
-    } else {
-        *in = comm->dgraph->indegree;
-        *out = comm->dgraph->outdegree;
-    }
 }
 
 /* Alltoall in all its forms: block (counts NULL), v (counts, displs,

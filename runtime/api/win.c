@@ -12,11 +12,6 @@
 #include "runtime/info.h"
 #include "runtime/win.h"
 
-static int check_win(const char *call, MPI_Win win)
-{
-    return rd_win_valid(win) ? MPI_SUCCESS : rd_err_raise_win(win, MPI_ERR_WIN, call, "invalid window");
-}
-
 #pragma weak MPI_Win_create = PMPI_Win_create
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
@@ -60,7 +55,7 @@ int PMPI_Win_free(MPI_Win *win)
     RD_API_READY(call);
     if (!win)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "win is NULL");
-    RD_TRY(check_win(call, *win));
+    RD_TRY(rd_check_win(call, *win));
     struct rd_win_s *w = *win;
     /* collective: no rank lets go of the window while another may still use it */
     int rc = PMPI_Barrier(w->comm);
@@ -81,7 +76,7 @@ int PMPI_Win_free(MPI_Win *win)
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     RD_API_READY("MPI_Win_get_group");
-    RD_TRY(check_win("MPI_Win_get_group", win));
+    RD_TRY(rd_check_win("MPI_Win_get_group", win));
     if (!group)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_get_group", "group is NULL");
     return PMPI_Comm_group(win->comm, group);
@@ -91,7 +86,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 int PMPI_Win_set_name(MPI_Win win, const char *name)
 {
     RD_API_READY("MPI_Win_set_name");
-    RD_TRY(check_win("MPI_Win_set_name", win));
+    RD_TRY(rd_check_win("MPI_Win_set_name", win));
     if (!name)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_set_name", "win_name is NULL");
     snprintf(win->name, sizeof(win->name), "%s", name);
@@ -102,7 +97,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *name)
 int PMPI_Win_get_name(MPI_Win win, char *name, int *len)
 {
     RD_API_READY("MPI_Win_get_name");
-    RD_TRY(check_win("MPI_Win_get_name", win));
+    RD_TRY(rd_check_win("MPI_Win_get_name", win));
     if (!name || !len)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_get_name", "%s is NULL", name ? "resultlen" : "win_name");
     snprintf(name, MPI_MAX_OBJECT_NAME, "%s", win->name);
@@ -126,7 +121,7 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     RD_API_READY("MPI_Win_set_errhandler");
-    RD_TRY(check_win("MPI_Win_set_errhandler", win));
+    RD_TRY(rd_check_win("MPI_Win_set_errhandler", win));
     if (!rd_errh_valid(errhandler))
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_set_errhandler", "invalid error handler");
     if (errhandler->kind == RD_ERRH_USER && !errhandler->wfn)
@@ -143,7 +138,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     RD_API_READY("MPI_Win_get_errhandler");
-    RD_TRY(check_win("MPI_Win_get_errhandler", win));
+    RD_TRY(rd_check_win("MPI_Win_get_errhandler", win));
     if (!errhandler)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_get_errhandler", "errhandler is NULL");
     rd_errh_retain(win->errh); /* the caller frees its reference */
@@ -155,7 +150,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
     RD_API_READY("MPI_Win_call_errhandler");
-    RD_TRY(check_win("MPI_Win_call_errhandler", win));
+    RD_TRY(rd_check_win("MPI_Win_call_errhandler", win));
     if (!rd_err_class_string(errorcode))
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_call_errhandler", "%d is not a valid error code",
                                 errorcode);
