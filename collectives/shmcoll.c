@@ -28,7 +28,6 @@
  * yields its core when the node is oversubscribed. */
 #include "config.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,19 +108,6 @@ static int done_reading(MPI_Comm comm, int j, uint64_t want)
     return v >= want;
 }
 
-/* Nothing to do but wait: keep the engine going, yield when due. */
-static void idle_step(long *idle)
-{
-    long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
-    if (rd_progress() > 0) {
-        *idle = 0;
-    } else if (++*idle > spins) {
-        RD_UNLOCK();
-        sched_yield();
-        RD_LOCK();
-    }
-}
-
 /* Wait until rank j has posted at least `want`. */
 static void wait_posted(MPI_Comm comm, int j, uint64_t want)
 {
@@ -131,7 +117,7 @@ static void wait_posted(MPI_Comm comm, int j, uint64_t want)
     long idle = 0;
     uint64_t v;
     while ((v = atomic_load_explicit(w, memory_order_acquire)) < want)
-        idle_step(&idle);
+        rd_wait_step(&idle);
     comm->node_known[j] = v;
 }
 
@@ -177,7 +163,7 @@ static void guard(MPI_Comm comm, uint64_t s)
 {
     long idle = 0;
     while (!guard_ready(comm, s))
-        idle_step(&idle);
+        rd_wait_step(&idle);
 }
 
 static void reduce_all(MPI_Comm comm, uint64_t s, void *rbuf, int count, MPI_Datatype dt, MPI_Op op)

@@ -107,23 +107,25 @@ void rd_req_complete(struct rd_request_s *req)
     atomic_store_explicit(&req->done, 1, memory_order_release);
 }
 
-void rd_wait_flag(const _Atomic int *flag)
+void rd_wait_step(long *idle)
 {
     long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
-    long idle = 0;
-    while (!atomic_load_explicit(flag, memory_order_acquire)) {
-        if (rd_progress() > 0) {
-            idle = 0;
-            continue;
-        }
-        if (++idle > spins) {
-            /* nothing is happening: let the other ranks on this core run */
-            RD_UNLOCK();
-            sched_yield();
-            RD_LOCK();
-        } else if (rd_threaded) {
-            RD_UNLOCK();
-            RD_LOCK();
-        }
+    if (rd_progress() > 0) {
+        *idle = 0;
+    } else if (++*idle > spins) {
+        /* nothing is happening: let the other ranks on this core run */
+        RD_UNLOCK();
+        sched_yield();
+        RD_LOCK();
+    } else if (rd_threaded) {
+        RD_UNLOCK();
+        RD_LOCK();
     }
+}
+
+void rd_wait_flag(const _Atomic int *flag)
+{
+    long idle = 0;
+    while (!atomic_load_explicit(flag, memory_order_acquire))
+        rd_wait_step(&idle);
 }

@@ -119,6 +119,11 @@ int rd_progress(void);
  * collectives' schedules set it while they have active ones). */
 extern int (*rd_progress_hook)(void);
 
+/* One turn of a wait (call with the big lock held): progress; after
+ * RDMPI_SPIN_COUNT idle turns in a row (at once when oversubscribed),
+ * yield the core. *idle counts the idle turns. */
+void rd_wait_step(long *idle);
+
 /* Progress until *flag is non-zero (call with the big lock held). Spins
  * first, then yields the core (at once when oversubscribed). */
 void rd_wait_flag(const _Atomic int *flag);

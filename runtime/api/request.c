@@ -1,14 +1,11 @@
 /* Requests: Wait/Test and their all/any/some forms, Request_free,
  * Request_get_status, Cancel, Test_cancelled, persistent requests. */
 #include <mpi.h>
-#include <sched.h>
 #include <stdlib.h>
 
 #include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
-#include "runtime/job.h"
 #include "runtime/p2p/p2p.h"
-#include "runtime/params.h"
 
 
 /* ------------------------------------------------------------ helpers */
@@ -68,7 +65,7 @@ static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_S
  * Waiting for all, requests found complete are not looked at again. */
 static void wait_array(int count, MPI_Request reqs[], int any)
 {
-    long idle = 0, spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    long idle = 0;
     int first = 0; /* all: every request before it is complete or inactive */
     for (;;) {
         if (any) {
@@ -88,13 +85,7 @@ static void wait_array(int count, MPI_Request reqs[], int any)
             if (first == count)
                 return;
         }
-        if (rd_progress() > 0) {
-            idle = 0;
-        } else if (++idle > spins) {
-            RD_UNLOCK();
-            sched_yield();
-            RD_LOCK();
-        }
+        rd_wait_step(&idle);
     }
 }
 
