@@ -9,6 +9,10 @@ launcher_rrun_rrun_SOURCES = \
 	launcher/rrun/server.c \
 	launcher/rrun/spawn.c \
 	launcher/rrun/iof.c \
+	launcher/rrun/chan.c \
+	launcher/rrun/hosts.c \
+	launcher/rrun/head.c \
+	launcher/rrun/daemon.c \
 	launcher/rrun/supervise.c
 launcher_rrun_rrun_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
 launcher_rrun_rrun_LDADD = librdutil.la $(PMIX_LIBS) $(HWLOC_LIBS) -levent_core $(AX_PTHREAD_LIBS)

@@ -32,30 +32,50 @@ static void libevent_log(int severity, const char *msg)
         fprintf(stderr, "rrun: libevent: %s\n", msg);
 }
 
-static int job_init(struct rrun_job *job, const struct rrun_options *opt)
+int rrun_job_init(struct rrun_job *job, const struct rrun_options *opt, enum rrun_mode mode,
+                  struct rrun_host *hosts, int nhosts, int my_host, const char *nspace)
 {
     struct timespec ts;
     int wake[2];
 
     memset(job, 0, sizeof(*job));
     job->opt = opt;
-    job->np = opt->np;
+    job->mode = mode;
     job->cause_rank = -1;
-    job->wake_rd = job->wake_wr = -1;
+    job->wake_rd = job->wake_wr = job->to_head = -1;
+    job->hosts = hosts;
+    job->nhosts = nhosts;
+    job->my_host = my_host;
     pthread_mutex_init(&job->lock, NULL);
-    job->ranks = calloc((size_t)opt->np, sizeof(*job->ranks));
-    if (job->ranks == NULL)
-        return -1;
-    for (int i = 0; i < opt->np; i++) {
-        job->ranks[i].rank = i;
-        job->ranks[i].out_fd = job->ranks[i].err_fd = -1;
-    }
     if (gethostname(job->hostname, sizeof(job->hostname) - 1) != 0)
         snprintf(job->hostname, sizeof(job->hostname), "localhost");
-    /* Unique per run: the pid, and the clock against pid reuse. */
-    clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(job->nspace, sizeof(job->nspace), "rrun.%ld.%lx", (long)getpid(),
-             (unsigned long)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000) & 0xffffffUL);
+    if (nspace != NULL) {
+        snprintf(job->nspace, sizeof(job->nspace), "%s", nspace);
+    } else {
+        /* Unique per run: the pid, and the clock against pid reuse. */
+        clock_gettime(CLOCK_REALTIME, &ts);
+        snprintf(job->nspace, sizeof(job->nspace), "rrun.%ld.%lx", (long)getpid(),
+                 (unsigned long)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000) & 0xffffffUL);
+    }
+    /* The head keeps every rank (output, pid, exit); a host server its own. */
+    job->size = 0;
+    for (int h = 0; h < nhosts; h++)
+        job->size += hosts[h].nranks;
+    job->first_rank = my_host >= 0 ? hosts[my_host].first_rank : 0;
+    job->np = my_host >= 0 ? hosts[my_host].nranks : job->size;
+    job->ranks = calloc((size_t)job->np, sizeof(*job->ranks));
+    if (job->ranks == NULL)
+        return -1;
+    for (int i = 0; i < job->np; i++) {
+        struct rrun_rank *r = &job->ranks[i];
+
+        r->rank = job->first_rank + i;
+        r->out_fd = r->err_fd = -1;
+        r->host = my_host;
+        for (int h = 0; my_host < 0 && h < nhosts; h++)
+            if (r->rank >= hosts[h].first_rank && r->rank < hosts[h].first_rank + hosts[h].nranks)
+                r->host = h;
+    }
     if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0)
         return -1;
     job->wake_rd = wake[0];
@@ -63,7 +83,7 @@ static int job_init(struct rrun_job *job, const struct rrun_options *opt)
     return 0;
 }
 
-static void job_fini(struct rrun_job *job)
+void rrun_job_fini(struct rrun_job *job)
 {
     rrun_ranks_free(job);
     if (job->wake_rd >= 0)
@@ -71,6 +91,11 @@ static void job_fini(struct rrun_job *job)
     if (job->wake_wr >= 0)
         close(job->wake_wr);
     pthread_mutex_destroy(&job->lock);
+    rrun_buf_free(&job->fence_data);
+    rrun_chan_in_free(&job->from_head);
+    rrun_hosts_free(job->hosts, job->nhosts);
+    job->hosts = NULL;
+    job->nhosts = 0;
 }
 
 /* Inside a Slurm allocation (SLURM_JOB_ID set), Slurm starts the ranks:
@@ -114,13 +139,36 @@ static int hand_to_srun(const struct rrun_options *opt)
     return RRUN_EXIT_NOEXEC;
 }
 
+/* Several hosts: this process coordinates their daemons (head.c). */
+static int run_head(struct rrun_options *opt, struct rrun_host *hosts, int nhosts)
+{
+    struct rrun_job job;
+    sigset_t child_mask;
+    int sig_fd, status = RRUN_EXIT_INTERNAL;
+
+    if (rrun_job_init(&job, opt, RRUN_HEAD, hosts, nhosts, -1, NULL) != 0) {
+        perror("rrun");
+        rrun_job_fini(&job);
+        return status;
+    }
+    sig_fd = rrun_signals_setup(&child_mask);
+    if (sig_fd >= 0) {
+        status = rrun_head_run(&job, sig_fd, &child_mask);
+        rrun_report_end(&job);
+        close(sig_fd);
+    }
+    rrun_job_fini(&job);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     struct rrun_options opt;
     struct rrun_job job;
+    struct rrun_host *hosts = NULL;
     sigset_t child_mask;
     char *exe = NULL;
-    int sig_fd = -1, status;
+    int sig_fd = -1, status, nhosts = 0;
 
     event_set_log_callback(libevent_log);
     status = rrun_parse_options(argc, argv, &opt);
@@ -128,11 +176,26 @@ int main(int argc, char **argv)
         rrun_options_free(&opt);
         return status < 0 ? 0 : status;
     }
+    if (opt.daemon) {
+        rrun_options_free(&opt);
+        return rrun_daemon_main();
+    }
     char perr[256];
     if (rd_params_load(perr, sizeof(perr)) < 0) {
         fprintf(stderr, "rrun: %s\n", perr);
         rrun_options_free(&opt);
         return RRUN_EXIT_USAGE;
+    }
+    status = rrun_hosts_parse(&opt, &hosts, &nhosts);
+    if (status != 0) {
+        rrun_options_free(&opt);
+        return status;
+    }
+    if (nhosts > 0) {
+        /* The daemons look the program up, each on its own host. */
+        status = run_head(&opt, hosts, nhosts);
+        rrun_options_free(&opt);
+        return status;
     }
     if (getenv("SLURM_JOB_ID") && rd_param.rrun_srun) {
         status = hand_to_srun(&opt);
@@ -147,8 +210,24 @@ int main(int argc, char **argv)
         return RRUN_EXIT_NOEXEC;
     }
 
+    /* One host: this one, served by this process. */
     status = RRUN_EXIT_INTERNAL;
-    if (job_init(&job, &opt) != 0) {
+    hosts = calloc(1, sizeof(*hosts));
+    char self[256];
+    if (gethostname(self, sizeof(self) - 1) != 0)
+        snprintf(self, sizeof(self), "localhost");
+    self[sizeof(self) - 1] = '\0';
+    if (hosts == NULL || (hosts[0].name = strdup(self)) == NULL) {
+        perror("rrun");
+        free(hosts);
+        free(exe);
+        rrun_options_free(&opt);
+        return status;
+    }
+    hosts[0].slots = hosts[0].nranks = opt.np;
+    hosts[0].local = true;
+    hosts[0].to_fd = hosts[0].from_fd = -1;
+    if (rrun_job_init(&job, &opt, RRUN_SOLO, hosts, 1, 0, NULL) != 0) {
         perror("rrun");
         goto out;
     }
@@ -177,7 +256,7 @@ out:
         rrun_shm_sweep(job.nspace);
     if (sig_fd >= 0)
         close(sig_fd);
-    job_fini(&job);
+    rrun_job_fini(&job);
     free(exe);
     rrun_options_free(&opt);
     return status;

@@ -24,11 +24,20 @@
 static const char usage_text[] =
     "Usage: rrun -np N [options] program [args...]\n"
     "\n"
-    "Start N processes of program on this node as one MPI job, served by a\n"
-    "PMIx server inside rrun.\n"
+    "Start N processes of program as one MPI job, on this node (served by a\n"
+    "PMIx server inside rrun) or on several hosts (one rrun daemon per host).\n"
     "\n"
     "Options (they stop at the first word that is not an option):\n"
     "  -np N, -n N, --np N    number of processes (ranks) to start; required\n"
+    "                         unless hosts are given (default: their slots)\n"
+    "  --host H1[:N],H2[:N]   run on these hosts, N slots each (default 1; a\n"
+    "                         name given twice adds up); ranks fill the slots\n"
+    "                         in order\n"
+    "  --hostfile F           the hosts from file F: one per line, 'name',\n"
+    "                         'name:N' or 'name slots=N'; '#' starts a comment\n"
+    "  --launch-agent CMD     how to start rrun's daemon on another host:\n"
+    "                         CMD HOST rrun --daemon (default: ssh); the job\n"
+    "                         talks to it over CMD's stdin and stdout\n"
     "  --bind-to core|none    core: bind rank i to core i (default when N is not\n"
     "                         more than the cores rrun may use); none: do not bind.\n"
     "                         With more ranks than cores no rank is bound and\n"
@@ -42,7 +51,8 @@ static const char usage_text[] =
     "  --version              show the version and exit\n"
     "\n"
     "Output: each rank's stdout and stderr go to rrun's stdout and stderr, whole\n"
-    "lines at a time. Rank 0 reads rrun's stdin; the others read /dev/null.\n"
+    "lines at a time. Rank 0 reads rrun's stdin (on one node; with hosts every\n"
+    "rank reads /dev/null); the others read /dev/null.\n"
     "\n"
     "The job ends early when a rank is killed by a signal, exits with a non-zero\n"
     "status, exits without calling MPI_Finalize after it connected, or calls\n"
@@ -200,6 +210,23 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
                 return usage_error("--timeout needs a positive number of seconds, got '%s'",
                                    val);
             opt->timeout_text = val;
+        } else if (match_opt(arg, "--host", &val) || match_opt(arg, "-host", &val) ||
+                   match_opt(arg, "-H", &val)) {
+            TAKE_VALUE("--host");
+            opt->hosts = val;
+        } else if (match_opt(arg, "--hostfile", &val) || match_opt(arg, "-hostfile", &val) ||
+                   match_opt(arg, "--machinefile", &val)) {
+            TAKE_VALUE("--hostfile");
+            opt->hostfile = val;
+        } else if (match_opt(arg, "--launch-agent", &val) || match_opt(arg, "-launch-agent", &val)) {
+            TAKE_VALUE("--launch-agent");
+            if (val[strspn(val, " \t")] == '\0')
+                return usage_error("%s", "--launch-agent needs a command");
+            opt->launch_agent = val;
+        } else if (match_opt(arg, "--daemon", &val) && val == NULL && i == 1 && argc == 2) {
+            /* Started by a head: everything else comes over stdin. */
+            opt->daemon = true;
+            return 0;
         } else if (match_opt(arg, "--oversubscribe", &val) && val == NULL) {
             /* Always allowed: accepted so mpirun command lines work. */
         } else {
@@ -208,7 +235,7 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
 #undef TAKE_VALUE
     }
 
-    if (!have_np)
+    if (!have_np && opt->hosts == NULL && opt->hostfile == NULL)
         return usage_error("%s", "the number of processes is missing: give -np N");
     if (i >= argc)
         return usage_error("%s", "no program to run was given");

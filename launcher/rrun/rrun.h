@@ -4,6 +4,15 @@
  * steps in order: options -> program lookup -> signals -> binding plan ->
  * session directory -> PMIx server -> spawn -> supervise -> clean up.
  *
+ * Several hosts (--host/--hostfile): rrun becomes the head (head.c). It
+ * starts one daemon per host that has ranks (`rrun --daemon`, through the
+ * launch agent for other hosts, forked directly for this one) and talks
+ * to each over the agent's stdin/stdout (chan.c). A daemon (daemon.c) runs
+ * the single-host steps above for its own ranks, and instead of deciding
+ * anything reports to the head: output, starts, exits, aborts and its
+ * fence contributions; the head all-gathers the fences, decides how the
+ * job ends and tells the daemons which signal to send.
+ *
  * Threads: libpmix calls the upcalls in server.c on its own progress thread.
  * They only record facts in struct rrun_job under job->lock and wake the
  * main thread through job->wake_fd; everything else runs on the main thread. */
@@ -14,6 +23,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Exit statuses of rrun itself (rank failures use the rank's own code). */
@@ -41,6 +51,10 @@ struct rrun_options {
     const char **env_specs;    /* the -x arguments: "VAR" or "VAR=val" */
     int n_env_specs;
     char **argv;               /* program and its arguments (points into argv) */
+    const char *hosts;         /* --host h1[:n],h2[:n],...; NULL: this node only */
+    const char *hostfile;      /* --hostfile F */
+    const char *launch_agent;  /* --launch-agent CMD (default "ssh") */
+    bool daemon;               /* --daemon: serve one host of a head's job */
 };
 
 /* Parse the command line. Returns 0 to run a job, -1 when --help or
@@ -65,6 +79,84 @@ void rrun_iof_flush(struct rrun_linebuf *lb, int out_fd, int rank, bool tag);
 void rrun_iof_free(struct rrun_linebuf *lb);
 
 /* -------------------------------------------------------------- job state */
+/* ---------------------------------------------------------------- chan.c */
+/* The head <-> daemon channel: frames of (u32 type, u32 length, payload),
+ * payloads built from u32s and byte strings. */
+enum rrun_msg {
+    /* head -> daemon */
+    RRUN_MSG_JOB = 1,      /* the job description (first frame) */
+    RRUN_MSG_SIGNAL,       /* u32 signal: send it to every rank */
+    RRUN_MSG_FENCE_DONE,   /* bytes: every host's fence contribution */
+    /* daemon -> head */
+    RRUN_MSG_STARTED = 16, /* u32 rank, u32 pid */
+    RRUN_MSG_OUT,          /* u32 rank, u32 stream (1, 2), bytes */
+    RRUN_MSG_EXITED,       /* u32 rank, u32 wait status, u32 skipped finalize */
+    RRUN_MSG_ABORT,        /* u32 rank, u32 code, bytes message */
+    RRUN_MSG_FENCE,        /* bytes: this host's fence contribution */
+    RRUN_MSG_FAIL,         /* bytes: why the daemon could not run its ranks */
+    RRUN_MSG_DONE,         /* every rank reaped, everything cleaned up */
+};
+
+struct rrun_buf {
+    char *data;
+    size_t len, cap, pos; /* pos: read position */
+    bool bad;             /* a put ran out of memory or a get ran past the end */
+};
+
+void rrun_buf_u32(struct rrun_buf *b, uint32_t v);
+void rrun_buf_bytes(struct rrun_buf *b, const void *p, size_t n); /* u32 length + bytes */
+void rrun_buf_raw(struct rrun_buf *b, const void *p, size_t n);   /* bytes only */
+void rrun_buf_str(struct rrun_buf *b, const char *s);
+uint32_t rrun_buf_get_u32(struct rrun_buf *b);
+/* Points into the buffer; *n its length. */
+const char *rrun_buf_get_bytes(struct rrun_buf *b, size_t *n);
+/* A malloc'd NUL-terminated copy. */
+char *rrun_buf_get_str(struct rrun_buf *b);
+void rrun_buf_free(struct rrun_buf *b);
+
+/* Incoming frames: read() what is there, then take whole frames. */
+struct rrun_chan_in {
+    char *data;
+    size_t len, cap;
+};
+/* Read what fd has (non-blocking); 1 at end of file or error, else 0. */
+int rrun_chan_fill(struct rrun_chan_in *in, int fd);
+/* The next whole frame, copied into *payload (reset first); 1 if there
+ * was one, 0 if not yet, -1 if the stream is corrupt. */
+int rrun_chan_next(struct rrun_chan_in *in, uint32_t *type, struct rrun_buf *payload);
+void rrun_chan_in_free(struct rrun_chan_in *in);
+/* Append one frame to an outgoing byte queue. */
+void rrun_chan_frame(struct rrun_buf *out, uint32_t type, const struct rrun_buf *payload);
+/* Write as much of out as fd takes now (non-blocking fd); -1 on error. */
+int rrun_chan_flush(struct rrun_buf *out, int fd);
+/* Write one frame completely (blocking fd); -1 on error. */
+int rrun_chan_send(int fd, uint32_t type, const struct rrun_buf *payload);
+
+/* --------------------------------------------------------------- hosts.c */
+struct rrun_host {
+    char *name;
+    int slots;
+    int first_rank, nranks;  /* the ranks mapped here, by slot, in order */
+    bool local;              /* this machine: its daemon is forked directly */
+    /* Head only: the daemon. */
+    pid_t pid;               /* the launch agent (or the local daemon) */
+    int to_fd, from_fd;      /* its stdin and stdout; -1: closed */
+    struct rrun_buf out;     /* frames not yet written to it */
+    struct rrun_chan_in in;
+    int exited;              /* its ranks whose end it reported */
+    bool done, failed, lost;
+    bool fence_in;           /* it contributed to the pending fence */
+    struct rrun_buf fence;
+    int agent_status;
+    bool agent_reaped;
+};
+
+/* The hosts of --host or --hostfile (NULL, 0 when neither was given).
+ * Sets opt->np to the slot count when -np was not given. 0, or an exit
+ * status after printing the error. */
+int rrun_hosts_parse(struct rrun_options *opt, struct rrun_host **hosts, int *nhosts);
+void rrun_hosts_free(struct rrun_host *hosts, int nhosts);
+
 enum rrun_end_cause {
     RRUN_END_NONE,
     RRUN_END_SIGNALED,    /* a rank was killed by a signal */
@@ -74,10 +166,18 @@ enum rrun_end_cause {
     RRUN_END_TIMEOUT,     /* --timeout expired */
     RRUN_END_RRUN_SIGNAL, /* rrun itself got SIGINT/SIGTERM/SIGHUP */
     RRUN_END_SPAWN,       /* rrun could not start every rank */
+    RRUN_END_DAEMON,      /* a host's daemon failed or was lost */
+};
+
+enum rrun_mode {
+    RRUN_SOLO,   /* one host, served by this process */
+    RRUN_HEAD,   /* several hosts: this process only coordinates daemons */
+    RRUN_DAEMON, /* one host of a head's job */
 };
 
 struct rrun_rank {
-    int rank;
+    int rank;               /* in the job */
+    int host;               /* index in job->hosts */
     pid_t pid;              /* 0: not started */
     bool reaped;
     int wait_status;
@@ -92,8 +192,14 @@ struct rrun_rank {
 
 struct rrun_job {
     const struct rrun_options *opt;
-    int np;
+    enum rrun_mode mode;
+    int np;                     /* ranks in ranks[] (this host's, or all for the head) */
+    int size;                   /* ranks in the job */
+    int first_rank;             /* ranks[i].rank == first_rank + i */
     struct rrun_rank *ranks;
+    struct rrun_host *hosts;    /* every host of the job (SOLO: this one) */
+    int nhosts;
+    int my_host;                /* the host this process serves; -1: head */
     char nspace[256];
     char hostname[256];
     const char *exe_path;       /* resolved program path */
@@ -107,13 +213,51 @@ struct rrun_job {
     bool abort_called;
     int abort_rank, abort_code;
     char abort_msg[512];
+    /* Daemon: the pending fence (from libpmix's thread). */
+    bool fence_pending, fence_sent;
+    struct rrun_buf fence_data;
+    void *fence_cbfunc, *fence_cbdata;
+    int to_head;                /* daemon: the channel to the head (from it: fd 0) */
+    struct rrun_chan_in from_head;
+    bool abort_sent;
 
     /* Main-thread only: how the job ends. */
     enum rrun_end_cause cause;
     int cause_rank, cause_value; /* rank and its status / signal / rrun's signal */
+    int cause_host;              /* RRUN_END_DAEMON: which host */
+    char cause_text[512];        /* RRUN_END_DAEMON: what its daemon said */
     int exit_status;
     long long kill_at_ms;        /* monotonic time of the SIGKILL; 0: none */
 };
+
+/* --------------------------------------------------------------- main.c */
+/* Set up the job state: mode, hosts (the job takes them over), the host
+ * this process serves (-1: the head) and the namespace (NULL: a new one). */
+int rrun_job_init(struct rrun_job *job, const struct rrun_options *opt, enum rrun_mode mode,
+                  struct rrun_host *hosts, int nhosts, int my_host, const char *nspace);
+void rrun_job_fini(struct rrun_job *job);
+
+/* ------------------------------------------------------ head.c, daemon.c */
+/* Run the job over several hosts; returns rrun's exit status. */
+int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask);
+/* Head: tell every daemon to send sig to its ranks. */
+void rrun_head_signal(struct rrun_job *job, int sig);
+/* Daemon: the head's answer to the pending fence (server.c). */
+void rrun_server_fence_done(struct rrun_job *job, const char *data, size_t len);
+/* `rrun --daemon`: serve one host; returns the daemon's exit status. */
+int rrun_daemon_main(void);
+/* Daemon: send a frame to the head (main thread only). */
+void rrun_daemon_send(struct rrun_job *job, uint32_t type, const struct rrun_buf *payload);
+/* Daemon: the head sent something / went away; returns 1 when it is gone. */
+int rrun_daemon_input(struct rrun_job *job);
+/* Daemon: hand the head the pending fence contribution, if any. */
+void rrun_daemon_fence_out(struct rrun_job *job);
+/* The job's rank, or NULL. */
+struct rrun_rank *rrun_rank_of(struct rrun_job *job, int rank);
+/* A rank ended with wait status `status` (skipped_finalize: it connected
+ * but never finalized): end the job if that is a failure. */
+void rrun_rank_ended(struct rrun_job *job, struct rrun_rank *r, int status,
+                     bool skipped_finalize);
 
 /* ------------------------------------------------------------ session.c */
 /* Make a private directory under $TMPDIR (or /tmp); NULL on error. */

@@ -111,9 +111,9 @@ static struct rrun_rank *our_rank(const pmix_proc_t *proc)
     struct rrun_job *job = server_job;
 
     if (job == NULL || proc == NULL || !PMIX_CHECK_NSPACE(proc->nspace, job->nspace) ||
-        proc->rank >= (pmix_rank_t)job->np)
+        proc->rank >= (pmix_rank_t)job->size)
         return NULL;
-    return &job->ranks[proc->rank];
+    return rrun_rank_of(job, (int)proc->rank);
 }
 
 static pmix_status_t up_client_connected(const pmix_proc_t *proc, void *server_object,
@@ -175,16 +175,39 @@ static void free_blob(void *cbdata)
     free(cbdata);
 }
 
-/* All local procs have contributed to a fence. rrun is the only server of
- * the job, so the all-gather over servers is just our own contribution:
- * hand a copy of it straight back. (libpmix completes purely local fences
- * itself unless pmix_server_fence_localonly_opt is 0, so this runs only
- * then.) */
+/* All local procs have contributed to a fence. Alone (one host), the
+ * all-gather over servers is just our own contribution: hand a copy of it
+ * straight back. (libpmix completes purely local fences itself unless
+ * pmix_server_fence_localonly_opt is 0, so this runs only then.) A daemon
+ * hands its contribution to the main loop, which sends it to the head;
+ * the head's answer (every host's contributions) completes the fence.
+ * Every fence of an rrun job spans the whole job (MPI_Init, MPI_Finalize),
+ * and libpmix hands them over one at a time, in the same order on every
+ * host. */
 static pmix_status_t up_fence_nb(const pmix_proc_t procs[], size_t nprocs,
                                  const pmix_info_t info[], size_t ninfo, char *data,
                                  size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
+    struct rrun_job *job = server_job;
     char *copy = NULL;
+
+    if (job != NULL && job->mode == RRUN_DAEMON) {
+        pthread_mutex_lock(&job->lock);
+        if (job->fence_pending) {
+            pthread_mutex_unlock(&job->lock);
+            return PMIX_ERR_NOT_SUPPORTED; /* one at a time (see above) */
+        }
+        job->fence_pending = true;
+        job->fence_sent = false;
+        job->fence_data.len = job->fence_data.pos = 0;
+        job->fence_data.bad = false;
+        rrun_buf_bytes(&job->fence_data, data, ndata);
+        job->fence_cbfunc = (void *)cbfunc;
+        job->fence_cbdata = cbdata;
+        pthread_mutex_unlock(&job->lock);
+        rrun_wake(job);
+        return PMIX_SUCCESS;
+    }
 
     if (ndata > 0) {
         copy = malloc(ndata);
@@ -202,6 +225,27 @@ static pmix_server_module_t server_module = {
     .abort = up_abort,
     .fence_nb = up_fence_nb,
 };
+
+/* Daemon: the head's answer to the pending fence (main thread). */
+void rrun_server_fence_done(struct rrun_job *job, const char *data, size_t len)
+{
+    pmix_modex_cbfunc_t cbfunc;
+    void *cbdata;
+    char *copy = NULL;
+
+    pthread_mutex_lock(&job->lock);
+    cbfunc = (pmix_modex_cbfunc_t)job->fence_cbfunc;
+    cbdata = job->fence_cbdata;
+    job->fence_pending = false;
+    job->fence_cbfunc = NULL;
+    pthread_mutex_unlock(&job->lock);
+    if (cbfunc == NULL)
+        return;
+    if (len > 0 && (copy = malloc(len)) != NULL)
+        memcpy(copy, data, len);
+    cbfunc(copy != NULL || len == 0 ? PMIX_SUCCESS : PMIX_ERR_NOMEM, copy, copy ? len : 0, cbdata,
+           copy != NULL ? free_blob : NULL, copy);
+}
 
 /* ------------------------------------------------------------------ setup */
 
@@ -225,28 +269,76 @@ static int report(const char *what, pmix_status_t rc)
     return -1;
 }
 
-/* "0,1,...,np-1" */
-static char *rank_list(int np)
+/* "first,first+1,...,first+n-1" */
+static char *rank_list(int first, int n)
 {
-    size_t cap = (size_t)np * 8 + 1, len = 0;
+    size_t cap = (size_t)n * 12 + 1, len = 0;
     char *s = malloc(cap);
 
     if (s == NULL)
         return NULL;
     s[0] = '\0';
-    for (int i = 0; i < np; i++)
-        len += (size_t)snprintf(s + len, cap - len, i ? ",%d" : "%d", i);
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(s + len, cap - len, i ? ",%d" : "%d", first + i);
     return s;
+}
+
+/* The ranks of every host, "0,1;2,3" (PMIx_generate_ppn's input), and the
+ * hosts "h1,h2" (PMIx_generate_regex's). */
+static char *ppn_list(const struct rrun_job *job)
+{
+    size_t cap = (size_t)job->size * 12 + (size_t)job->nhosts + 1, len = 0;
+    char *s = malloc(cap);
+
+    if (s == NULL)
+        return NULL;
+    s[0] = '\0';
+    for (int h = 0; h < job->nhosts; h++) {
+        const struct rrun_host *host = &job->hosts[h];
+
+        if (h > 0)
+            s[len++] = ';';
+        for (int i = 0; i < host->nranks; i++)
+            len += (size_t)snprintf(s + len, cap - len, i ? ",%d" : "%d", host->first_rank + i);
+        s[len] = '\0';
+    }
+    return s;
+}
+
+static char *host_list(const struct rrun_job *job)
+{
+    size_t cap = 1, len = 0;
+    char *s;
+
+    for (int h = 0; h < job->nhosts; h++)
+        cap += strlen(job->hosts[h].name) + 1;
+    s = malloc(cap);
+    if (s == NULL)
+        return NULL;
+    s[0] = '\0';
+    for (int h = 0; h < job->nhosts; h++)
+        len += (size_t)snprintf(s + len, cap - len, h ? ",%s" : "%s", job->hosts[h].name);
+    return s;
+}
+
+static int host_of(const struct rrun_job *job, int rank)
+{
+    for (int h = 0; h < job->nhosts; h++)
+        if (rank >= job->hosts[h].first_rank &&
+            rank < job->hosts[h].first_rank + job->hosts[h].nranks)
+            return h;
+    return 0;
 }
 
 /* One PMIX_PROC_DATA entry: everything about one rank. */
 static pmix_status_t add_proc_data(void *list, const struct rrun_job *job, int i)
 {
     void *pl = PMIx_Info_list_start();
+    int h = host_of(job, i);
     pmix_rank_t rank = (pmix_rank_t)i;
-    uint16_t local_rank = (uint16_t)i;
-    uint32_t zero = 0;
-    const char *host = job->hostname;
+    uint16_t local_rank = (uint16_t)(i - job->hosts[h].first_rank);
+    uint32_t zero = 0, node = (uint32_t)h;
+    const char *host = job->hosts[h].name;
     pmix_data_array_t darray;
     pmix_status_t rc;
 
@@ -259,7 +351,7 @@ static pmix_status_t add_proc_data(void *list, const struct rrun_job *job, int i
         (rc = PMIx_Info_list_add(pl, PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(pl, PMIX_NODE_RANK, &local_rank, PMIX_UINT16)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(pl, PMIX_HOSTNAME, host, PMIX_STRING)) != PMIX_SUCCESS ||
-        (rc = PMIx_Info_list_add(pl, PMIX_NODEID, &zero, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(pl, PMIX_NODEID, &node, PMIX_UINT32)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(pl, PMIX_APPNUM, &zero, PMIX_UINT32)) != PMIX_SUCCESS)
         goto out;
     rc = PMIx_Info_list_convert(pl, &darray);
@@ -275,15 +367,17 @@ out:
 /* The job-level info of the namespace. */
 static pmix_status_t build_job_info(const struct rrun_job *job, void *list)
 {
-    uint32_t np = (uint32_t)job->np, one = 1, zero = 0;
-    pmix_rank_t leader = 0;
-    char *peers = rank_list(job->np), *node_map = NULL, *proc_map = NULL;
+    uint32_t np = (uint32_t)job->size, nlocal = (uint32_t)job->np;
+    uint32_t nnodes = (uint32_t)job->nhosts, node = (uint32_t)job->my_host;
+    pmix_rank_t leader = 0, local_leader = (pmix_rank_t)job->first_rank;
+    char *peers = rank_list(job->first_rank, job->np), *ppn = ppn_list(job);
+    char *hosts = host_list(job), *node_map = NULL, *proc_map = NULL;
     pmix_status_t rc = PMIX_ERR_NOMEM;
 
-    if (peers == NULL)
+    if (peers == NULL || ppn == NULL || hosts == NULL)
         goto out;
-    if ((rc = PMIx_generate_regex(job->hostname, &node_map)) != PMIX_SUCCESS ||
-        (rc = PMIx_generate_ppn(peers, &proc_map)) != PMIX_SUCCESS)
+    if ((rc = PMIx_generate_regex(hosts, &node_map)) != PMIX_SUCCESS ||
+        (rc = PMIx_generate_ppn(ppn, &proc_map)) != PMIX_SUCCESS)
         goto out;
     if ((rc = PMIx_Info_list_add(list, PMIX_JOBID, job->nspace, PMIX_STRING)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_JOB_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
@@ -291,22 +385,24 @@ static pmix_status_t build_job_info(const struct rrun_job *job, void *list)
         (rc = PMIx_Info_list_add(list, PMIX_MAX_PROCS, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_APP_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_APPLDR, &leader, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
-        (rc = PMIx_Info_list_add(list, PMIX_LOCAL_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
-        (rc = PMIx_Info_list_add(list, PMIX_NODE_SIZE, &np, PMIX_UINT32)) != PMIX_SUCCESS ||
-        (rc = PMIx_Info_list_add(list, PMIX_NUM_NODES, &one, PMIX_UINT32)) != PMIX_SUCCESS ||
-        (rc = PMIx_Info_list_add(list, PMIX_NODEID, &zero, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_LOCAL_SIZE, &nlocal, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NODE_SIZE, &nlocal, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NUM_NODES, &nnodes, PMIX_UINT32)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_NODEID, &node, PMIX_UINT32)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_LOCAL_PEERS, peers, PMIX_STRING)) != PMIX_SUCCESS ||
-        (rc = PMIx_Info_list_add(list, PMIX_LOCALLDR, &leader, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
+        (rc = PMIx_Info_list_add(list, PMIX_LOCALLDR, &local_leader, PMIX_PROC_RANK)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_NODE_MAP, node_map, PMIX_REGEX)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_PROC_MAP, proc_map, PMIX_REGEX)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_TMPDIR, job->session_dir, PMIX_STRING)) != PMIX_SUCCESS ||
         (rc = PMIx_Info_list_add(list, PMIX_NSDIR, job->session_dir, PMIX_STRING)) != PMIX_SUCCESS)
         goto out;
-    for (int i = 0; i < job->np; i++)
+    for (int i = 0; i < job->size; i++)
         if ((rc = add_proc_data(list, job, i)) != PMIX_SUCCESS)
             goto out;
 out:
     free(peers);
+    free(ppn);
+    free(hosts);
     free(node_map);
     free(proc_map);
     return rc;
@@ -385,7 +481,7 @@ int rrun_server_start(struct rrun_job *job)
     for (int i = 0; i < job->np; i++) {
         pmix_proc_t proc;
 
-        PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)i);
+        PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)(job->first_rank + i));
         completion_expect(&done);
         rc = started(&done, PMIx_server_register_client(&proc, getuid(), getgid(),
                                                         &job->ranks[i], op_done, &done));
@@ -407,7 +503,7 @@ int rrun_server_setup_fork(struct rrun_job *job, int rank, char ***env)
     pmix_proc_t proc;
     pmix_status_t rc;
 
-    PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)rank);
+    PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)(job->first_rank + rank));
     rc = PMIx_server_setup_fork(&proc, env);
     if (rc != PMIX_SUCCESS)
         return report("PMIx_server_setup_fork", rc);
@@ -424,7 +520,7 @@ void rrun_server_stop(struct rrun_job *job)
         for (int i = 0; i < clients_registered; i++) {
             pmix_proc_t proc;
 
-            PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)i);
+            PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)(job->first_rank + i));
             completion_expect(&done);
             PMIx_server_deregister_client(&proc, op_done, &done);
         }

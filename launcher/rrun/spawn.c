@@ -276,7 +276,7 @@ int rrun_spawn_all(struct rrun_job *job, const sigset_t *child_mask)
         }
         pid = fork();
         if (pid == 0)
-            exec_rank(job, r, i == 0 ? 0 : devnull, out[1], err[1], pgid, parent, child_mask);
+            exec_rank(job, r, i == 0 && job->mode == RRUN_SOLO ? 0 : devnull, out[1], err[1], pgid, parent, child_mask);
         close(out[1]);
         close(err[1]);
         if (pid < 0) {
@@ -310,6 +310,10 @@ void rrun_signal_ranks(struct rrun_job *job, int sig)
 {
     bool any = false;
 
+    if (job->mode == RRUN_HEAD) {
+        rrun_head_signal(job, sig);
+        return;
+    }
     for (int i = 0; i < job->np; i++) {
         struct rrun_rank *r = &job->ranks[i];
 

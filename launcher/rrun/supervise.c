@@ -108,6 +108,9 @@ void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int
     case RRUN_END_TIMEOUT:
         job->exit_status = RRUN_EXIT_TIMEOUT;
         break;
+    case RRUN_END_DAEMON:
+        job->exit_status = value > 0 && value < 256 ? value : 1;
+        break;
     default:
         job->exit_status = 1;
         break;
@@ -117,7 +120,8 @@ void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int
 }
 
 /* Look at what the upcalls recorded. Called before reaping, so an abort is
- * seen before the exit of the rank that called it. */
+ * seen before the exit of the rank that called it. A daemon passes the
+ * abort on to the head, which decides. */
 static void check_upcalls(struct rrun_job *job)
 {
     bool aborted;
@@ -128,8 +132,22 @@ static void check_upcalls(struct rrun_job *job)
     rank = job->abort_rank;
     code = job->abort_code;
     pthread_mutex_unlock(&job->lock);
-    if (aborted)
-        rrun_job_end(job, RRUN_END_ABORT, rank, code);
+    if (!aborted)
+        return;
+    if (job->mode == RRUN_DAEMON) {
+        struct rrun_buf b = {0};
+
+        if (job->abort_sent)
+            return;
+        job->abort_sent = true;
+        rrun_buf_u32(&b, (uint32_t)rank);
+        rrun_buf_u32(&b, (uint32_t)code);
+        rrun_buf_str(&b, job->abort_msg);
+        rrun_daemon_send(job, RRUN_MSG_ABORT, &b);
+        rrun_buf_free(&b);
+        return;
+    }
+    rrun_job_end(job, RRUN_END_ABORT, rank, code);
 }
 
 static struct rrun_rank *rank_of_pid(struct rrun_job *job, pid_t pid)
@@ -138,6 +156,25 @@ static struct rrun_rank *rank_of_pid(struct rrun_job *job, pid_t pid)
         if (job->ranks[i].pid == pid)
             return &job->ranks[i];
     return NULL;
+}
+
+struct rrun_rank *rrun_rank_of(struct rrun_job *job, int rank)
+{
+    if (rank < job->first_rank || rank >= job->first_rank + job->np)
+        return NULL;
+    return &job->ranks[rank - job->first_rank];
+}
+
+void rrun_rank_ended(struct rrun_job *job, struct rrun_rank *r, int status, bool skipped_finalize)
+{
+    r->reaped = true;
+    r->wait_status = status;
+    if (WIFSIGNALED(status))
+        rrun_job_end(job, RRUN_END_SIGNALED, r->rank, WTERMSIG(status));
+    else if (WEXITSTATUS(status) != 0)
+        rrun_job_end(job, RRUN_END_EXIT, r->rank, WEXITSTATUS(status));
+    else if (skipped_finalize)
+        rrun_job_end(job, RRUN_END_NOFINALIZE, r->rank, 0);
 }
 
 /* Reap every exited child; returns how many ranks were reaped. */
@@ -155,19 +192,22 @@ static int reap(struct rrun_job *job)
         /* An abort recorded since the last look happened before this exit
          * (the client waits in PMIx_Abort for it): it is the cause. */
         check_upcalls(job);
-        r->reaped = true;
-        r->wait_status = status;
         n++;
-        if (WIFSIGNALED(status)) {
-            rrun_job_end(job, RRUN_END_SIGNALED, r->rank, WTERMSIG(status));
-        } else if (WEXITSTATUS(status) != 0) {
-            rrun_job_end(job, RRUN_END_EXIT, r->rank, WEXITSTATUS(status));
+        pthread_mutex_lock(&job->lock);
+        skipped_finalize = r->connected && !r->finalized;
+        pthread_mutex_unlock(&job->lock);
+        if (job->mode == RRUN_DAEMON) {
+            struct rrun_buf b = {0};
+
+            r->reaped = true;
+            r->wait_status = status;
+            rrun_buf_u32(&b, (uint32_t)r->rank);
+            rrun_buf_u32(&b, (uint32_t)status);
+            rrun_buf_u32(&b, skipped_finalize);
+            rrun_daemon_send(job, RRUN_MSG_EXITED, &b);
+            rrun_buf_free(&b);
         } else {
-            pthread_mutex_lock(&job->lock);
-            skipped_finalize = r->connected && !r->finalized;
-            pthread_mutex_unlock(&job->lock);
-            if (skipped_finalize)
-                rrun_job_end(job, RRUN_END_NOFINALIZE, r->rank, 0);
+            rrun_rank_ended(job, r, status, skipped_finalize);
         }
     }
     return n;
@@ -182,13 +222,25 @@ static void forward(struct rrun_job *job, struct rrun_rank *r, bool is_err)
     int out = is_err ? 2 : 1;
     ssize_t n = read(*fd, buf, sizeof(buf));
 
+    if (n > 0 && job->mode == RRUN_DAEMON) {
+        /* The head puts lines together and tags them. */
+        struct rrun_buf b = {0};
+
+        rrun_buf_u32(&b, (uint32_t)r->rank);
+        rrun_buf_u32(&b, (uint32_t)out);
+        rrun_buf_bytes(&b, buf, (size_t)n);
+        rrun_daemon_send(job, RRUN_MSG_OUT, &b);
+        rrun_buf_free(&b);
+        return;
+    }
     if (n > 0) {
         rrun_iof_push(lb, out, r->rank, job->opt->tag_output, buf, (size_t)n);
         return;
     }
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return;
-    rrun_iof_flush(lb, out, r->rank, job->opt->tag_output);
+    if (job->mode != RRUN_DAEMON)
+        rrun_iof_flush(lb, out, r->rank, job->opt->tag_output);
     close(*fd);
     *fd = -1;
 }
@@ -211,8 +263,9 @@ static void drain(struct rrun_job *job)
                 forward(job, r, k == 1);
             }
             if (*fd >= 0) {
-                rrun_iof_flush(k ? &r->err_buf : &r->out_buf, k ? 2 : 1, r->rank,
-                               job->opt->tag_output);
+                if (job->mode != RRUN_DAEMON)
+                    rrun_iof_flush(k ? &r->err_buf : &r->out_buf, k ? 2 : 1, r->rank,
+                                   job->opt->tag_output);
                 close(*fd);
                 *fd = -1;
             }
@@ -250,8 +303,10 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
 {
     long long timeout_at = 0;
     int live = 0, nfds = 0;
-    struct pollfd *fds = calloc((size_t)job->np * 2 + 2, sizeof(*fds));
-    struct rrun_rank **owner = calloc((size_t)job->np * 2 + 2, sizeof(*owner));
+    struct pollfd *fds = calloc((size_t)job->np * 2 + 3, sizeof(*fds));
+    struct rrun_rank **owner = calloc((size_t)job->np * 2 + 3, sizeof(*owner));
+    int first_rank_fd = 2;
+    bool head_gone = job->mode != RRUN_DAEMON;
 
     if (fds == NULL || owner == NULL) {
         /* Without memory, still end the job and reap it, output lost. */
@@ -270,6 +325,10 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
         if (fds != NULL && owner != NULL) {
             fds[nfds++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
             fds[nfds++] = (struct pollfd){.fd = job->wake_rd, .events = POLLIN};
+            /* A daemon listens to its head (stdin) too. */
+            if (!head_gone)
+                fds[nfds++] = (struct pollfd){.fd = 0, .events = POLLIN};
+            first_rank_fd = nfds;
             for (int i = 0; i < job->np; i++) {
                 struct rrun_rank *r = &job->ranks[i];
 
@@ -300,11 +359,19 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
                 ;
         }
         check_upcalls(job);
+        if (job->mode == RRUN_DAEMON)
+            rrun_daemon_fence_out(job);
+        if (!head_gone && nfds > 2 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
+            rrun_daemon_input(job)) {
+            /* The head is gone: nobody is left to report to. */
+            head_gone = true;
+            rrun_job_end(job, RRUN_END_RRUN_SIGNAL, -1, SIGKILL);
+        }
         handle_signals(job, sig_fd, &child_exited);
         if (child_exited)
             live -= reap(job);
 
-        for (int k = 2; k < nfds; k++) {
+        for (int k = first_rank_fd; k < nfds; k++) {
             struct rrun_rank *r = owner[k];
 
             if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -330,24 +397,26 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
 
 void rrun_report_end(const struct rrun_job *job)
 {
-    const struct rrun_rank *r =
-        job->cause_rank >= 0 && job->cause_rank < job->np ? &job->ranks[job->cause_rank] : NULL;
+    const struct rrun_rank *r = rrun_rank_of((struct rrun_job *)job, job->cause_rank);
     long pid = r != NULL ? (long)r->pid : 0;
     int rank = job->cause_rank;
+    char who[400];
 
+    /* "rank 3 (pid 1234)", and " on HOST" when the job spans hosts. */
+    if (job->mode == RRUN_HEAD && r != NULL)
+        snprintf(who, sizeof(who), "rank %d (pid %ld on %s)", rank, pid, job->hosts[r->host].name);
+    else
+        snprintf(who, sizeof(who), "rank %d (pid %ld)", rank, pid);
     switch (job->cause) {
     case RRUN_END_SIGNALED:
-        fprintf(stderr, "rrun: rank %d (pid %ld) was killed by signal %d (%s); ending the job\n",
-                rank, pid, job->cause_value, strsignal(job->cause_value));
+        fprintf(stderr, "rrun: %s was killed by signal %d (%s); ending the job\n", who,
+                job->cause_value, strsignal(job->cause_value));
         break;
     case RRUN_END_EXIT:
-        fprintf(stderr, "rrun: rank %d (pid %ld) exited with status %d; ending the job\n", rank,
-                pid, job->cause_value);
+        fprintf(stderr, "rrun: %s exited with status %d; ending the job\n", who, job->cause_value);
         break;
     case RRUN_END_NOFINALIZE:
-        fprintf(stderr,
-                "rrun: rank %d (pid %ld) exited without calling MPI_Finalize; ending the job\n",
-                rank, pid);
+        fprintf(stderr, "rrun: %s exited without calling MPI_Finalize; ending the job\n", who);
         break;
     case RRUN_END_ABORT: {
         char msg[sizeof(job->abort_msg)];
@@ -359,11 +428,10 @@ void rrun_report_end(const struct rrun_job *job)
         while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
             msg[--len] = '\0';
         if (len > 0)
-            fprintf(stderr, "rrun: rank %d (pid %ld) called MPI_Abort with code %d: %s\n", rank,
-                    pid, job->cause_value, msg);
+            fprintf(stderr, "rrun: %s called MPI_Abort with code %d: %s\n", who, job->cause_value,
+                    msg);
         else
-            fprintf(stderr, "rrun: rank %d (pid %ld) called MPI_Abort with code %d\n", rank, pid,
-                    job->cause_value);
+            fprintf(stderr, "rrun: %s called MPI_Abort with code %d\n", who, job->cause_value);
         break;
     }
     case RRUN_END_TIMEOUT:
@@ -373,6 +441,10 @@ void rrun_report_end(const struct rrun_job *job)
     case RRUN_END_RRUN_SIGNAL:
         fprintf(stderr, "rrun: received signal %d (%s); ending the job\n", job->cause_value,
                 strsignal(job->cause_value));
+        break;
+    case RRUN_END_DAEMON:
+        fprintf(stderr, "rrun: host %s: %s; ending the job\n", job->hosts[job->cause_host].name,
+                job->cause_text);
         break;
     case RRUN_END_SPAWN:
     case RRUN_END_NONE:

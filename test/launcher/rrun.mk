@@ -5,9 +5,10 @@ RRUN_TESTS = \
 	test/launcher/rrun_bind.sh \
 	test/launcher/rrun_fail.sh \
 	test/launcher/rrun_signal.sh \
-	test/launcher/rrun_mpi_abort.sh
+	test/launcher/rrun_mpi_abort.sh \
+	test/launcher/rrun_hosts.sh
 TESTS += $(RRUN_TESTS)
-EXTRA_DIST += $(RRUN_TESTS) test/launcher/rrun_lib.sh
+EXTRA_DIST += $(RRUN_TESTS) test/launcher/rrun_lib.sh test/launcher/agent_local.sh
 
 # A plain PMIx client (Init/Get/Put/Commit/Fence/Get/Finalize).
 check_PROGRAMS += test/progs/rrun_hello test/progs/rrun_fail test/progs/rrun_probe \

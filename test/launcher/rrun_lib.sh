@@ -64,7 +64,8 @@ check_cleanup() {
     for _f in "$RRUN_TEST_DIR"/pid.*; do
         [ -e "$_f" ] || continue
         _p=$(cat "$_f")
-        if kill -0 "$_p" 2>/dev/null; then
+        # (a zombie is dead: it only waits for its new parent, init, to reap it)
+        if kill -0 "$_p" 2>/dev/null && [ "$(ps -o stat= -p "$_p" | cut -c1)" != Z ]; then
             _alive="$_alive $_p"
             kill -9 "$_p" 2>/dev/null
         fi
