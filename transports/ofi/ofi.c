@@ -17,6 +17,13 @@
  * FI_MR_PROV_KEY), with FI_MR_ENDPOINT binding when asked. The packed key
  * is the MR key and the registered base. Writes ask for delivery
  * completion, so the data is in place before the engine's FIN is sent.
+ *
+ * Providers that need local buffers registered too (FI_MR_LOCAL, e.g.
+ * verbs;ofi_rxm) get descriptors for everything: the receive pool is one
+ * registered block, sends go from a registered pool of OFI_NSEND buffers
+ * (RD_ERR_AGAIN when all are in flight; the engine queues), and RMA uses the
+ * engine's registration of the user buffer. RDMPI_OFI_MR_LOCAL=1 takes this
+ * path with any provider (how the tests cover it without such hardware).
  */
 #include "config.h"
 
@@ -38,6 +45,7 @@
 #define OFI_NRECV 64
 #define OFI_EAGER 8192
 #define OFI_CQ_BATCH 16
+#define OFI_NSEND 64 /* registered send buffers (FI_MR_LOCAL) */
 
 struct ofi_hdr {
     int32_t src;
@@ -60,8 +68,12 @@ struct ofi_recv {
 
 struct ofi_send {
     struct ofi_ctx c;
+    struct ofi_send *next; /* pool free list (FI_MR_LOCAL) */
+    int pooled;
     unsigned char buf[];
 };
+/* One pool buffer: a send of the largest active message. */
+#define OFI_SEND_SIZE (sizeof(struct ofi_send) + sizeof(struct ofi_hdr) + RD_AM_HDR_MAX + OFI_AM_MAX)
 
 struct ofi_rma {
     struct ofi_ctx c;
@@ -85,6 +97,11 @@ typedef struct ofi_tl {
     void *harg;
     int rank, size;
     int virt_addr, prov_key, mr_endpoint;
+    int mr_local;                     /* local buffers need descriptors too */
+    struct fid_mr *recv_mr, *send_mr; /* the pools' registrations (mr_local) */
+    void *recv_desc, *send_desc;
+    unsigned char *send_pool;
+    struct ofi_send *send_free;
     uint64_t next_key;
     ofi_ep **eps;
     struct ofi_recv *recvs;
@@ -104,11 +121,52 @@ struct ofi_rkey {
 
 static const struct rd_transport *ofi_ops(void);
 
+/* Register a block the provider uses locally (and binds, if it asks). */
+static int reg_local(ofi_tl *tl, void *addr, size_t len, struct fid_mr **mr, void **desc)
+{
+    int rc = fi_mr_reg(tl->domain, addr, len, FI_SEND | FI_RECV | FI_READ | FI_WRITE, 0,
+                       tl->prov_key ? 0 : tl->next_key++, 0, mr, NULL);
+    if (!rc && tl->mr_endpoint) {
+        rc = fi_mr_bind(*mr, &tl->ep->fid, 0);
+        if (!rc)
+            rc = fi_mr_enable(*mr);
+    }
+    if (rc) {
+        rd_error("ofi", "fi_mr_reg of a %zu-byte buffer pool: %s", len, fi_strerror(-rc));
+        if (*mr)
+            fi_close(&(*mr)->fid);
+        *mr = NULL;
+        return rc;
+    }
+    *desc = fi_mr_desc(*mr);
+    return 0;
+}
+
+/* FI_MR_LOCAL: register the receive pool and build the send pool. */
+static rd_status setup_local_pools(ofi_tl *tl)
+{
+    if (reg_local(tl, tl->recvs, sizeof(*tl->recvs) * OFI_NRECV, &tl->recv_mr, &tl->recv_desc))
+        return RD_ERR_IO;
+    tl->send_pool = calloc(OFI_NSEND, OFI_SEND_SIZE);
+    if (!tl->send_pool)
+        return RD_ERR_NOMEM;
+    if (reg_local(tl, tl->send_pool, OFI_NSEND * OFI_SEND_SIZE, &tl->send_mr, &tl->send_desc))
+        return RD_ERR_IO;
+    for (int i = OFI_NSEND - 1; i >= 0; i--) {
+        struct ofi_send *s = (struct ofi_send *)(tl->send_pool + (size_t)i * OFI_SEND_SIZE);
+        s->pooled = 1;
+        s->next = tl->send_free;
+        tl->send_free = s;
+    }
+    return RD_OK;
+}
+
 static rd_status post_recv(ofi_tl *tl, struct ofi_recv *r)
 {
     r->c.kind = OFI_CTX_RECV;
     ssize_t rc;
-    while ((rc = fi_recv(tl->ep, r->buf, sizeof(r->buf), NULL, FI_ADDR_UNSPEC, &r->c)) == -FI_EAGAIN)
+    while ((rc = fi_recv(tl->ep, r->buf, sizeof(r->buf), tl->recv_desc, FI_ADDR_UNSPEC, &r->c)) ==
+           -FI_EAGAIN)
         fi_cq_read(tl->cq, NULL, 0);
     if (rc) {
         rd_error("ofi", "fi_recv: %s", fi_strerror((int)-rc));
@@ -125,7 +183,8 @@ static rd_status ofi_open(const struct rd_job *job, rd_am_handler handler, void 
     hints->ep_attr->type = FI_EP_RDM;
     hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
     hints->mode = FI_CONTEXT;
-    hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    hints->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
     hints->domain_attr->threading = FI_THREAD_DOMAIN;
     hints->tx_attr->msg_order = FI_ORDER_SAS;
     hints->rx_attr->msg_order = FI_ORDER_SAS;
@@ -149,6 +208,7 @@ static rd_status ofi_open(const struct rd_job *job, rd_am_handler handler, void 
     tl->virt_addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
     tl->prov_key = (info->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
     tl->mr_endpoint = (info->domain_attr->mr_mode & FI_MR_ENDPOINT) != 0;
+    tl->mr_local = (info->domain_attr->mr_mode & FI_MR_LOCAL) != 0 || rd_param.ofi_mr_local;
     tl->next_key = ((uint64_t)job->rank << 32) + 1;
     struct fi_av_attr av = {.type = FI_AV_TABLE};
     struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 0};
@@ -178,6 +238,13 @@ static rd_status ofi_open(const struct rd_job *job, rd_am_handler handler, void 
         tl->base.ops->close(&tl->base);
         return RD_ERR_NOMEM;
     }
+    if (tl->mr_local) {
+        rd_status pst = setup_local_pools(tl);
+        if (pst != RD_OK) {
+            tl->base.ops->close(&tl->base);
+            return pst;
+        }
+    }
     for (int i = 0; i < OFI_NRECV; i++)
         if (post_recv(tl, &tl->recvs[i]) != RD_OK) {
             tl->base.ops->close(&tl->base);
@@ -188,8 +255,9 @@ static rd_status ofi_open(const struct rd_job *job, rd_am_handler handler, void 
         tl->base.ops->close(&tl->base);
         return st;
     }
-    rd_debug("ofi", "provider %s, domain %s, mr_mode 0x%x", info->fabric_attr->prov_name,
-             info->domain_attr->name, (unsigned)info->domain_attr->mr_mode);
+    rd_debug("ofi", "provider %s, domain %s, mr_mode 0x%x%s", info->fabric_attr->prov_name,
+             info->domain_attr->name, (unsigned)info->domain_attr->mr_mode,
+             tl->mr_local ? ", local buffers registered" : "");
     tl->base.caps.am_max = OFI_AM_MAX;
     tl->base.caps.eager_limit = OFI_EAGER;
     tl->base.caps.rma = 1;
@@ -238,6 +306,16 @@ static rd_status ofi_connect(rd_tl *base, int peer, rd_ep **out)
     return RD_OK;
 }
 
+static void send_release(ofi_tl *tl, struct ofi_send *s)
+{
+    if (s->pooled) {
+        s->next = tl->send_free;
+        tl->send_free = s;
+    } else {
+        free(s);
+    }
+}
+
 static rd_status ofi_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, const void *data,
                              size_t len)
 {
@@ -245,20 +323,29 @@ static rd_status ofi_am_send(rd_ep *base, unsigned id, const void *hdr, size_t h
     ofi_tl *tl = (ofi_tl *)base->tl;
     struct ofi_hdr h = {tl->rank, id, (uint32_t)hlen, 0};
     size_t total = sizeof(h) + hlen + len;
-    struct ofi_send *s = malloc(sizeof(*s) + total);
-    if (!s)
-        return RD_ERR_NOMEM;
+    struct ofi_send *s;
+    if (tl->mr_local) {
+        if (!tl->send_free)
+            return RD_ERR_AGAIN; /* every registered buffer is in flight */
+        s = tl->send_free;
+        tl->send_free = s->next;
+    } else {
+        s = malloc(sizeof(*s) + total);
+        if (!s)
+            return RD_ERR_NOMEM;
+        s->pooled = 0;
+    }
     s->c.kind = OFI_CTX_SEND;
     memcpy(s->buf, &h, sizeof(h));
     memcpy(s->buf + sizeof(h), hdr, hlen);
     if (len)
         memcpy(s->buf + sizeof(h) + hlen, data, len);
-    ssize_t rc = fi_send(tl->ep, s->buf, total, NULL, e->addr, &s->c);
+    ssize_t rc = fi_send(tl->ep, s->buf, total, tl->send_desc, e->addr, &s->c);
     if (rc == 0) {
         tl->inflight++;
         return RD_OK;
     }
-    free(s);
+    send_release(tl, s);
     if (rc == -FI_EAGAIN)
         return RD_ERR_AGAIN;
     rd_error("ofi", "fi_send to rank %d: %s", base->peer, fi_strerror((int)-rc));
@@ -367,7 +454,7 @@ static void complete(ofi_tl *tl, struct ofi_ctx *c, size_t len, int ok)
     }
     case OFI_CTX_SEND:
         tl->inflight--;
-        free(c);
+        send_release(tl, (struct ofi_send *)c);
         break;
     case OFI_CTX_RMA: {
         struct ofi_rma *x = (struct ofi_rma *)c;
@@ -424,6 +511,11 @@ static void ofi_close(rd_tl *base)
         return;
     if (tl->ep)
         fi_close(&tl->ep->fid); /* cancels the posted receives */
+    if (tl->recv_mr)
+        fi_close(&tl->recv_mr->fid);
+    if (tl->send_mr)
+        fi_close(&tl->send_mr->fid);
+    free(tl->send_pool);
     if (tl->cq)
         fi_close(&tl->cq->fid);
     if (tl->av)
