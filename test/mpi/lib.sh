@@ -28,7 +28,8 @@ transport_suite() {
     "$RD_BUILDDIR/launcher/rdmpi_info" | grep -q "^transports:.* $name\( \|\$\)" ||
         skip_all "the $name transport is not built (configure did not find its library)"
     for prog in p2p_order p2p_wild p2p_probe p2p_wait p2p_sync p2p_trunc p2p_cancel p2p_persist \
-        p2p_sendrecv p2p_types p2p_dtypes p2p_stress p2p_large coll intercoll comm intercomm; do
+        p2p_sendrecv p2p_types p2p_dtypes p2p_stress p2p_large p2p_threads coll intercoll comm \
+        intercomm cart graph; do
         p2p_check "$base" 3 "$RD_BUILDDIR/test/mpi/$prog"
     done
     for proto in get put pipeline; do
