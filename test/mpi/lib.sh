@@ -18,22 +18,26 @@ shm_leftovers() {
     done
 }
 
-# transport_suite NAME "ENV": the point-to-point, datatype, communicator
-# and collective test programs with every rank pair forced through
+# SUITE_PROGS: the point-to-point, datatype, communicator and collective
+# test programs that every transport and multi-host setup must pass.
+# transport_suite NAME "ENV": the SUITE_PROGS with every rank pair forced through
 # transport NAME (RDMPI_TRANSPORTS=NAME plus ENV), then the size-sensitive
 # ones under each rendezvous protocol (get, put, pipelined active
 # messages). Skips everything when this build has no such transport.
+SUITE_PROGS="p2p_order p2p_wild p2p_probe p2p_wait p2p_sync p2p_trunc p2p_cancel p2p_persist
+    p2p_sendrecv p2p_types p2p_dtypes p2p_stress p2p_large p2p_threads coll intercoll comm
+    intercomm cart graph"
+# The size-sensitive ones, run again under each rendezvous protocol.
+SUITE_SIZED_PROGS="p2p_sync p2p_types p2p_dtypes p2p_large"
 transport_suite() {
     local name=$1 base="RDMPI_TRANSPORTS=$1 $2" prog proto
     "$RD_BUILDDIR/launcher/rdmpi_info" | grep -q "^transports:.* $name\( \|\$\)" ||
         skip_all "the $name transport is not built (configure did not find its library)"
-    for prog in p2p_order p2p_wild p2p_probe p2p_wait p2p_sync p2p_trunc p2p_cancel p2p_persist \
-        p2p_sendrecv p2p_types p2p_dtypes p2p_stress p2p_large p2p_threads coll intercoll comm \
-        intercomm cart graph; do
+    for prog in $SUITE_PROGS; do
         p2p_check "$base" 3 "$RD_BUILDDIR/test/mpi/$prog"
     done
     for proto in get put pipeline; do
-        for prog in p2p_sync p2p_types p2p_dtypes p2p_large; do
+        for prog in $SUITE_SIZED_PROGS; do
             p2p_check "$base RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$RD_BUILDDIR/test/mpi/$prog"
         done
     done
