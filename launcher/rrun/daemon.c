@@ -68,6 +68,17 @@ int rrun_daemon_input(struct rrun_job *job)
 
             if (!p.bad && sig > 0 && sig < 65)
                 rrun_signal_ranks(job, (int)sig);
+        } else if (type == RRUN_MSG_STDIN) {
+            size_t n;
+            const char *data = rrun_buf_get_bytes(&p, &n);
+
+            if (p.bad)
+                continue;
+            if (n == 0)
+                job->stdin_eof = true;
+            else if (job->stdin_wr >= 0)
+                rrun_buf_raw(&job->stdin_q, data, n);
+            rrun_daemon_stdin(job);
         } else if (type == RRUN_MSG_FENCE_DONE) {
             size_t n;
             const char *data = rrun_buf_get_bytes(&p, &n);
@@ -78,6 +89,25 @@ int rrun_daemon_input(struct rrun_job *job)
     }
     rrun_buf_free(&p);
     return eof || got < 0;
+}
+
+void rrun_daemon_stdin(struct rrun_job *job)
+{
+    if (job->stdin_wr < 0)
+        return;
+    if (rrun_chan_flush(&job->stdin_q, job->stdin_wr) != 0) {
+        /* Rank 0 closed its stdin or exited: the rest is not wanted. */
+        job->stdin_q.len = job->stdin_q.pos = 0;
+        job->stdin_eof = true;
+    }
+    if (job->stdin_q.len > job->stdin_q.pos)
+        return; /* the pipe is full: the main loop waits until it is not */
+    if (job->stdin_eof) {
+        close(job->stdin_wr);
+        job->stdin_wr = -1;
+        return;
+    }
+    rrun_daemon_send(job, RRUN_MSG_STDIN_MORE, NULL);
 }
 
 static void fail(struct rrun_job *job, int status, const char *fmt, ...)
@@ -263,6 +293,7 @@ int rrun_daemon_main(void)
         rrun_daemon_send(&job, RRUN_MSG_STARTED, &b);
         rrun_buf_free(&b);
     }
+    rrun_daemon_stdin(&job); /* ask the head for rank 0's first input */
     rrun_supervise(&job, sig_fd);
     status = 0;
 out:

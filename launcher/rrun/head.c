@@ -340,10 +340,37 @@ static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun
     case RRUN_MSG_DONE:
         host->done = true;
         return;
+    case RRUN_MSG_STDIN_MORE:
+        if (!job->stdin_done)
+            job->stdin_want = h;
+        return;
     default:
         break;
     }
     host_failed(job, h, "its daemon sent something rrun does not understand", 1);
+}
+
+/* One chunk of rrun's stdin to rank 0's daemon (which asked for it); an
+ * empty frame at end of file. One chunk per request bounds what is in
+ * flight whatever rank 0 does with its stdin. */
+static void forward_stdin(struct rrun_job *job)
+{
+    static char buf[65536];
+    struct rrun_host *host = &job->hosts[job->stdin_want];
+    struct rrun_buf b = {0};
+    ssize_t n = read(0, buf, sizeof(buf));
+
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        n = 0;
+        job->stdin_done = true;
+    }
+    rrun_buf_bytes(&b, buf, (size_t)n);
+    if (host->to_fd >= 0)
+        rrun_chan_frame(&host->out, RRUN_MSG_STDIN, &b);
+    rrun_buf_free(&b);
+    job->stdin_want = -1;
 }
 
 /* The daemon's channel closed. */
@@ -461,6 +488,13 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
         if (all_closed(job) && give_up_at == 0)
             give_up_at = now + RRUN_DAEMON_GRACE_MS;
         fds[nfds++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
+        /* rrun's stdin, when rank 0's daemon asked for more */
+        int stdin_k = -1;
+        if (job->stdin_want >= 0 && !job->stdin_done) {
+            stdin_k = nfds;
+            fd_host[nfds] = job->stdin_want;
+            fds[nfds++] = (struct pollfd){.fd = 0, .events = POLLIN};
+        }
         for (int h = 0; h < job->nhosts; h++) {
             struct rrun_host *host = &job->hosts[h];
 
@@ -490,10 +524,14 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
                 rrun_job_end(job, RRUN_END_RRUN_SIGNAL, -1, (int)si.ssi_signo);
         }
         reap_agents(job);
+        if (stdin_k >= 0 && (fds[stdin_k].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+            forward_stdin(job);
         for (int k = 1; k < nfds; k++) {
             int h = fd_host[k];
             struct rrun_host *host = &job->hosts[h];
 
+            if (k == stdin_k)
+                continue;
             if (fds[k].events == POLLOUT) {
                 if ((fds[k].revents & (POLLOUT | POLLERR | POLLHUP)) && host->to_fd >= 0 &&
                     rrun_chan_flush(&host->out, host->to_fd) != 0) {

@@ -42,7 +42,8 @@ int rrun_job_init(struct rrun_job *job, const struct rrun_options *opt, enum rru
     job->opt = opt;
     job->mode = mode;
     job->cause_rank = -1;
-    job->wake_rd = job->wake_wr = job->to_head = -1;
+    job->wake_rd = job->wake_wr = job->to_head = job->stdin_wr = -1;
+    job->stdin_want = -1;
     job->hosts = hosts;
     job->nhosts = nhosts;
     job->my_host = my_host;
@@ -92,6 +93,9 @@ void rrun_job_fini(struct rrun_job *job)
         close(job->wake_wr);
     pthread_mutex_destroy(&job->lock);
     rrun_buf_free(&job->fence_data);
+    rrun_buf_free(&job->stdin_q);
+    if (job->stdin_wr >= 0)
+        close(job->stdin_wr);
     rrun_chan_in_free(&job->from_head);
     rrun_hosts_free(job->hosts, job->nhosts);
     job->hosts = NULL;

@@ -87,6 +87,7 @@ enum rrun_msg {
     RRUN_MSG_JOB = 1,      /* the job description (first frame) */
     RRUN_MSG_SIGNAL,       /* u32 signal: send it to every rank */
     RRUN_MSG_FENCE_DONE,   /* bytes: every host's fence contribution */
+    RRUN_MSG_STDIN,        /* bytes for rank 0's stdin; empty: end of file */
     /* daemon -> head */
     RRUN_MSG_STARTED = 16, /* u32 rank, u32 pid */
     RRUN_MSG_OUT,          /* u32 rank, u32 stream (1, 2), bytes */
@@ -95,6 +96,7 @@ enum rrun_msg {
     RRUN_MSG_FENCE,        /* bytes: this host's fence contribution */
     RRUN_MSG_FAIL,         /* bytes: why the daemon could not run its ranks */
     RRUN_MSG_DONE,         /* every rank reaped, everything cleaned up */
+    RRUN_MSG_STDIN_MORE,   /* rank 0 took all its stdin so far: send more */
 };
 
 struct rrun_buf {
@@ -220,6 +222,13 @@ struct rrun_job {
     int to_head;                /* daemon: the channel to the head (from it: fd 0) */
     struct rrun_chan_in from_head;
     bool abort_sent;
+    /* Daemon with rank 0: its stdin, fed from the head's, 64 KiB at a time. */
+    int stdin_wr;               /* -1: none or closed */
+    struct rrun_buf stdin_q;
+    bool stdin_eof;
+    /* Head: the host that asked for stdin (-1: none yet / pending). */
+    int stdin_want;
+    bool stdin_done;
 
     /* Main-thread only: how the job ends. */
     enum rrun_end_cause cause;
@@ -250,6 +259,9 @@ int rrun_daemon_main(void);
 void rrun_daemon_send(struct rrun_job *job, uint32_t type, const struct rrun_buf *payload);
 /* Daemon: the head sent something / went away; returns 1 when it is gone. */
 int rrun_daemon_input(struct rrun_job *job);
+/* Daemon: write what is queued for rank 0's stdin; ask for more when it
+ * is all taken. */
+void rrun_daemon_stdin(struct rrun_job *job);
 /* Daemon: hand the head the pending fence contribution, if any. */
 void rrun_daemon_fence_out(struct rrun_job *job);
 /* The job's rank, or NULL. */

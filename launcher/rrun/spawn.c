@@ -274,11 +274,27 @@ int rrun_spawn_all(struct rrun_job *job, const sigset_t *child_mask)
             close(out[1]);
             goto fail_errno;
         }
+        /* Rank 0 reads rrun's stdin: directly on one host, through the
+         * head's channel (a pipe fed by the daemon) across hosts. */
+        int in[2] = {-1, -1}, stdin_fd = devnull;
+        if (r->rank == 0 && job->mode == RRUN_SOLO)
+            stdin_fd = 0;
+        if (r->rank == 0 && job->mode == RRUN_DAEMON && pipe2(in, O_CLOEXEC) == 0)
+            stdin_fd = in[0];
         pid = fork();
         if (pid == 0)
-            exec_rank(job, r, i == 0 && job->mode == RRUN_SOLO ? 0 : devnull, out[1], err[1], pgid, parent, child_mask);
+            exec_rank(job, r, stdin_fd, out[1], err[1], pgid, parent, child_mask);
         close(out[1]);
         close(err[1]);
+        if (in[0] >= 0) {
+            close(in[0]);
+            if (pid > 0) {
+                job->stdin_wr = in[1];
+                fcntl(in[1], F_SETFL, O_NONBLOCK);
+            } else {
+                close(in[1]);
+            }
+        }
         if (pid < 0) {
             close(out[0]);
             close(err[0]);

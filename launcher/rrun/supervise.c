@@ -303,9 +303,9 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
 {
     long long timeout_at = 0;
     int live = 0, nfds = 0;
-    struct pollfd *fds = calloc((size_t)job->np * 2 + 3, sizeof(*fds));
-    struct rrun_rank **owner = calloc((size_t)job->np * 2 + 3, sizeof(*owner));
-    int first_rank_fd = 2;
+    struct pollfd *fds = calloc((size_t)job->np * 2 + 4, sizeof(*fds));
+    struct rrun_rank **owner = calloc((size_t)job->np * 2 + 4, sizeof(*owner));
+    int first_rank_fd = 2, stdin_k = -1;
     bool head_gone = job->mode != RRUN_DAEMON;
 
     if (fds == NULL || owner == NULL) {
@@ -328,6 +328,12 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
             /* A daemon listens to its head (stdin) too. */
             if (!head_gone)
                 fds[nfds++] = (struct pollfd){.fd = 0, .events = POLLIN};
+            /* ... and to rank 0's stdin, while something waits to go in */
+            stdin_k = -1;
+            if (job->stdin_wr >= 0 && job->stdin_q.len > job->stdin_q.pos) {
+                stdin_k = nfds;
+                fds[nfds++] = (struct pollfd){.fd = job->stdin_wr, .events = POLLOUT};
+            }
             first_rank_fd = nfds;
             for (int i = 0; i < job->np; i++) {
                 struct rrun_rank *r = &job->ranks[i];
@@ -367,6 +373,8 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
             head_gone = true;
             rrun_job_end(job, RRUN_END_RRUN_SIGNAL, -1, SIGKILL);
         }
+        if (stdin_k >= 0 && (fds[stdin_k].revents & (POLLOUT | POLLERR | POLLHUP)))
+            rrun_daemon_stdin(job);
         handle_signals(job, sig_fd, &child_exited);
         if (child_exited)
             live -= reap(job);

@@ -56,6 +56,23 @@ is "$(printf '%s\n' "$OUT" | grep -cvE '^out rank ([01]) line [0-9]+ (a{300}|b{3
 is "$(printf '%s\n' "$OUT" | wc -l)" 100 "lines: 50 lines from each rank on stdout"
 is "$(printf '%s\n' "$ERR" | wc -l)" 100 "lines: 50 lines from each rank on stderr"
 
+# rank 0 reads rrun's stdin through its daemon, the others /dev/null
+printf 'line one\nline two\n' | timeout "$HANG_GUARD" rrun --host a:1,b:1 --launch-agent "$AGENT" \
+    "$PROGS/rrun_probe" stdin >"$T/out" 2>"$T/err"
+is "$?" 0 "stdin: exit status"
+is "$(sort "$T/out")" "line one
+line two
+rank 0 stdin done
+rank 1 stdin done" "stdin: rank 0 on host a got rrun's stdin once; rank 1 read /dev/null"
+head -c 3000000 /dev/urandom >"$T/big.in"
+timeout "$HANG_GUARD" rrun --host a:1,b:1 --launch-agent "$AGENT" \
+    sh -c 'if [ "$PMIX_RANK" = 0 ]; then cksum; fi' <"$T/big.in" >"$T/out" 2>"$T/err"
+is "$(cat "$T/out")" "$(cksum <"$T/big.in")" "stdin: 3 MB arrive intact (checksum)"
+timeout "$HANG_GUARD" rrun --host a:1,b:1 --launch-agent "$AGENT" \
+    sh -c 'if [ "$PMIX_RANK" = 0 ]; then head -c 10 >/dev/null; fi; echo rank $PMIX_RANK' <"$T/big.in" >"$T/out" 2>"$T/err"
+is "$?:$(sort "$T/out")" "0:rank 0
+rank 1" "stdin: a rank 0 that reads 10 bytes of 3 MB and exits ends normally"
+
 # this machine by name: its daemon is forked without the agent
 run_rrun --host localhost:2 --launch-agent /nonexistent/agent "$PROGS/rrun_probe" env RRUN_TEST_HOST
 is "$RC" 0 "--host localhost:2: runs without the launch agent"
