@@ -11,7 +11,8 @@ mpi_check() { p2p_check "" "$@"; }
 # Shared-memory segments of jobs whose rrun has exited: none may be left.
 # (rdmpi-rrun.<pid>.*: a segment of a job still running is not counted.)
 shm_leftovers() {
-    ls -A /dev/shm 2>/dev/null | grep '^rdmpi-' | while read -r _e; do
+    # (rdmpi-slurm.*: segments of Slurm jobs, checked by the Slurm tests)
+    ls -A /dev/shm 2>/dev/null | grep '^rdmpi-' | grep -v '^rdmpi-slurm\.' | while read -r _e; do
         _p=$(printf '%s\n' "$_e" | sed -n 's/^rdmpi-rrun\.\([0-9]*\)\..*/\1/p')
         if [ -n "$_p" ] && kill -0 "$_p" 2>/dev/null; then continue; fi
         printf '%s ' "$_e"
