@@ -6,9 +6,11 @@ RRUN_TESTS = \
 	test/launcher/rrun_fail.sh \
 	test/launcher/rrun_signal.sh \
 	test/launcher/rrun_mpi_abort.sh \
-	test/launcher/rrun_hosts.sh
+	test/launcher/rrun_hosts.sh \
+	test/launcher/rrun_netns.sh
 TESTS += $(RRUN_TESTS)
-EXTRA_DIST += $(RRUN_TESTS) test/launcher/rrun_lib.sh test/launcher/agent_local.sh
+EXTRA_DIST += $(RRUN_TESTS) test/launcher/rrun_lib.sh test/launcher/agent_local.sh \
+	test/launcher/agent_netns.sh test/netns.sh
 
 # A plain PMIx client (Init/Get/Put/Commit/Fence/Get/Finalize).
 check_PROGRAMS += test/progs/rrun_hello test/progs/rrun_fail test/progs/rrun_probe \

@@ -171,14 +171,25 @@ int main(int argc, char **argv)
     }
     mt_ok(ok, "%d communicators at once, each with its own traffic; 200 dup/free cycles", LIVE);
 
-    /* shared-memory split: one node here, so all of world; info calls */
+    /* shared-memory split: the ranks of each node; info calls */
     MPI_Comm node, wi;
     MPI_Info info, used;
     int nkeys = -1, flag = -1;
     mt_is_int(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node),
               MPI_SUCCESS, "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
-    MPI_Comm_compare(node, MPI_COMM_WORLD, &res);
-    mt_is_int(res, MPI_CONGRUENT, "every rank of this one-node job shares memory: congruent to world");
+    {
+        /* the ranks of my node, in rank order (one node: all of world) */
+        int nodes_of[64], nn = mt_nodes(nodes_of), got[64], ng, want = 0, same = 1;
+
+        ng = mt_world_ranks(node, 0, got);
+        for (int q = 0; q < size && q < 64; q++)
+            if (nodes_of[q] == nodes_of[rank])
+                same &= want < ng && got[want++] == q;
+        mt_ok(same && ng == want, "split_type(SHARED): exactly the ranks of my node, in rank order");
+        MPI_Comm_compare(node, MPI_COMM_WORLD, &res);
+        mt_is_int(res, nn == 1 ? MPI_CONGRUENT : MPI_UNEQUAL,
+                  "split_type(SHARED) is congruent to world exactly when the job is on one node");
+    }
     MPI_Comm_free(&node);
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &node);
     mt_ok(node == MPI_COMM_NULL, "split_type MPI_UNDEFINED gives MPI_COMM_NULL");
