@@ -60,6 +60,29 @@ for t in ucx ofi; do
     done
 done
 
+# The same binaries across the same hosts under Open MPI's mpirun (another
+# PMIx launcher): it runs in the control namespace (its daemons connect back
+# to it over the bridge) and enters the hosts through its rsh agent.
+if [ -n "${RD_OMPI_MPIRUN:-}" ]; then
+    printf '%s slots=2\n%s slots=2\n' "$H1" "$H2" >"$TAP_TMP/hostfile"
+    printf '#!/bin/sh\nns=$1\nshift\nexec nsenter --net="/run/netns/$ns" -- sh -c "$*"\n' >"$TAP_TMP/rsh"
+    chmod +x "$TAP_TMP/rsh"
+    RD_P2P_LAUNCHER="nsenter --net=/run/netns/$(netns_name 0) -- $RD_OMPI_MPIRUN --allow-run-as-root --oversubscribe
+        --hostfile $TAP_TMP/hostfile --mca plm_rsh_agent $TAP_TMP/rsh --mca oob_tcp_if_include br0,eth0
+        -x UCX_TLS -x UCX_NET_DEVICES -x FI_PROVIDER -x FI_TCP_IFACE -x RDMPI_OVERSUBSCRIBED -np"
+    out=$($RD_P2P_LAUNCHER 4 "$RD_BUILDDIR/examples/hello" 2>&1); rc=$?
+    is "$rc" 0 "Open MPI's mpirun across the namespace hosts: exit status"
+    # (only the ranks' lines: mpirun may add warnings of its own)
+    is "$(printf '%s\n' "$out" | grep '^Hello' | sort)" "Hello from rank 0 of 4 on $H1
+Hello from rank 1 of 4 on $H1
+Hello from rank 2 of 4 on $H2
+Hello from rank 3 of 4 on $H2" "Open MPI's mpirun across the namespace hosts: every rank, on its host"
+    p2p_check "" 4 "$RD_BUILDDIR/test/mpi/coll"
+    p2p_check "" 4 "$RD_BUILDDIR/test/mpi/p2p_large"
+else
+    skip "Open MPI's mpirun not found (apt-get install openmpi-bin)"
+fi
+
 # A rank killed on host 2 ends the job on both hosts, and nothing is left in them.
 tap_out=$(timeout -k 5 60 $ON_HOSTS "$RD_BUILDDIR/test/progs/rrun_fail" kill 3 2>&1); rc=$?
 is "$rc" 137 "rank 3 killed on host 2: exit 137"
