@@ -32,6 +32,13 @@
 /* An active message's header is at most this long. */
 #define RD_AM_HDR_MAX 64
 
+/* Or'ed into the id given to the handler for a message sent by
+ * rndv_send(): its data has not moved yet. The handler's data argument is
+ * then the transport's descriptor of it and len the data's length; the
+ * receiver later fetches the data with rndv_recv() or declines it with
+ * rndv_drop(), exactly once. */
+#define RD_AM_RNDV 0x100u
+
 struct rd_transport;
 
 /* What an open transport can do. */
@@ -41,6 +48,8 @@ typedef struct rd_tl_caps {
     int rma;                /* get and put work (else the engine pipelines data through AMs) */
     int needs_reg;          /* get/put need mem_reg'd local memory and a remote key */
     size_t rkey_max;        /* largest packed remote key, in bytes */
+    int own_rndv;           /* rndv_send/rndv_recv/rndv_drop work: the transport moves large
+                             * messages with its own rendezvous protocol */
     unsigned latency_ns;    /* cost model, used to rank transports for a peer */
     unsigned bandwidth_mbs;
 } rd_tl_caps;
@@ -108,6 +117,20 @@ struct rd_transport {
     /* RDMA read (remote -> local) and write (local -> remote). */
     rd_status (*get)(rd_ep *ep, rd_rma_op *op);
     rd_status (*put)(rd_ep *ep, rd_rma_op *op);
+
+    /* The transport's own rendezvous (caps.own_rndv), for large messages
+     * on wires where it knows best how to move them (UCX picks RDMA or
+     * pipelined copies by the lanes it has). rndv_send announces
+     * op->local/op->len with an active message (hdr as for am_send); the
+     * receiver's handler sees id | RD_AM_RNDV. op->done() runs once the
+     * data has been delivered to the buffer the receiver gave rndv_recv
+     * (or the receiver dropped it): only after the receiver asked for it,
+     * so a synchronous send may complete on it. rndv_recv fetches all
+     * op->len (= the announced length) bytes into op->local and runs
+     * op->done() when they are there. */
+    rd_status (*rndv_send)(rd_ep *ep, unsigned id, const void *hdr, size_t hlen, rd_rma_op *op);
+    rd_status (*rndv_recv)(rd_tl *tl, void *desc, rd_rma_op *op);
+    void (*rndv_drop)(rd_tl *tl, void *desc);
 
     /* Poll: deliver arrived messages, complete operations. Returns the
      * number of events handled (0: nothing happened). */

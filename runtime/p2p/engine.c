@@ -45,7 +45,12 @@ struct rd_ctxq {
     struct rd_message_s *unexp_head, *unexp_tail;
 };
 
-enum rd_pend_kind { PEND_CTRL, PEND_MSG, PEND_FRAGS, PEND_GET, PEND_PUT };
+enum rd_pend_kind {
+    PEND_CTRL, PEND_MSG, PEND_FRAGS, PEND_GET, PEND_PUT,
+    PEND_TL_SEND, /* the transport's own rendezvous: announce the data (hdr) */
+    PEND_TL_RECV, /* ... and fetch it (the descriptor in req->remote) */
+    PEND_TL_DROP  /* ... or decline it (the descriptor in data) */
+};
 
 struct rd_pend {
     struct rd_pend *next;
@@ -235,11 +240,14 @@ static rd_status connect_peer(int w)
         size_t lim = rd_param.eager_limit > 0 ? (size_t)rd_param.eager_limit : tl->caps.eager_limit;
         size_t max = tl->caps.am_max > sizeof(struct rd_wire_sync) ? tl->caps.am_max - sizeof(struct rd_wire_sync) : 0;
         p->eager_limit = lim < max ? lim : max;
-        long want = rd_param.rndv_protocol; /* get|put|pipeline|split|auto */
-        p->rndv = !tl->caps.rma ? RD_RNDV_PIPELINE : (int)want;
+        int want = (int)rd_param.rndv_protocol; /* get|put|pipeline|split|transport|auto */
+        if (want == RD_RNDV_AUTO || want == RD_RNDV_TRANSPORT)
+            want = tl->caps.own_rndv ? RD_RNDV_TRANSPORT : RD_RNDV_AUTO;
+        p->rndv = !tl->caps.rma && want != RD_RNDV_TRANSPORT ? RD_RNDV_PIPELINE : want;
         rd_debug("p2p", "rank %d via %s: eager up to %zu B, rendezvous by %s", w, tl->ops->name,
                  p->eager_limit, p->rndv == RD_RNDV_GET ? "get" : p->rndv == RD_RNDV_PUT ? "put"
-                 : p->rndv == RD_RNDV_PIPELINE ? "pipeline" : p->rndv == RD_RNDV_SPLIT ? "split" : "auto");
+                 : p->rndv == RD_RNDV_PIPELINE ? "pipeline" : p->rndv == RD_RNDV_SPLIT ? "split"
+                 : p->rndv == RD_RNDV_TRANSPORT ? "the transport's own" : "auto");
         return RD_OK;
     }
     rd_error("p2p", "no transport reaches rank %d (RDMPI_TRANSPORTS='%s')", w, rd_param.transports);
@@ -309,6 +317,41 @@ static void *recv_target(struct rd_request_s *req)
     return req->tmp;
 }
 
+/* The transport's own rendezvous: fetch the whole message into the user's
+ * buffer (contiguous, big enough) or a packed copy, unpacked when it is
+ * there; a receive that takes nothing declines the data. data holds the
+ * transport's descriptor. */
+static rd_status deliver_tl_rndv(struct rd_request_s *req, const struct rd_message_s *m,
+                                 const void *data)
+{
+    void *desc;
+    memcpy(&desc, data, sizeof(desc));
+    if (req->xfer == 0) {
+        struct rd_pend *pd = calloc(1, sizeof(*pd));
+        if (!pd)
+            return RD_ERR_NOMEM;
+        pd->kind = PEND_TL_DROP;
+        pd->data = desc;
+        pend_push(m->wsrc, pd);
+        finish_recv(req);
+        return RD_OK;
+    }
+    void *target;
+    if (req->dt->contig && req->xfer == m->len) {
+        target = (char *)req->buf + req->dt->true_lb;
+    } else {
+        req->tmp = malloc(m->len);
+        if (!req->tmp)
+            return RD_ERR_NOMEM;
+        target = req->tmp;
+    }
+    req->remote = (uint64_t)(uintptr_t)desc;
+    req->rma.local = target;
+    req->rma.len = m->len;
+    req->rma.lmr = NULL;
+    return queue_req(m->wsrc, PEND_TL_RECV, req);
+}
+
 /* Deliver message m (not yet consumed) to the matched receive req. */
 static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m, const void *data,
                          size_t data_len)
@@ -331,6 +374,8 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
     /* rendezvous */
     req->remote = m->sreq;
     req->proto = (uint8_t)m->proto;
+    if (m->proto == RD_RNDV_TRANSPORT)
+        return deliver_tl_rndv(req, m, data);
     if (req->xfer == 0) { /* nothing fits: release the sender */
         c.req = m->sreq;
         finish_recv(req);
@@ -587,6 +632,32 @@ static void build_env(struct rd_wire_env *env, const struct rd_request_s *req, u
     env->len = req->bytes;
 }
 
+/* Queue a copy of pd (built on the stack) for peer w. */
+static rd_status pend_copy(int w, const struct rd_pend *pd)
+{
+    struct rd_pend *q = malloc(sizeof(*q));
+    if (!q)
+        return RD_ERR_NOMEM;
+    *q = *pd;
+    pend_push(w, q);
+    return RD_OK;
+}
+
+/* The transport's own rendezvous moved the data (either side). */
+static void tl_rndv_done(rd_rma_op *op, rd_status st)
+{
+    struct rd_request_s *req = op->arg;
+    if (st != RD_OK) {
+        rd_error("p2p", "rendezvous %s rank %d failed: %s", req->kind == RD_REQ_RECV ? "from" : "to",
+                 req->wpeer, rd_status_string(st));
+        rd_job_abort(MPI_ERR_OTHER, "rendezvous transfer failed");
+    }
+    if (req->kind == RD_REQ_RECV)
+        finish_recv(req);
+    else
+        finish_send(req);
+}
+
 /* Send (or queue) the first message of a send request. */
 static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
 {
@@ -633,6 +704,26 @@ static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
             proto = req->bytes >= (size_t)rd_param.rndv_split_min ? RD_RNDV_SPLIT : RD_RNDV_GET;
         if (proto == RD_RNDV_SPLIT && tl->caps.needs_reg)
             proto = RD_RNDV_GET; /* split needs both keys: not for registered transports yet */
+        if (proto == RD_RNDV_TRANSPORT && req->dt->contig) {
+            h->proto = RD_RNDV_TRANSPORT;
+            req->proto = RD_RNDV_TRANSPORT;
+            req->rma.local = (char *)req->buf + req->dt->true_lb;
+            req->rma.len = req->bytes;
+            req->rma.lmr = NULL;
+            req->rma.done = tl_rndv_done;
+            req->rma.arg = req;
+            pd->kind = PEND_TL_SEND;
+            pd->id = RD_AM_RTS;
+            pd->hlen = sizeof(*h);
+            if (!p->pend_head) {
+                rd_status st = tl->ops->rndv_send(p->ep, pd->id, pd->hdr, pd->hlen, &req->rma);
+                if (st != RD_ERR_AGAIN)
+                    return st;
+            }
+            return pend_copy(req->wpeer, pd);
+        }
+        if (proto == RD_RNDV_TRANSPORT)
+            proto = RD_RNDV_PIPELINE; /* non-contiguous: below */
         h->proto = (uint32_t)proto;
         req->proto = (uint8_t)proto;
         req->pending = 2; /* split: own write + the receiver's FIN */
@@ -675,12 +766,7 @@ static rd_status send_first(struct rd_request_s *req, struct rd_peer *p)
         if (st != RD_ERR_AGAIN)
             return st;
     }
-    struct rd_pend *q = malloc(sizeof(*q));
-    if (!q)
-        return RD_ERR_NOMEM;
-    *q = pd_local;
-    pend_push(req->wpeer, q);
-    return RD_OK;
+    return pend_copy(req->wpeer, pd);
 }
 
 rd_status rd_p2p_start_send(struct rd_request_s *req)
@@ -821,6 +907,15 @@ static void am_handler(void *arg, int src, unsigned id, const void *hdr, size_t 
     /* answers go back the way this rank would send: connect it now */
     if (!E.peers[src].ep && connect_peer(src) != RD_OK)
         rd_job_abort(MPI_ERR_OTHER, "cannot connect back to a sender");
+    const void *desc = data;
+    if (id & RD_AM_RNDV) {
+        /* the data stays with the transport: the message carries the
+         * transport's descriptor as its payload, kept by value like any
+         * payload (the RTS names the length) */
+        id &= ~RD_AM_RNDV;
+        data = &desc;
+        len = sizeof(desc);
+    }
     if (id <= RD_AM_RTS)
         arrive(src, id, hdr, data, len);
     else
@@ -853,6 +948,15 @@ static rd_status run_pending(struct rd_peer *p, struct rd_pend *pd)
         req->rma.done = rma_done;
         req->rma.arg = req;
         return ops->put(ep, &req->rma);
+    case PEND_TL_SEND:
+        return ops->rndv_send(ep, pd->id, pd->hdr, pd->hlen, &req->rma);
+    case PEND_TL_RECV:
+        req->rma.done = tl_rndv_done;
+        req->rma.arg = req;
+        return ops->rndv_recv(ep->tl, (void *)(uintptr_t)req->remote, &req->rma);
+    case PEND_TL_DROP:
+        ops->rndv_drop(ep->tl, (void *)pd->data);
+        return RD_OK;
     case PEND_FRAGS: {
         size_t room = ep->tl->caps.am_max - sizeof(struct rd_wire_ctrl);
         if (room > E.scratch_len)
@@ -1125,9 +1229,27 @@ rd_status rd_p2p_finalize(void)
     }
 }
 
+/* A message left unreceived at the end whose data a transport still
+ * holds: hand the descriptor back before the transport closes. */
+static void release_held(const struct rd_message_s *m)
+{
+    if (m->id == RD_AM_RTS && m->proto == RD_RNDV_TRANSPORT) {
+        void *desc;
+        memcpy(&desc, m->data, sizeof(desc));
+        rd_tl *tl = E.peers[m->wsrc].ep->tl;
+        tl->ops->rndv_drop(tl, desc);
+    }
+}
+
 void rd_p2p_close(void);
 void rd_p2p_close(void)
 {
+    for (uint32_t c = 0; c < E.nctx; c++)
+        for (struct rd_message_s *m = E.ctxq[c] ? E.ctxq[c]->unexp_head : NULL; m; m = m->next)
+            release_held(m);
+    for (int w = 0; E.peers && w < rd_job.size; w++)
+        for (struct rd_message_s *m = E.peers[w].ooo; m; m = m->next)
+            release_held(m);
     for (int i = 0; i < E.ntls; i++)
         E.tls[i]->ops->close(E.tls[i]);
     E.ntls = 0;

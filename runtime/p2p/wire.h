@@ -29,7 +29,9 @@ enum rd_rndv_proto {
     RD_RNDV_SPLIT = 3,    /* CTS; receiver reads the first part while the sender writes
                            * the rest: both cores copy. Each side sends FIN when its part
                            * is done and completes on its own part + the peer's FIN. */
-    RD_RNDV_AUTO = 4
+    RD_RNDV_TRANSPORT = 4, /* the transport's own rendezvous (rndv_send/rndv_recv): one
+                            * message announces the data, the receiver fetches it */
+    RD_RNDV_AUTO = 5
 };
 
 /* Where a split transfer of len bytes divides: page-aligned, about half. */

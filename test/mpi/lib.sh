@@ -24,7 +24,8 @@ shm_leftovers() {
 # transport_suite NAME "ENV": the SUITE_PROGS with every rank pair forced through
 # transport NAME (RDMPI_TRANSPORTS=NAME plus ENV), then the size-sensitive
 # ones under each rendezvous protocol (get, put, pipelined active
-# messages). Skips everything when this build has no such transport.
+# messages, the transport's own where it has one: ucx). Skips everything
+# when this build has no such transport.
 SUITE_PROGS="p2p_order p2p_wild p2p_probe p2p_wait p2p_sync p2p_trunc p2p_cancel p2p_persist
     p2p_sendrecv p2p_types p2p_dtypes p2p_stress p2p_large p2p_threads coll intercoll comm
     intercomm cart graph"
@@ -37,7 +38,7 @@ transport_suite() {
     for prog in $SUITE_PROGS; do
         p2p_check "$base" 3 "$RD_BUILDDIR/test/mpi/$prog"
     done
-    for proto in get put pipeline; do
+    for proto in get put pipeline transport; do
         for prog in $SUITE_SIZED_PROGS; do
             p2p_check "$base RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$RD_BUILDDIR/test/mpi/$prog"
         done

@@ -65,13 +65,19 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length, v
 {
     ucx_tl *tl = arg;
     struct ucx_hdr h;
-    if (header_length < sizeof(h) || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-        rd_error("ucx", "malformed active message (%zu header bytes%s)", header_length,
-                 (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ? ", rendezvous" : "");
+    if (header_length < sizeof(h)) {
+        rd_error("ucx", "malformed active message (%zu header bytes)", header_length);
         return UCS_OK;
     }
     memcpy(&h, header, sizeof(h));
     tl->events++;
+    if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+        /* rndv_send's announcement: UCX keeps the descriptor until
+         * rndv_recv or rndv_drop */
+        tl->handler(tl->harg, h.src, h.id | RD_AM_RNDV, (const char *)header + sizeof(h), h.hlen, data,
+                    length);
+        return UCS_INPROGRESS;
+    }
     tl->handler(tl->harg, h.src, h.id, (const char *)header + sizeof(h), h.hlen, data, length);
     return UCS_OK;
 }
@@ -137,6 +143,7 @@ static rd_status ucx_open(const struct rd_job *job, rd_am_handler handler, void 
     tl->base.caps.rma = 1;
     tl->base.caps.needs_reg = 1;
     tl->base.caps.rkey_max = UCX_RKEY_MAX;
+    tl->base.caps.own_rndv = 1;
     tl->base.caps.latency_ns = 5000;
     tl->base.caps.bandwidth_mbs = 1000;
     *out = &tl->base;
@@ -203,16 +210,22 @@ static void copy_sent(void *request, ucs_status_t status, void *user_data)
     ucp_request_free(request);
 }
 
+/* our header, then the engine's: the length of both */
+static size_t ucx_header(unsigned char *h, const ucx_tl *tl, unsigned id, const void *hdr, size_t hlen)
+{
+    struct ucx_hdr uh = {tl->rank, id, (uint32_t)hlen};
+    memcpy(h, &uh, sizeof(uh));
+    memcpy(h + sizeof(uh), hdr, hlen);
+    return sizeof(uh) + hlen;
+}
+
 static rd_status ucx_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, const void *data,
                              size_t len)
 {
     ucx_ep *e = (ucx_ep *)base;
     ucx_tl *tl = (ucx_tl *)base->tl;
     unsigned char h[sizeof(struct ucx_hdr) + RD_AM_HDR_MAX];
-    struct ucx_hdr uh = {tl->rank, id, (uint32_t)hlen};
-    memcpy(h, &uh, sizeof(uh));
-    memcpy(h + sizeof(uh), hdr, hlen);
-    size_t total = sizeof(uh) + hlen;
+    size_t total = ucx_header(h, tl, id, hdr, hlen);
     /* straight from the caller's buffers, if UCX can finish at once */
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL,
                              .flags = UCP_AM_SEND_FLAG_EAGER};
@@ -399,6 +412,101 @@ static rd_status ucx_put(rd_ep *ep, rd_rma_op *op)
     return rma(ep, op, 1);
 }
 
+/* ------------------------------------------------------------ UCX's own rendezvous */
+
+/* A rendezvous send in flight: the header lives as long as the send. */
+struct ucx_rndv {
+    ucx_tl *tl;
+    rd_rma_op *op;
+    unsigned char h[sizeof(struct ucx_hdr) + RD_AM_HDR_MAX];
+};
+
+static void rndv_finish(ucx_tl *tl, rd_rma_op *op, ucs_status_t status, const char *what, int peer)
+{
+    if (status != UCS_OK)
+        rd_error("ucx", "rendezvous %s rank %d: %s", what, peer, ucs_status_string(status));
+    tl->events++;
+    tl->inflight--;
+    op->done(op, status == UCS_OK ? RD_OK : RD_ERR_PEER);
+}
+
+static void rndv_sent(void *request, ucs_status_t status, void *user_data)
+{
+    struct ucx_rndv *x = user_data;
+    ucx_tl *tl = x->tl;
+    rd_rma_op *op = x->op;
+    free(x);
+    ucp_request_free(request);
+    rndv_finish(tl, op, status, "send to", -1);
+}
+
+/* The header goes by active message; UCX moves the data once the receiver
+ * asks for it (ucp_am_recv_data_nbx), by RDMA where the lanes allow it. */
+static rd_status ucx_rndv_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, rd_rma_op *op)
+{
+    ucx_ep *e = (ucx_ep *)base;
+    ucx_tl *tl = (ucx_tl *)base->tl;
+    struct ucx_rndv *x = malloc(sizeof(*x));
+    if (!x)
+        return RD_ERR_NOMEM;
+    x->tl = tl;
+    x->op = op;
+    size_t total = ucx_header(x->h, tl, id, hdr, hlen);
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+                                             UCP_OP_ATTR_FIELD_USER_DATA,
+                             .flags = UCP_AM_SEND_FLAG_RNDV, .cb.send = rndv_sent, .user_data = x};
+    tl->inflight++;
+    ucs_status_ptr_t r = ucp_am_send_nbx(e->ep, UCX_AM_ID, x->h, total, op->local, op->len, &p);
+    if (UCS_PTR_IS_PTR(r))
+        return RD_OK;
+    free(x);
+    if (r == NULL) { /* (not expected: the receiver has not asked yet) */
+        rndv_finish(tl, op, UCS_OK, "send to", base->peer);
+        return RD_OK;
+    }
+    tl->inflight--;
+    rd_error("ucx", "rendezvous send of %zu bytes to rank %d: %s", op->len, base->peer,
+             ucs_status_string(UCS_PTR_STATUS(r)));
+    return RD_ERR_PEER;
+}
+
+static void rndv_received(void *request, ucs_status_t status, size_t length, void *user_data)
+{
+    struct ucx_rndv *x = user_data;
+    ucx_tl *tl = x->tl;
+    rd_rma_op *op = x->op;
+    (void)length;
+    free(x);
+    ucp_request_free(request);
+    rndv_finish(tl, op, status, "receive from", -1);
+}
+
+static rd_status ucx_rndv_recv(rd_tl *base, void *desc, rd_rma_op *op)
+{
+    ucx_tl *tl = (ucx_tl *)base;
+    struct ucx_rndv *x = malloc(sizeof(*x));
+    if (!x) {
+        ucp_am_data_release(tl->worker, desc);
+        return RD_ERR_NOMEM;
+    }
+    x->tl = tl;
+    x->op = op;
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                             .cb.recv_am = rndv_received, .user_data = x};
+    tl->inflight++;
+    ucs_status_ptr_t r = ucp_am_recv_data_nbx(tl->worker, desc, op->local, op->len, &p);
+    if (UCS_PTR_IS_PTR(r))
+        return RD_OK;
+    free(x);
+    rndv_finish(tl, op, r == NULL ? UCS_OK : UCS_PTR_STATUS(r), "receive from", -1);
+    return RD_OK;
+}
+
+static void ucx_rndv_drop(rd_tl *base, void *desc)
+{
+    ucp_am_data_release(((ucx_tl *)base)->worker, desc);
+}
+
 static int ucx_progress(rd_tl *base)
 {
     ucx_tl *tl = (ucx_tl *)base;
@@ -447,6 +555,9 @@ const struct rd_transport rd_transport_ucx = {
     .mem_dereg = ucx_mem_dereg,
     .get = ucx_get,
     .put = ucx_put,
+    .rndv_send = ucx_rndv_send,
+    .rndv_recv = ucx_rndv_recv,
+    .rndv_drop = ucx_rndv_drop,
     .progress = ucx_progress,
     .close = ucx_close,
     .busy = ucx_busy,
