@@ -43,4 +43,22 @@ transport_suite() {
             p2p_check "$base RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$RD_BUILDDIR/test/mpi/$prog"
         done
     done
+    lazy_connect_check "$base"
+}
+
+# lazy_connect_check "ENV": 4 ranks that each talk only to their partner
+# (rank ^ 1, test/mpi/p2p_pairs) connect to that peer and no other: the
+# engine logs each connection it makes (RDMPI_LOG=debug:p2p).
+lazy_connect_check() {
+    local out rc r peers
+    # shellcheck disable=SC2086 # ENV is a list of words
+    out=$(env $1 RDMPI_LOG=debug:p2p timeout -k 10 "${P2P_TIMEOUT:-120}" rrun -np 4 \
+        "$RD_BUILDDIR/test/mpi/p2p_pairs" 2>&1); rc=$?
+    is "$rc" 0 "$1: p2p_pairs on 4 ranks exits 0"
+    is "$(printf '%s\n' "$out" | grep -c '^done \[rank [0-3]\] [46] checks, 0 failed$')" 4 \
+        "$1: p2p_pairs: every rank passed its checks"
+    for r in 0 1 2 3; do
+        peers=$(printf '%s\n' "$out" | sed -n "s/^rdmpi\[$r\] p2p debug: rank \([0-9]*\) via .*/\1/p" | sort -n | tr '\n' ' ')
+        is "$peers" "$((r ^ 1)) " "$1: rank $r connected to its partner only (lazy connections)"
+    done
 }
