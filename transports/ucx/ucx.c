@@ -26,8 +26,11 @@
 
 #define UCX_KEY "rdmpi.ucx.addr"
 #define UCX_AM_ID 0
-#define UCX_EAGER 8192    /* suggested eager limit */
-#define UCX_AM_MAX 65536  /* largest active message we send */
+/* Suggested eager limit: over tcp an eager 64 KiB message takes about
+ * half the time of UCX's rendezvous (47 against 81 us), at 128 KiB the
+ * rendezvous wins (85 against 92 us). */
+#define UCX_EAGER 65536
+#define UCX_AM_MAX (UCX_EAGER + 1024) /* largest active message we send */
 #define UCX_RKEY_MAX 256  /* the engine carries keys of at most this size */
 
 /* on the wire, before the engine's header */
