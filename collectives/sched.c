@@ -33,7 +33,7 @@ static struct rd_scratch pool[RD_POOL_N];
 static int npool;
 static size_t pool_bytes;
 
-static struct rd_scratch pool_get(size_t bytes)
+struct rd_scratch rd_scratch_get(size_t bytes)
 {
     int best = -1;
     for (int i = 0; i < npool; i++)
@@ -49,8 +49,10 @@ static struct rd_scratch pool_get(size_t bytes)
     return x;
 }
 
-static void pool_put(struct rd_scratch x)
+void rd_scratch_put(struct rd_scratch x)
 {
+    if (!x.p)
+        return;
     if (x.size > RD_POOL_BYTES / 2) {
         free(x.p);
         return;
@@ -117,7 +119,7 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
 static void sched_free(struct rd_sched *s)
 {
     for (int i = 0; i < s->nscratch; i++)
-        pool_put(s->scratch[i]);
+        rd_scratch_put(s->scratch[i]);
     s->nscratch = 0;
     for (int i = 0; i < s->nops; i++) {
         if (s->ops[i].dt)
@@ -255,7 +257,7 @@ void *rd_sched_alloc(struct rd_sched *s, size_t bytes)
         s->scratch = a;
         s->capscratch = cap;
     }
-    struct rd_scratch x = pool_get(bytes);
+    struct rd_scratch x = rd_scratch_get(bytes);
     if (x.p)
         s->scratch[s->nscratch++] = x;
     return x.p;

@@ -50,6 +50,10 @@ struct rd_scratch {
     void *p;
     size_t size;
 };
+/* Scratch buffers from the pool the schedules use (p NULL: out of
+ * memory); give them back with rd_scratch_put. */
+struct rd_scratch rd_scratch_get(size_t bytes);
+void rd_scratch_put(struct rd_scratch x);
 
 struct rd_sched {
     struct rd_sop *ops;

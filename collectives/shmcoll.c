@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "collectives/coll.h"
+#include "collectives/shmcoll.h"
 #include "runtime/comm.h"
 #include "runtime/job.h"
 #include "runtime/nodemem.h"
@@ -52,7 +53,7 @@ static int all_local(MPI_Comm comm)
 
 /* First use: decide for good whether comm goes through the node's memory.
  * Every rank reaches the same answer; the claim itself is collective. */
-static int setup(MPI_Comm comm)
+int rd_nc_setup(MPI_Comm comm)
 {
     comm->node_slot = -1;
     if (!rd_node_arena.base || comm->size < 2 || comm->size > rd_node_arena.local_size ||
@@ -109,7 +110,7 @@ static int done_reading(MPI_Comm comm, int j, uint64_t want)
 }
 
 /* Wait until rank j has posted at least `want`. */
-static void wait_posted(MPI_Comm comm, int j, uint64_t want)
+void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t want)
 {
     if (comm->node_known[j] >= want)
         return;
@@ -121,26 +122,26 @@ static void wait_posted(MPI_Comm comm, int j, uint64_t want)
     comm->node_known[j] = v;
 }
 
-static void wait_all(MPI_Comm comm, uint64_t want)
+void rd_nc_wait_all(MPI_Comm comm, uint64_t want)
 {
     for (int j = 0; j < comm->size; j++)
         if (j != comm->rank)
-            wait_posted(comm, j, want);
+            rd_nc_wait_posted(comm, j, want);
 }
 
-static unsigned char *area_data(MPI_Comm comm, int j, uint64_t s)
+unsigned char *rd_nc_data(MPI_Comm comm, int j, uint64_t s)
 {
     return rd_node_area(comm->node_slot - 1, j, s)->data;
 }
 
 /* This rank has read everything up to s. */
-static void finish(MPI_Comm comm, uint64_t s)
+void rd_nc_finish(MPI_Comm comm, uint64_t s)
 {
     atomic_store_explicit(rd_node_done(comm->node_slot - 1, comm->rank), s, memory_order_release);
     comm->node_known[comm->size + comm->rank] = s;
 }
 
-static void post(MPI_Comm comm, uint64_t s)
+void rd_nc_post(MPI_Comm comm, uint64_t s)
 {
     atomic_store_explicit(&rd_node_area(comm->node_slot - 1, comm->rank, s)->seq, s,
                           memory_order_release);
@@ -148,7 +149,7 @@ static void post(MPI_Comm comm, uint64_t s)
 }
 
 /* Step 1: may this rank overwrite its area for s (every reader has read
- * collective s - D)? guard() waits for it. */
+ * collective s - D)? rd_nc_guard() waits for it. */
 static int guard_ready(MPI_Comm comm, uint64_t s)
 {
     if (s <= RD_NODE_DEPTH)
@@ -159,20 +160,30 @@ static int guard_ready(MPI_Comm comm, uint64_t s)
     return 1;
 }
 
-static void guard(MPI_Comm comm, uint64_t s)
+void rd_nc_guard(MPI_Comm comm, uint64_t s)
 {
     long idle = 0;
     while (!guard_ready(comm, s))
         rd_wait_step(&idle);
 }
 
+/* Wait until every other rank has read everything up to s (what this
+ * rank lent for collective s may be reused then). */
+void rd_nc_wait_done(MPI_Comm comm, uint64_t s)
+{
+    long idle = 0;
+    for (int j = 0; j < comm->size; j++)
+        while (j != comm->rank && !done_reading(comm, j, s))
+            rd_wait_step(&idle);
+}
+
 static void reduce_all(MPI_Comm comm, uint64_t s, void *rbuf, int count, MPI_Datatype dt, MPI_Op op)
 {
     size_t bytes = (size_t)count * dt->size;
     int n = comm->size;
-    memcpy((char *)rbuf + dt->true_lb, area_data(comm, n - 1, s), bytes);
+    memcpy((char *)rbuf + dt->true_lb, rd_nc_data(comm, n - 1, s), bytes);
     for (int j = n - 2; j >= 0; j--)
-        rd_op_apply(op, (char *)area_data(comm, j, s) - dt->true_lb, rbuf, count, dt);
+        rd_op_apply(op, (char *)rd_nc_data(comm, j, s) - dt->true_lb, rbuf, count, dt);
 }
 
 /* Does this call go through the node's memory? Every rank answers alike:
@@ -213,11 +224,17 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
 {
     MPI_Comm comm = a->comm;
     size_t bytes;
-    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || comm->is_inter ||
-        !eligible(kind, a, &bytes))
+    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || comm->is_inter)
         return 0;
-    if (comm->node_slot == 0 && !setup(comm))
+    int small = eligible(kind, a, &bytes);
+    if (!small && !rd_shmdirect_eligible(kind, a))
         return 0;
+    if (comm->node_slot == 0 && !rd_nc_setup(comm))
+        return 0;
+    if (!small) {
+        *err = rd_shmdirect_run(kind, a);
+        return 1;
+    }
     *err = MPI_SUCCESS;
     int me = comm->rank, n = comm->size;
     if (kind != RD_COLL_BARRIER && bytes == 0)
@@ -230,32 +247,32 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
             size_t len = bytes - off < chunk ? bytes - off : chunk;
             uint64_t s = ++comm->node_seq;
             if (me == a->root) {
-                guard(comm, s);
-                rd_dt_pack(a->rbuf, a->dt, off, area_data(comm, me, s), len);
-                post(comm, s);
+                rd_nc_guard(comm, s);
+                rd_dt_pack(a->rbuf, a->dt, off, rd_nc_data(comm, me, s), len);
+                rd_nc_post(comm, s);
             } else {
-                post(comm, s);
-                wait_posted(comm, a->root, s);
-                rd_dt_unpack(a->rbuf, a->dt, off, area_data(comm, a->root, s), len);
+                rd_nc_post(comm, s);
+                rd_nc_wait_posted(comm, a->root, s);
+                rd_dt_unpack(a->rbuf, a->dt, off, rd_nc_data(comm, a->root, s), len);
             }
-            finish(comm, s);
+            rd_nc_finish(comm, s);
         }
         return 1;
     }
     uint64_t s = ++comm->node_seq;
     switch (kind) {
     case RD_COLL_BARRIER:
-        post(comm, s);
-        wait_all(comm, s);
+        rd_nc_post(comm, s);
+        rd_nc_wait_all(comm, s);
         break;
     case RD_COLL_REDUCE:
     case RD_COLL_ALLREDUCE: {
         const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-        guard(comm, s);
-        memcpy(area_data(comm, me, s), (const char *)mine + a->dt->true_lb, bytes);
-        post(comm, s);
+        rd_nc_guard(comm, s);
+        memcpy(rd_nc_data(comm, me, s), (const char *)mine + a->dt->true_lb, bytes);
+        rd_nc_post(comm, s);
         if (kind == RD_COLL_ALLREDUCE || me == a->root) {
-            wait_all(comm, s);
+            rd_nc_wait_all(comm, s);
             reduce_all(comm, s, a->rbuf, a->count, a->dt, a->op);
         }
         break;
@@ -263,16 +280,16 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
     case RD_COLL_ALLGATHER: {
         MPI_Datatype rdt = a->rdt;
         MPI_Aint bstride = (MPI_Aint)a->rcount * rdt->extent;
-        guard(comm, s);
+        rd_nc_guard(comm, s);
         if (a->sbuf == MPI_IN_PLACE)
-            rd_dt_pack((char *)a->rbuf + me * bstride, rdt, 0, area_data(comm, me, s), bytes);
+            rd_dt_pack((char *)a->rbuf + me * bstride, rdt, 0, rd_nc_data(comm, me, s), bytes);
         else
-            rd_dt_pack(a->sbuf, a->sdt, 0, area_data(comm, me, s), bytes);
-        post(comm, s);
-        wait_all(comm, s);
+            rd_dt_pack(a->sbuf, a->sdt, 0, rd_nc_data(comm, me, s), bytes);
+        rd_nc_post(comm, s);
+        rd_nc_wait_all(comm, s);
         for (int j = 0; j < n; j++)
             if (j != me || a->sbuf != MPI_IN_PLACE)
-                rd_dt_unpack((char *)a->rbuf + j * bstride, rdt, 0, area_data(comm, j, s), bytes);
+                rd_dt_unpack((char *)a->rbuf + j * bstride, rdt, 0, rd_nc_data(comm, j, s), bytes);
         break;
     }
     case RD_COLL_ALLTOALL: {
@@ -281,18 +298,18 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
         MPI_Datatype sdt = inplace ? a->rdt : a->sdt;
         MPI_Aint sstride = (MPI_Aint)(inplace ? a->rcount : a->scount) * sdt->extent;
         MPI_Aint rstride = (MPI_Aint)a->rcount * a->rdt->extent;
-        unsigned char *out = area_data(comm, me, s);
-        guard(comm, s);
+        unsigned char *out = rd_nc_data(comm, me, s);
+        rd_nc_guard(comm, s);
         for (int j = 0; j < n; j++)
             rd_dt_pack((const char *)sbuf + j * sstride, sdt, 0, out + (size_t)j * bytes, bytes);
-        post(comm, s);
-        wait_all(comm, s);
+        rd_nc_post(comm, s);
+        rd_nc_wait_all(comm, s);
         for (int j = 0; j < n; j++)
-            rd_dt_unpack((char *)a->rbuf + j * rstride, a->rdt, 0, area_data(comm, j, s) + (size_t)me * bytes,
+            rd_dt_unpack((char *)a->rbuf + j * rstride, a->rdt, 0, rd_nc_data(comm, j, s) + (size_t)me * bytes,
                          bytes);
         break;
     }
     }
-    finish(comm, s);
+    rd_nc_finish(comm, s);
     return 1;
 }

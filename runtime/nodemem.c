@@ -30,6 +30,7 @@ void rd_node_arena_unregister(void)
 {
     rd_node_arena.base = NULL;
     rd_node_arena.nslots = 0;
+    rd_node_arena.write = NULL;
 }
 
 void rd_node_slot_release(int slot, int n)

@@ -14,6 +14,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "runtime/error.h"
 
 #define RD_NODE_LINE 64
 #define RD_NODE_DEPTH 64
@@ -24,6 +27,11 @@ struct rd_node_arena {
     int local_size;      /* ranks per slot at most */
     size_t stride;       /* bytes per slot */
     size_t data;         /* data bytes per area */
+    /* Single copy of len bytes from local to remote in process pid (world
+     * rank peer, for messages): Cross Memory Attach, lent by the shm
+     * transport when the kernel permits it between the node's ranks;
+     * NULL otherwise. */
+    rd_status (*write)(pid_t pid, int peer, const void *local, uint64_t remote, size_t len);
 };
 extern struct rd_node_arena rd_node_arena;
 

@@ -381,6 +381,70 @@ static int a2a_val(int from, int to, long i)
     return from * 100000 + to * 1000 + (int)(i % 1000);
 }
 
+/* Allgather and Alltoall where the ranks use different datatypes of the
+ * same signature (c ints): odd ranks send from every other int of a wider
+ * buffer, even ranks receive into every other int; the gaps must stay
+ * untouched. */
+static MPI_Datatype every_other(int c)
+{
+    MPI_Datatype v, t;
+    MPI_Type_vector(c, 1, 2, MPI_INT, &v);
+    MPI_Type_create_resized(v, 0, (MPI_Aint)(2 * (long)c * sizeof(int)), &t);
+    MPI_Type_commit(&t);
+    MPI_Type_free(&v);
+    return t;
+}
+
+static void t_mixed_types(int c, MPI_Comm comm)
+{
+    if (c == 0)
+        return;
+    MPI_Datatype wide = every_other(c);
+    int odd = rank % 2, even = !odd;
+    long total = (long)c * size;
+    int *s = xmalloc(sizeof(int) * 2 * total), *r = xmalloc(sizeof(int) * 2 * total);
+    int *e = xmalloc(sizeof(int) * 2 * total);
+    /* Allgather: send c ints (odd: spread out), receive blocks of c ints
+     * (even: spread out) */
+    for (long i = 0; i < 2L * c; i++)
+        s[i] = odd ? (i % 2 ? -5 : val(rank, i / 2)) : (i < c ? val(rank, i) : -5);
+    for (long i = 0; i < 2 * total; i++)
+        r[i] = e[i] = -9;
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < c; i++)
+            e[even ? 2 * ((long)k * c + i) : (long)k * c + i] = val(k, i);
+    if (odd)
+        MPI_Allgather(s, 1, wide, r, c, MPI_INT, comm);
+    else
+        MPI_Allgather(s, c, MPI_INT, r, 1, wide, comm);
+    check_ints(r, e, 2 * total, "Allgather, types differing between ranks", c);
+    /* Alltoall: block k of c ints for rank k, the same way */
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < c; i++) {
+            if (odd) {
+                s[2 * ((long)k * c + i)] = a2a_val(rank, k, i);
+                s[2 * ((long)k * c + i) + 1] = -5;
+            } else {
+                s[(long)k * c + i] = a2a_val(rank, k, i);
+            }
+        }
+    for (long i = 0; i < 2 * total; i++)
+        r[i] = e[i] = -9;
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < c; i++)
+            e[even ? 2 * ((long)k * c + i) : (long)k * c + i] = a2a_val(k, rank, i);
+    if (odd)
+        MPI_Alltoall(s, 1, wide, r, c, MPI_INT, comm);
+    else
+        MPI_Alltoall(s, c, MPI_INT, r, 1, wide, comm);
+    check_ints(r, e, 2 * total, "Alltoall, types differing between ranks", c);
+    MPI_Type_free(&wide);
+    free(s);
+    free(r);
+    free(e);
+}
+
+
 static void t_alltoall(int c, MPI_Comm comm)
 {
     long total = (long)c * size;
@@ -663,6 +727,7 @@ int main(int argc, char **argv)
         t_gather_scatter(c < 30000 ? c : c / 8, size / 2, MPI_COMM_WORLD);
         t_allgather(c < 30000 ? c : c / 8, MPI_COMM_WORLD);
         t_alltoall(c < 30000 ? c : c / 8, MPI_COMM_WORLD);
+        t_mixed_types(c < 30000 ? c : c / 8, MPI_COMM_WORLD);
         t_nonblocking(c);
     }
     /* medium: the chunked shared-memory broadcast (between 4 and 64 KiB) */

@@ -256,9 +256,11 @@ static rd_status shm_activate(rd_tl *base)
         tl->rx[s].src = tl->local_peers[s];
     }
     shm_decide_cma(tl, pid, addr, probe_peer);
-    if (tl->seg.coll_slots > 0)
+    if (tl->seg.coll_slots > 0) {
         rd_node_arena_register(tl->seg.base + tl->seg.coll_off, tl->seg.coll_slots, tl->local_size,
                                RD_SHM_COLL_DATA);
+        rd_node_arena.write = tl->base.caps.rma ? rd_shm_cma_write : NULL;
+    }
 out:
     free(val);
     return st;
