@@ -3,7 +3,7 @@
 # rdmpi against Open MPI and MPICH on 2 and 4 ranks. Never built by `make`
 # nor run by `make check`: run.sh compiles coll.c itself with each
 # library's wrapper.
-EXTRA_DIST += bench/coll/README.md bench/coll/run.sh bench/coll/coll.c
+EXTRA_DIST += bench/coll/README.md bench/coll/run.sh bench/coll/coll.c bench/coll/floor.c
 
 # `make bench-coll [COLL_ARGS='--quick']`: builds rdmpi first, then runs it.
 # The peers' tools found by configure are passed on (when found).
