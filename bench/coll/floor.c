@@ -128,6 +128,22 @@ static void op(int alltoall, long size, const char *sbuf, char *const *rbufs)
     barrier();
 }
 
+/* n operations back to back: the slowest process's time, in seconds */
+static double timed(int alltoall, long size, long n, const char *sbuf, char *const *rbufs)
+{
+    double t0 = now();
+    for (long i = 0; i < n; i++)
+        op(alltoall, size, sbuf, rbufs);
+    sh->loop[me] = now() - t0;
+    barrier();
+    double slow = 0;
+    for (int p = 0; p < nproc; p++)
+        if (sh->loop[p] > slow)
+            slow = sh->loop[p];
+    barrier();
+    return slow;
+}
+
 int main(int argc, char **argv)
 {
     const char *colls = "allgather,alltoall", *sizearg = "4-4M";
@@ -223,16 +239,7 @@ int main(int argc, char **argv)
              * count for all */
             long iters = 1;
             for (long b = 1;; b *= 2) {
-                double t0 = now();
-                for (long i = 0; i < b; i++)
-                    op(alltoall, size, sbuf, rbufs);
-                sh->loop[me] = now() - t0;
-                barrier();
-                double slow = 0;
-                for (int p = 0; p < nproc; p++)
-                    if (sh->loop[p] > slow)
-                        slow = sh->loop[p];
-                barrier();
+                double slow = timed(alltoall, size, b, sbuf, rbufs);
                 if (b >= 4 && (slow >= target / 10 || b >= (1L << 24))) {
                     iters = (long)(b * target / (slow > 0 ? slow : 1e-9));
                     if (iters < 1)
@@ -247,17 +254,7 @@ int main(int argc, char **argv)
             double t[MAX_REPS];
             for (int r = 0; r < reps; r++) {
                 barrier();
-                double t0 = now();
-                for (long i = 0; i < iters; i++)
-                    op(alltoall, size, sbuf, rbufs);
-                sh->loop[me] = now() - t0;
-                barrier();
-                double slow = 0;
-                for (int p = 0; p < nproc; p++)
-                    if (sh->loop[p] > slow)
-                        slow = sh->loop[p];
-                t[r] = slow / (double)iters * 1e6;
-                barrier();
+                t[r] = timed(alltoall, size, iters, sbuf, rbufs) / (double)iters * 1e6;
             }
             /* every block landed where it belongs */
             int bad = 0;
