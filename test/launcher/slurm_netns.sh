@@ -34,7 +34,13 @@ H2=$(netns_name 2)
 CTL="nsenter --net=/run/netns/$C --"
 
 export SLURM_CONF=$d/slurm.conf
+# Job ids of this run's own (PMIx namespaces slurm.pmix.<job>.<step>, which
+# name the /dev/shm segments checked below): other Slurm tests on this
+# machine, this one's included, would otherwise all count from 1.
+first_job=$((1000 + $$ % 60000 * 1000))
 mkdir -p "$d/state" "$d/spool/$H1" "$d/spool/$H2"
+# Each node has 2 CPUs whatever the machine has (config_overrides: slurmd
+# takes the configuration's word): 4 ranks are 2 per node, 3 are 2 and 1.
 cat >"$SLURM_CONF" <<CONF
 ClusterName=rdmpinetns
 SlurmctldHost=$C($(netns_addr 0))
@@ -55,8 +61,10 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 MpiDefault=none
 ReturnToService=2
-NodeName=$H1 NodeAddr=$(netns_addr 1) CPUs=$(nproc) State=UNKNOWN
-NodeName=$H2 NodeAddr=$(netns_addr 2) CPUs=$(nproc) State=UNKNOWN
+FirstJobId=$first_job
+SlurmdParameters=config_overrides
+NodeName=$H1 NodeAddr=$(netns_addr 1) CPUs=2 State=UNKNOWN
+NodeName=$H2 NodeAddr=$(netns_addr 2) CPUs=2 State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 netns_exec -h "$C" 0 slurmctld -D -f "$SLURM_CONF" >"$d/slurmctld.out" 2>&1 &
@@ -85,8 +93,7 @@ fi
 # cma), which hang across network namespaces: tcp only, on eth0 (not lo,
 # whose 127.0.0.1 is a different host in each namespace).
 export UCX_TLS=tcp UCX_NET_DEVICES=eth0 FI_PROVIDER=tcp FI_TCP_IFACE=eth0
-# Each node offers 2 CPUs to Slurm, but both nodes share the machine's 2
-# cores: let the ranks' waits yield.
+# Both nodes share the machine's cores (2 here): let the ranks' waits yield.
 export RDMPI_OVERSUBSCRIBED=1
 SRUN="$CTL srun --mpi=pmix -N 2"
 
