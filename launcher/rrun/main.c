@@ -103,8 +103,11 @@ void rrun_job_fini(struct rrun_job *job)
 }
 
 /* Inside a Slurm allocation (SLURM_JOB_ID set), Slurm starts the ranks:
- * rrun becomes `srun --mpi=pmix -n N [--label] PROGRAM ARGS`, the -x
- * variables set in its environment (srun passes the environment on).
+ * rrun becomes `srun --mpi=pmix -n N --kill-on-bad-exit=1 [--label] PROGRAM
+ * ARGS`, the -x variables set in its environment (srun passes the
+ * environment on). --kill-on-bad-exit keeps rrun's promise that a failing
+ * rank ends the job: without it (Slurm's default) a rank that exits non-zero
+ * before it connects to PMIx leaves the others waiting in MPI_Init forever.
  * Returns only if srun cannot be run. */
 static int hand_to_srun(const struct rrun_options *opt)
 {
@@ -129,6 +132,7 @@ static int hand_to_srun(const struct rrun_options *opt)
     av[k++] = "--mpi=pmix";
     av[k++] = "-n";
     av[k++] = n;
+    av[k++] = "--kill-on-bad-exit=1";
     if (opt->tag_output)
         av[k++] = "--label";
     for (int i = 0; i < nargs; i++)
