@@ -48,7 +48,7 @@ static void test_life_cycle(void)
     rd_shm_seg seg;
     struct stat sb;
     int go[2];
-    tap_is_int(rd_shm_seg_create(&seg, nspace, 3, 4096), RD_OK, "local rank 0 creates the segment");
+    tap_is_int(rd_shm_seg_create(&seg, nspace, 3, 4096, 0), RD_OK, "local rank 0 creates the segment");
     tap_ok(strncmp(seg.name, prefix, strlen(prefix)) == 0 && strlen(seg.name) == strlen(prefix) + 16,
            "its name is %s + 16 hex digits (%s)", prefix, seg.name);
     tap_is_int(shm_stat(seg.name, &sb), 0, "it exists in /dev/shm");
@@ -101,18 +101,18 @@ static void test_life_cycle(void)
     tap_ok(seg.base == NULL, "close unmaps");
 
     /* a rank that never attaches (it died first): the creator unlinks */
-    tap_is_int(rd_shm_seg_create(&seg, nspace, 2, 4096), RD_OK, "a second segment for 2 ranks");
+    tap_is_int(rd_shm_seg_create(&seg, nspace, 2, 4096, 0), RD_OK, "a second segment for 2 ranks");
     tap_is_int(shm_stat(seg.name, &sb), 0, "it exists");
     rd_shm_seg_close(&seg);
     tap_ok(shm_stat(seg.name, &sb) != 0 && errno == ENOENT,
            "the creator unlinks it at close when a rank never attached");
 
     /* alone on the node: unlinked at once */
-    tap_is_int(rd_shm_seg_create(&seg, nspace, 1, 4096), RD_OK, "a segment for 1 rank");
+    tap_is_int(rd_shm_seg_create(&seg, nspace, 1, 4096, 0), RD_OK, "a segment for 1 rank");
     tap_ok(shm_stat(seg.name, &sb) != 0 && errno == ENOENT, "is unlinked at once");
     rd_shm_seg_close(&seg);
 
-    tap_is_int(rd_shm_seg_create(&seg, nspace, 2, 1000), RD_ERR_ARG,
+    tap_is_int(rd_shm_seg_create(&seg, nspace, 2, 1000, 0), RD_ERR_ARG,
                "a ring size that is not a power of two is refused");
     tap_is_int(leftovers(), 0, "no %s* entry left in /dev/shm", prefix);
 }
@@ -210,6 +210,62 @@ static void test_cma(void)
     close(go[1]);
 }
 
+/* The default: an anonymous memory file opened through /proc. */
+static void test_memfd(void)
+{
+    rd_shm_seg seg;
+    char want[64];
+    tap_is_int(rd_shm_seg_create(&seg, nspace, 3, 4096, 1), RD_OK, "memfd: local rank 0 creates the segment");
+    snprintf(want, sizeof(want), "/proc/%ld/fd/%d", (long)getpid(), seg.fd);
+    tap_ok(seg.fd >= 0 && strcmp(seg.name, want) == 0, "memfd: it publishes %s (%s)", want, seg.name);
+    tap_is_int(leftovers(), 0, "memfd: nothing appears in /dev/shm");
+    tap_is_int(atomic_load(&rd_shm_seg_header(&seg)->unlinked), 1, "memfd: there is no name to unlink");
+    rd_shm_seg_info(&seg, 0)->probe_addr = 0x5eed;
+    pid_t kids[2];
+    for (int i = 0; i < 2; i++) {
+        fflush(stdout);
+        kids[i] = fork();
+        if (kids[i] == 0) {
+            rd_shm_seg s;
+            int rc = rd_shm_seg_attach(&s, seg.name, i + 1, 3) == RD_OK ? 0 : 1;
+            /* what the creator wrote is there; what this rank writes reaches it */
+            if (rc == 0 && atomic_load(&rd_shm_seg_info(&s, 0)->probe_addr) != 0x5eed)
+                rc = 3;
+            if (rc == 0)
+                atomic_store(&rd_shm_seg_info(&s, i + 1)->probe_addr, 0x100 + (uint64_t)i);
+            if (rc == 0)
+                rd_shm_seg_close(&s);
+            _exit(rc);
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        int st = -1;
+        waitpid(kids[i], &st, 0);
+        tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "memfd: local rank %d attached and saw the creator's data", i + 1);
+        tap_is_int(atomic_load(&rd_shm_seg_info(&seg, i + 1)->probe_addr), 0x100 + i,
+                   "memfd: local rank %d's writes reached the creator", i + 1);
+    }
+    tap_is_int(atomic_load(&rd_shm_seg_header(&seg)->attached), 3, "memfd: both other local ranks counted in");
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", seg.fd);
+    rd_shm_seg_close(&seg);
+    tap_ok(access(path, F_OK) != 0, "memfd: close closes the memory file");
+    /* a creator killed before anyone attached leaves nothing behind */
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) {
+        rd_shm_seg s;
+        if (rd_shm_seg_create(&s, nspace, 2, 4096, 1) != RD_OK)
+            _exit(1);
+        raise(SIGKILL);
+        _exit(2);
+    }
+    int st = 0;
+    waitpid(c, &st, 0);
+    tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "memfd: a creator killed before anyone attached...");
+    tap_is_int(leftovers(), 0, "memfd: ...leaves no %s* entry in /dev/shm", prefix);
+}
+
 int main(void)
 {
     char err[256];
@@ -217,6 +273,7 @@ int main(void)
     snprintf(nspace, sizeof(nspace), "test/seg:%ld", (long)getpid());
     snprintf(prefix, sizeof(prefix), "/rdmpi-test_seg_%ld-", (long)getpid());
     test_life_cycle();
+    test_memfd();
     test_cma();
     return tap_done();
 }

@@ -180,7 +180,7 @@ static rd_status shm_open_tl(const struct rd_job *job, rd_am_handler handler, vo
         return RD_OK;
     }
     if (tl->local_rank == 0) {
-        st = rd_shm_seg_create(&tl->seg, job->nspace, tl->local_size, tl->ring_size);
+        st = rd_shm_seg_create(&tl->seg, job->nspace, tl->local_size, tl->ring_size, (int)rd_param.shm_memfd);
         if (st != RD_OK)
             goto err_free;
         tl->have_seg = 1;

@@ -77,8 +77,16 @@ static void warn_if_small(size_t need)
     }
 }
 
+/* Remove the name of a named segment (a memory file has none). */
+static void seg_unlink(rd_shm_seg *seg)
+{
+    if (seg->fd < 0 && strncmp(seg->name, "/proc/", 6) != 0 && shm_unlink(seg->name) != 0 &&
+        errno != ENOENT)
+        rd_warn("shm", "shm_unlink(%s) failed: %s", seg->name, strerror(errno));
+}
+
 rd_status rd_shm_seg_create(rd_shm_seg *seg, const char *nspace, int local_size,
-                            size_t ring_size)
+                            size_t ring_size, int memfd)
 {
     rd_status st;
     int fd;
@@ -89,13 +97,22 @@ rd_status rd_shm_seg_create(rd_shm_seg *seg, const char *nspace, int local_size,
                  ring_size);
         return RD_ERR_ARG;
     }
-    make_name(seg->name, sizeof(seg->name), nspace);
-    fd = shm_open(seg->name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) {
-        int e = errno;
-        rd_error("shm", "shm_open(%s) failed: %s%s", seg->name, strerror(e),
-                 e == EEXIST ? " (the name is already taken)" : "");
-        return RD_ERR_IO;
+    seg->fd = -1;
+    fd = memfd ? memfd_create("rdmpi-node-segment", MFD_CLOEXEC) : -1;
+    if (fd >= 0) {
+        snprintf(seg->name, sizeof(seg->name), "/proc/%ld/fd/%d", (long)getpid(), fd);
+        seg->fd = fd;
+    } else {
+        if (memfd)
+            rd_debug("shm", "memfd_create failed (%s): a named segment instead", strerror(errno));
+        make_name(seg->name, sizeof(seg->name), nspace);
+        fd = shm_open(seg->name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd < 0) {
+            int e = errno;
+            rd_error("shm", "shm_open(%s) failed: %s%s", seg->name, strerror(e),
+                     e == EEXIST ? " (the name is already taken)" : "");
+            return RD_ERR_IO;
+        }
     }
     if (ftruncate(fd, (off_t)total) != 0) {
         rd_error("shm", "ftruncate(%s, %zu) failed: %s", seg->name, total, strerror(errno));
@@ -109,7 +126,8 @@ rd_status rd_shm_seg_create(rd_shm_seg *seg, const char *nspace, int local_size,
         st = RD_ERR_IO;
         goto err_unlink;
     }
-    close(fd);
+    if (seg->fd < 0)
+        close(fd);
     warn_if_small((size_t)local_size * (size_t)(local_size - 1) * ring_size + seg->ring_off);
     seg->size = total;
     seg->local_rank = 0;
@@ -123,8 +141,8 @@ rd_status rd_shm_seg_create(rd_shm_seg *seg, const char *nspace, int local_size,
     h->total_size = total;
     atomic_store_explicit(&rd_shm_seg_info(seg, 0)->pid, (int32_t)getpid(), memory_order_relaxed);
     atomic_store_explicit(&h->attached, 1, memory_order_release);
-    if (local_size == 1) {
-        shm_unlink(seg->name);
+    if (local_size == 1 || seg->fd >= 0) {
+        seg_unlink(seg);
         atomic_store(&h->unlinked, 1);
     }
     rd_debug("shm", "created %s: %zu bytes, %d local ranks, rings of %zu bytes", seg->name,
@@ -133,7 +151,8 @@ rd_status rd_shm_seg_create(rd_shm_seg *seg, const char *nspace, int local_size,
 
 err_unlink:
     close(fd);
-    shm_unlink(seg->name);
+    seg_unlink(seg);
+    seg->fd = -1;
     return st;
 }
 
@@ -143,10 +162,13 @@ rd_status rd_shm_seg_attach(rd_shm_seg *seg, const char *name, int local_rank, i
     struct stat sb;
     int fd;
     memset(seg, 0, sizeof(*seg));
+    seg->fd = -1;
     snprintf(seg->name, sizeof(seg->name), "%s", name);
-    fd = shm_open(seg->name, O_RDWR, 0);
+    /* the creator's memory file through /proc, or a named segment */
+    fd = strncmp(name, "/proc/", 6) == 0 ? open(name, O_RDWR | O_CLOEXEC) : shm_open(seg->name, O_RDWR, 0);
     if (fd < 0) {
-        rd_error("shm", "shm_open(%s) to attach failed: %s", seg->name, strerror(errno));
+        rd_error("shm", "cannot open the node segment %s to attach: %s%s", seg->name, strerror(errno),
+                 name[1] == 'p' ? " (ranks that cannot see each other's /proc: try RDMPI_SHM_MEMFD=0)" : "");
         return RD_ERR_IO;
     }
     if (fstat(fd, &sb) != 0) {
@@ -179,9 +201,8 @@ rd_status rd_shm_seg_attach(rd_shm_seg *seg, const char *name, int local_rank, i
     atomic_store_explicit(&rd_shm_seg_info(seg, local_rank)->pid, (int32_t)getpid(),
                           memory_order_relaxed);
     if (atomic_fetch_add_explicit(&h->attached, 1, memory_order_acq_rel) + 1 ==
-        (uint32_t)local_size) {
-        if (shm_unlink(seg->name) != 0)
-            rd_warn("shm", "shm_unlink(%s) failed: %s", seg->name, strerror(errno));
+        (uint32_t)local_size && !atomic_load(&h->unlinked)) {
+        seg_unlink(seg);
         atomic_store(&h->unlinked, 1);
         rd_debug("shm", "every local rank attached %s: unlinked", seg->name);
     }
@@ -198,10 +219,12 @@ void rd_shm_seg_close(rd_shm_seg *seg)
         return;
     if (seg->creator && !atomic_load(&rd_shm_seg_header(seg)->unlinked)) {
         /* a rank never attached (it died first): the name is still there */
-        if (shm_unlink(seg->name) != 0 && errno != ENOENT)
-            rd_warn("shm", "shm_unlink(%s) failed: %s", seg->name, strerror(errno));
+        seg_unlink(seg);
         atomic_store(&rd_shm_seg_header(seg)->unlinked, 1);
     }
     munmap(seg->base, seg->size);
     seg->base = NULL;
+    if (seg->fd >= 0)
+        close(seg->fd);
+    seg->fd = -1;
 }

@@ -1,10 +1,16 @@
 /*
  * shm_segment.h - the one shared-memory segment of a node.
  *
- * Local rank 0 creates it (shm_open O_CREAT|O_EXCL, mode 0600) under
- * "/rdmpi-<nspace>-<random>"; every other local rank attaches by name and
- * increments the attach counter; whoever brings it to local_size unlinks
- * the name, so nothing stays in /dev/shm once start-up is over. Layout:
+ * Local rank 0 creates it as an anonymous memory file (memfd_create) and
+ * publishes "/proc/<pid>/fd/<fd>", which the other local ranks open: the
+ * segment never has a name, so nothing can be left behind in /dev/shm
+ * whoever dies when (a rank killed before every rank attached left a named
+ * segment behind under launchers that do not sweep /dev/shm, e.g. Slurm),
+ * and the memory goes with the last mapping. Where memfd is missing, or
+ * with RDMPI_SHM_MEMFD=0, it is a named segment (shm_open O_CREAT|O_EXCL,
+ * mode 0600) "/rdmpi-<nspace>-<random>" instead; every other local rank
+ * attaches by name and increments the attach counter; whoever brings it to
+ * local_size unlinks the name. Layout:
  *
  *   header        magic, version, local_size, ring_size, total size, counters
  *   rank info     per local rank: pid and the address of its CMA probe word
@@ -63,16 +69,19 @@ typedef struct rd_shm_seg {
     int local_size, local_rank;
     size_t ring_size;
     int creator;
+    int fd;                /* the creator's memory file, open while the segment is (-1: named) */
     size_t info_off, active_off, active_stride, ctl_off, ring_off, coll_off;
     int coll_slots;
     char name[RD_SHM_SEG_NAME_MAX];
 } rd_shm_seg;
 
 /* Local rank 0: create, size and map the segment; ring_size must be a power
- * of two (rd_shm_ring_size_round). seg->name is the name to publish. */
+ * of two (rd_shm_ring_size_round). memfd: an anonymous memory file when the
+ * kernel has them, else (or 0) a named segment. seg->name is what to
+ * publish: the /proc path of the memory file, or the name. */
 rd_status rd_shm_seg_create(rd_shm_seg *seg, const char *nspace, int local_size,
-                            size_t ring_size);
-/* Other local ranks: map the named segment and count this rank in. */
+                            size_t ring_size, int memfd);
+/* Other local ranks: map the published segment and count this rank in. */
 rd_status rd_shm_seg_attach(rd_shm_seg *seg, const char *name, int local_rank, int local_size);
 /* Unmap; the creator unlinks the name if some rank never attached. */
 void rd_shm_seg_close(rd_shm_seg *seg);
