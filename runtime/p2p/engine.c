@@ -92,6 +92,9 @@ static struct {
 static const struct rd_transport *const rd_builtin_transports[] = {
     &rd_transport_self,
     &rd_transport_shm,
+#ifdef RD_HAVE_VERBS
+    &rd_transport_verbs, /* before ucx and ofi: the network transport of choice where a device is */
+#endif
 #ifdef RD_HAVE_UCX
     &rd_transport_ucx,
 #endif
@@ -1212,6 +1215,14 @@ rd_status rd_p2p_init(void)
     for (int i = 0; st == RD_OK && i < E.ntls; i++)
         if (E.tls[i]->ops->activate)
             st = E.tls[i]->ops->activate(E.tls[i]);
+    /* a second fence when a transport asks for it: every rank's activate()
+     * is done before anyone sends (decided by what every rank tries to
+     * open, the same everywhere, not by what opened) */
+    int fence_again = 0;
+    for (int i = 0; i < nwant; i++)
+        fence_again |= want[i].t->activate_fence;
+    if (st == RD_OK && fence_again)
+        st = rd_job_fence(0);
     return st;
 }
 
