@@ -93,3 +93,11 @@ test_mpi_p2p_threads_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_p2p_threads_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/p2p_threads.sh
 EXTRA_DIST += test/mpi/p2p_threads.sh
+
+# memory freed and taken again between large messages (registration caches)
+check_PROGRAMS += test/mpi/p2p_reuse
+test_mpi_p2p_reuse_SOURCES = test/mpi/p2p_reuse.c
+test_mpi_p2p_reuse_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_reuse_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/p2p_reuse.sh
+EXTRA_DIST += test/mpi/p2p_reuse.sh

@@ -765,6 +765,12 @@ void vb_data_close(vb_tl *tl)
     if (tl->cw_mr)
         ibv_dereg_mr(tl->cw_mr);
     free(tl->cw);
+    if (tl->rcache) {
+        struct vb_rcache_stats rs;
+        vb_rcache_stats(tl->rcache, &rs);
+        rd_debug("verbs", "registration cache: %lu hits, %lu misses, %lu invalidated, %lu evicted", rs.hits,
+                 rs.misses, rs.invalidated, rs.evicted);
+    }
     vb_rcache_destroy(tl->rcache);
     while (tl->rma_free) {
         struct vb_rma *x = tl->rma_free;
