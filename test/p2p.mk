@@ -101,3 +101,10 @@ test_mpi_p2p_reuse_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_p2p_reuse_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/p2p_reuse.sh
 EXTRA_DIST += test/mpi/p2p_reuse.sh
+
+# connections: ranks in pairs, or everyone at once (the verbs test counts
+# connections in its debug log)
+check_PROGRAMS += test/mpi/p2p_peers
+test_mpi_p2p_peers_SOURCES = test/mpi/p2p_peers.c
+test_mpi_p2p_peers_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_peers_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
