@@ -108,3 +108,10 @@ check_PROGRAMS += test/mpi/p2p_peers
 test_mpi_p2p_peers_SOURCES = test/mpi/p2p_peers.c
 test_mpi_p2p_peers_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_p2p_peers_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+
+# ranks 0 and 1 exchanging messages for a while (the verbs test removes the
+# device underneath)
+check_PROGRAMS += test/mpi/p2p_loop
+test_mpi_p2p_loop_SOURCES = test/mpi/p2p_loop.c
+test_mpi_p2p_loop_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_loop_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)

@@ -16,11 +16,17 @@
 #   - connections made on first use only (rdma_cm): ranks in pairs get one
 #     connection each; everyone connecting to everyone at once resolves
 #     every simultaneous connect the same way
-# (The error tests and the atomics test join as verbs_errors / verbs_unit.)
+#   - failures: a QP in the error state, a wrong remote key, a peer whose
+#     QP vanished (retry exceeded) — provoked by RDMPI_VERBS_FAULT — each
+#     ends the job through the launcher, promptly, with the peer's rank and
+#     the verbs status in the message, no rank left behind
+#   - in the VM only, last: the device removed under a running job
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 
 B=$RD_BUILDDIR
+parts=${VB_SUITE_PARTS:-suite reuse peers faults gone} # for working on one part
+part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 devices=${RDMPI_TEST_VERBS_DEVICES:-$(ls /sys/class/infiniband 2>/dev/null)}
 is_iwarp() { case $(cat "/sys/class/infiniband/$1/node_type" 2>/dev/null) in 4:*) return 0 ;; esac; return 1; }
 args_of() { [ "$1" = p2p_large ] && echo "20 24"; } # small enough for the VM (2 GiB)
@@ -78,6 +84,77 @@ peers() {
     done
 }
 
+# faults "ENV" DEV-KIND: each failure, provoked on one rank, ends the job
+# (expected messages: one line per fault, "KIND:RANK PROTOCOL REGEX")
+faults_rxe='qp_error:1 get rdmpi\[1\] verbs error: RDMA read from rank 0 failed: Work Request Flushed Error
+bad_rkey:1 get rdmpi\[1\] verbs error: RDMA read from rank 0 failed: remote access error
+lost_peer:1 get rdmpi\[1\] verbs error: RDMA read from rank 0 failed: transport retry counter exceeded
+qp_error:0 put rdmpi\[0\] verbs error: RDMA write to rank 1 failed: Work Request Flushed Error
+bad_rkey:0 put rdmpi\[0\] verbs error: RDMA write to rank 1 failed: remote access error
+lost_peer:0 put rdmpi\[0\] verbs error: RDMA write to rank 1 failed: transport retry counter exceeded'
+# iWARP: a QP error or a bad key tears the connection down (either side may tell first)
+iw='rdmpi\[[01]\] verbs error: (rdma_cm: the connection to rank [01] broke|the QP to rank [01] failed: [a-z]|RDMA (read from|write to) rank [01] failed: [A-Za-z])'
+faults_iwarp="qp_error:1 get $iw
+bad_rkey:1 get $iw
+lost_peer:1 get $iw
+qp_error:0 put $iw
+bad_rkey:0 put $iw
+lost_peer:0 put $iw"
+faults() {
+    local env="$1 RDMPI_EAGER_LIMIT=1 RDMPI_VERBS_TIMEOUT=12 RDMPI_VERBS_RETRY_COUNT=2" f proto want out rc label
+    while read -r f proto want; do
+        label="$1 RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto"
+        # shellcheck disable=SC2086
+        out=$(env $env RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto timeout -k 10 60 rrun -np 2 \
+            "$B/test/mpi/p2p_large" 1 1 2>&1); rc=$?
+        ok "$([ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ]; echo $?)" \
+            "$label: the job ends with an error, not a hang (rrun's status $rc)"
+        like "$out" "$want" "$label: the failing operation, the peer's rank and the verbs status"
+        like "$out" "rrun: rank [01] \(pid [0-9]+\) called MPI_Abort with code [0-9]+: ." \
+            "$label: the launcher ends the job for the rank that failed"
+        is "$(pgrep -f "$B/test/mpi/p2p_large" | wc -l)" 0 "$label: no rank left behind"
+        [ $rc -ne 0 ] && [ $rc -ne 124 ] || diag "$(printf '%s\n' "$out" | grep -v '^ok' | tail -n 8)"
+    done
+}
+
+# gone "ENV" DEV CM: the device removed while ranks 0 and 1 exchange messages
+gone() {
+    local env="$1 RDMPI_VERBS_CM=$3" dev=$2 cm=$3 line out= rc rp kind fifo
+    kind=rxe; is_iwarp "$dev" && kind=siw
+    fifo=$(mktemp -u "${TMPDIR:-/tmp}/verbs-gone.XXXXXX")
+    mkfifo "$fifo" || return
+    # shellcheck disable=SC2086
+    env $env timeout -k 10 120 rrun -np 2 "$B/test/mpi/p2p_loop" "$([ "$cm" = pmix ] && echo 4 || echo 100)" \
+        >"$fifo" 2>&1 &
+    rp=$!
+    exec 3<"$fifo"
+    rm -f "$fifo"
+    # once the first round trip is done, the device goes
+    while IFS= read -r line <&3; do
+        out="$out$line"$'\n'
+        [ "$line" = "# [rank 0] exchanging" ] && break
+    done
+    rdma link delete "$dev"
+    while IFS= read -r line <&3; do out="$out$line"$'\n'; done
+    exec 3<&-
+    wait $rp; rc=$?
+    if [ "$cm" = pmix ]; then
+        # rxe cannot be taken from a process (no disassociation): the kernel
+        # waits for the job to close the device
+        is "$rc" 0 "$env: $dev removed under the job: the removal waits for the job, which ends well"
+        is "$(printf '%s' "$out" | grep -c '^done \[rank [01]\] 1 checks, 0 failed$')" 2 "$env: both ranks' messages all as sent"
+    else
+        ok "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; echo $?)" \
+            "$env: $dev removed under the job: it ends with an error, not a hang (rrun's status $rc)"
+        like "$out" "rdmpi\\[[01]\\] verbs error: rdma_cm: device $dev removed" "$env: the message says the device went"
+        like "$out" "rrun: rank [01] \\(pid [0-9]+\\) called MPI_Abort" "$env: the launcher ends the job"
+    fi
+    [ "$rc" = 0 ] && [ "$cm" != pmix ] && diag "$(printf '%s' "$out" | grep -v '^ok' | tail -n 8)"
+    is "$(pgrep -f "$B/test/mpi/p2p_loop" | wc -l)" 0 "$env: no rank left behind"
+    rdma link add "$dev" type $kind netdev "rdmavm_$kind"
+    ok $? "$dev added again"
+}
+
 ndev=0
 for dev in $devices; do
     [ -e "/sys/class/infiniband/$dev" ] || { ok 1 "device $dev exists"; continue; }
@@ -89,14 +166,41 @@ for dev in $devices; do
         modes="pmix rdmacm"
     fi
     for cm in $modes; do
+        part suite || continue
         diag "$dev, wire-up by $cm: the suite ($(since))"
         suite "$base RDMPI_VERBS_CM=$cm"
     done
-    diag "$dev: registration cache ($(since))"
-    reuse "$base"
-    diag "$dev: connections ($(since))"
-    peers "$base"
+    if part reuse; then
+        diag "$dev: registration cache ($(since))"
+        reuse "$base"
+    fi
+    if part peers; then
+        diag "$dev: connections ($(since))"
+        peers "$base"
+    fi
+    for cm in $modes; do
+        part faults || continue
+        diag "$dev, $cm: failures ($(since))"
+        if is_iwarp "$dev"; then
+            faults "$base RDMPI_VERBS_CM=$cm" <<<"$faults_iwarp"
+        else
+            faults "$base RDMPI_VERBS_CM=$cm" <<<"$faults_rxe"
+        fi
+    done
 done
+# Removing a device: only the VM's own soft devices
+if ! part gone; then
+    :
+elif [ "${RDMA_VM:-}" = 1 ]; then
+    for dev in $devices; do
+        for cm in $(is_iwarp "$dev" && echo rdmacm || echo pmix rdmacm); do
+            diag "$dev, $cm: device removal ($(since))"
+            gone "RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev" "$dev" "$cm"
+        done
+    done
+else
+    skip "device removal: only tested in the RDMA VM (this machine's devices are real)"
+fi
 [ "$ndev" -gt 0 ] || ok 1 "a verbs device to test (devices: '$devices')"
 if [ "${RDMA_VM:-}" = 1 ] && [ ! -e /sys/class/infiniband/siw0 ]; then
     skip "siw0 (soft-iWARP) missing in the VM: building siw.ko needs linux-source, linux-headers-amd64, gcc, make"

@@ -33,9 +33,27 @@ static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *
                  "(0..7) out of range");
         return RD_ERR_PARAM;
     }
+    int fault = VB_FAULT_NONE;
+    if (rd_param.verbs_fault[0]) {
+        static const char *kinds[] = {"", "qp_error", "bad_rkey", "lost_peer"};
+        const char *colon = strchr(rd_param.verbs_fault, ':');
+        char *end = NULL;
+        long who = colon ? strtol(colon + 1, &end, 10) : -1;
+        for (int k = 1; k < 4 && colon; k++)
+            if (strlen(kinds[k]) == (size_t)(colon - rd_param.verbs_fault) &&
+                strncmp(rd_param.verbs_fault, kinds[k], strlen(kinds[k])) == 0)
+                fault = k;
+        if (!fault || !end || *end || who < 0) {
+            rd_error("verbs", "RDMPI_VERBS_FAULT='%s': expected qp_error|bad_rkey|lost_peer:RANK", rd_param.verbs_fault);
+            return RD_ERR_PARAM;
+        }
+        if (who != job->rank)
+            fault = VB_FAULT_NONE;
+    }
     vb_tl *tl = calloc(1, sizeof(*tl));
     if (!tl)
         return RD_ERR_NOMEM;
+    tl->fault = fault;
     tl->base.ops = &rd_transport_verbs;
     tl->handler = handler;
     tl->harg = harg;

@@ -105,6 +105,7 @@ typedef struct vb_ep {
     /* RDMA operations waiting for send-queue room */
     struct vb_rma *rma_head, *rma_tail;
     int rma_listed;
+    struct ibv_qp *lost_qp; /* RDMPI_VERBS_FAULT=lost_peer: the QP set aside */
     /* rdma_cm */
     struct rdma_cm_id *cm_id;  /* the connection in use */
     struct rdma_cm_id *cm_out; /* our own attempt while it is pending */
@@ -135,6 +136,7 @@ struct vb_rma {
     rd_rma_op *op;
     size_t off; /* bytes posted so far */
     int is_put;
+    uint32_t rkey_xor; /* RDMPI_VERBS_FAULT=bad_rkey */
 };
 
 struct vb_atomic {
@@ -175,6 +177,7 @@ struct vb_cm_priv {
 };
 
 enum { VB_CM_PMIX = 0, VB_CM_RDMACM = 1 };
+enum { VB_FAULT_NONE = 0, VB_FAULT_QP_ERROR, VB_FAULT_BAD_RKEY, VB_FAULT_LOST_PEER };
 
 typedef struct vb_tl {
     rd_tl base;
@@ -206,6 +209,7 @@ typedef struct vb_tl {
     struct ibv_mr *cw_mr;
     /* completions */
     uint32_t scq_size, scq_out; /* signalled sends not completed yet */
+    uint32_t sq_out;            /* work requests posted, not known complete */
     int nowe;
     vb_ep **owe;
     int nrma_wait;
@@ -216,6 +220,7 @@ typedef struct vb_tl {
     uint64_t max_msg;
     vb_rcache *rcache;
     unsigned tick;
+    int fault; /* RDMPI_VERBS_FAULT on this rank: VB_FAULT_* (tests only) */
     /* rdma_cm */
     struct rdma_event_channel *ch;
     struct rdma_cm_id *listen;
@@ -237,6 +242,9 @@ rd_status vb_wire_connect(vb_tl *tl, int peer, vb_ep **out);
 /* rdma_cm events (called from progress). */
 int vb_wire_cm_progress(vb_tl *tl);
 void vb_wire_close(vb_tl *tl);
+/* RDMPI_VERBS_FAULT=lost_peer (tests): ep's QP replaced by one toward a QP
+ * number nobody owns (IB and RoCE). */
+rd_status vb_wire_lost_qp(vb_tl *tl, vb_ep *ep);
 /* A QP's attributes at creation (both modes). */
 void vb_wire_qp_init_attr(vb_tl *tl, struct ibv_qp_init_attr *a);
 /* Make the endpoint structure (and grow the SRQ for it). */

@@ -71,7 +71,7 @@ _Noreturn void vb_fatal(vb_tl *tl, int peer, const char *fmt, ...)
     va_end(ap);
     (void)peer;
     rd_error("verbs", "%s (device %s)", msg, tl->dev.name);
-    rd_job_abort(1, msg);
+    rd_job_abort(rd_status_to_mpi(RD_ERR_PEER), msg);
 }
 
 /* ------------------------------------------------------------ buffers */
@@ -207,6 +207,7 @@ static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_
     if (rc != 0)
         vb_fatal(tl, ep->base.peer, "ibv_post_send to rank %d: %s", ep->base.peer, strerror(rc));
     ep->sq_head++;
+    tl->sq_out++;
     if (sig) {
         ep->unsignalled = 0;
         ep->sig_out++;
@@ -307,7 +308,7 @@ static int rma_post(vb_tl *tl, vb_ep *ep, struct vb_rma *x)
         struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1,
                                  .opcode = x->is_put ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ};
         wr.wr.rdma.remote_addr = op->remote_addr + x->off;
-        wr.wr.rdma.rkey = k.rkey;
+        wr.wr.rdma.rkey = k.rkey ^ x->rkey_xor;
         post(tl, ep, &wr, NULL, last ? x : NULL, NULL, last);
         x->off += n;
     }
@@ -328,6 +329,26 @@ static void rma_wait(vb_tl *tl, vb_ep *ep, struct vb_rma *x)
     }
 }
 
+/* RDMPI_VERBS_FAULT (tests): break this rank's first RDMA operation. */
+static void inject_fault(vb_tl *tl, vb_ep *ep, uint32_t *rkey_xor)
+{
+    int f = tl->fault;
+    tl->fault = VB_FAULT_NONE;
+    rd_warn("verbs", "RDMPI_VERBS_FAULT: %s on the QP to rank %d",
+            f == VB_FAULT_QP_ERROR ? "error state" : f == VB_FAULT_BAD_RKEY ? "a wrong remote key" : "a lost peer",
+            ep->base.peer);
+    if (f == VB_FAULT_QP_ERROR) {
+        struct ibv_qp_attr qa = {.qp_state = IBV_QPS_ERR};
+        ibv_modify_qp(ep->qp, &qa, IBV_QP_STATE);
+    } else if (f == VB_FAULT_BAD_RKEY) {
+        *rkey_xor = 0x00a5a500;
+    } else if (tl->dev.iwarp) {
+        rdma_disconnect(ep->cm_id); /* iWARP: the connection goes */
+    } else if (vb_wire_lost_qp(tl, ep) != RD_OK) {
+        vb_fatal(tl, ep->base.peer, "RDMPI_VERBS_FAULT=lost_peer: no QP to lose rank %d with", ep->base.peer);
+    }
+}
+
 static rd_status rma(rd_ep *base, rd_rma_op *op, int is_put)
 {
     vb_ep *ep = (vb_ep *)base;
@@ -336,6 +357,9 @@ static rd_status rma(rd_ep *base, rd_rma_op *op, int is_put)
         return RD_ERR_INTERNAL;
     if (ep->state != VB_EP_READY)
         return ep->state == VB_EP_FAILED ? RD_ERR_PEER : RD_ERR_AGAIN;
+    uint32_t rkey_xor = 0;
+    if (tl->fault)
+        inject_fault(tl, ep, &rkey_xor);
     if (op->len == 0) {
         op->done(op, RD_OK);
         return RD_OK;
@@ -348,6 +372,7 @@ static rd_status rma(rd_ep *base, rd_rma_op *op, int is_put)
     x->op = op;
     x->off = 0;
     x->is_put = is_put;
+    x->rkey_xor = rkey_xor;
     tl->inflight++;
     if (ep->rma_head || !rma_post(tl, ep, x))
         rma_wait(tl, ep, x);
@@ -489,6 +514,7 @@ static int poll_send(vb_tl *tl)
             while (ep->sq_tail != pos + 1) {
                 struct vb_sqe *e = &ep->sq[ep->sq_tail % tl->sq_depth];
                 ep->sq_tail++;
+                tl->sq_out--;
                 if (e->sbuf) {
                     e->sbuf->next = tl->sfree;
                     tl->sfree = e->sbuf;
@@ -659,7 +685,9 @@ int vb_progress(rd_tl *base)
 {
     vb_tl *tl = (vb_tl *)base;
     int n = poll_recv(tl);
-    if (tl->scq_out)
+    /* also while only unsignalled work is out: a failed one completes
+     * (with its error) all the same */
+    if (tl->sq_out)
         n += poll_send(tl);
     if (tl->nrma_wait)
         n += rma_retry(tl);
@@ -682,7 +710,7 @@ int vb_busy(rd_tl *base)
     int busy = tl->inflight > 0 || tl->nrma_wait > 0;
     for (int r = 0; r < tl->size; r++) {
         vb_ep *ep = tl->eps[r];
-        if (!ep || ep->sq_head == ep->sq_tail)
+        if (!ep || ep->sq_head == ep->sq_tail || ep->state == VB_EP_FAILED)
             continue;
         busy = 1;
         /* only unsignalled work left: ask for a completion to see it leave */

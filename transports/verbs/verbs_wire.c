@@ -109,6 +109,10 @@ void vb_ep_free(vb_tl *tl, vb_ep *ep)
             rdma_destroy_qp(ep->cm_out);
         rdma_destroy_id(ep->cm_out);
     }
+    if (ep->lost_qp) { /* ep->qp is the fault's QP, lost_qp the real one */
+        ibv_destroy_qp(ep->qp);
+        ep->qp = ep->cm_id ? NULL : ep->lost_qp;
+    }
     if (ep->cm_id) {
         if (ep->cm_id->qp)
             rdma_destroy_qp(ep->cm_id);
@@ -236,6 +240,23 @@ static rd_status qp_connect(vb_tl *tl, vb_ep *ep, const struct vb_addr *pa, uint
     }
     ep->state = VB_EP_READY;
     return RD_OK;
+}
+
+rd_status vb_wire_lost_qp(vb_tl *tl, vb_ep *ep)
+{
+    struct vb_addr pa;
+    uint32_t qpn;
+    rd_status st = peer_addr(tl, ep->base.peer, &pa, &qpn);
+    if (st != RD_OK)
+        return st;
+    struct ibv_qp *real = ep->qp;
+    if ((st = qp_create(tl, ep)) != RD_OK) {
+        ep->qp = real;
+        return st;
+    }
+    ep->lost_qp = real;
+    /* a QP number far from any the device handed out */
+    return qp_connect(tl, ep, &pa, (real->qp_num ^ 0x5a5a00) & 0xffffff);
 }
 
 /* ------------------------------------------------------------ rdma_cm mode */
@@ -495,9 +516,13 @@ int vb_wire_cm_progress(vb_tl *tl)
         case RDMA_CM_EVENT_DEVICE_REMOVAL:
             vb_fatal(tl, peer, "rdma_cm: device %s removed", tl->dev.name);
         case RDMA_CM_EVENT_DISCONNECTED:
-            if (ep && id == ep->cm_id) {
-                rd_debug("verbs", "rdma_cm: rank %d disconnected", peer);
+            /* ranks close their connections only after the job's last
+             * fence, past their last progress: a disconnection seen here
+             * is a failure (the peer's QP went to the error state, or the
+             * connection broke) */
+            if (ep && id == ep->cm_id && ep->state != VB_EP_FAILED) {
                 ep->state = VB_EP_FAILED;
+                vb_fatal(tl, peer, "rdma_cm: the connection to rank %d broke (%s)", peer, rdma_event_str(type));
             }
             break;
         default:
