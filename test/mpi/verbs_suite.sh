@@ -146,7 +146,9 @@ gone() {
     else
         ok "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; echo $?)" \
             "$env: $dev removed under the job: it ends with an error, not a hang (rrun's status $rc)"
-        like "$out" "rdmpi\\[[01]\\] verbs error: rdma_cm: device $dev removed" "$env: the message says the device went"
+        # (an operation in flight may fail first: then it names the peer)
+        like "$out" "rdmpi\\[[01]\\] verbs error: (rdma_cm: device $dev removed|(RDMA (read from|write to)|send to) rank [01] failed: [A-Za-z]|the QP to rank [01] failed: [a-z])" \
+            "$env: the message says the device went, or which operation with which peer failed"
         like "$out" "rrun: rank [01] \\(pid [0-9]+\\) called MPI_Abort" "$env: the launcher ends the job"
     fi
     [ "$rc" = 0 ] && [ "$cm" != pmix ] && diag "$(printf '%s' "$out" | grep -v '^ok' | tail -n 8)"
