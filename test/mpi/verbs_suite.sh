@@ -16,6 +16,8 @@
 #   - connections made on first use only (rdma_cm): ranks in pairs get one
 #     connection each; everyone connecting to everyone at once resolves
 #     every simultaneous connect the same way
+#   - the transport alone through its contract (test/unit/verbs_unit: active
+#     messages, get/put, atomics where the device has them)
 #   - failures: a QP in the error state, a wrong remote key, a peer whose
 #     QP vanished (retry exceeded) — provoked by RDMPI_VERBS_FAULT — each
 #     ends the job through the launcher, promptly, with the peer's rank and
@@ -25,7 +27,7 @@
 . "$RD_SRCDIR/test/mpi/lib.sh"
 
 B=$RD_BUILDDIR
-parts=${VB_SUITE_PARTS:-suite reuse peers faults gone} # for working on one part
+parts=${VB_SUITE_PARTS:-unit suite reuse peers faults gone} # for working on one part
 part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 devices=${RDMPI_TEST_VERBS_DEVICES:-$(ls /sys/class/infiniband 2>/dev/null)}
 is_iwarp() { case $(cat "/sys/class/infiniband/$1/node_type" 2>/dev/null) in 4:*) return 0 ;; esac; return 1; }
@@ -82,6 +84,22 @@ peers() {
             "3:$r:$((3 - r))" \
             "$1 all at once: rank $r connected to 3 peers, accepting the $r lower ranks' requests, refusing the $((3 - r)) higher ones'"
     done
+}
+
+# unit "ENV": test/unit/verbs_unit, its points as ours
+unit() {
+    local out rc line
+    # shellcheck disable=SC2086
+    out=$(env $1 timeout -k 10 180 "$B/test/unit/verbs_unit" 2>&1); rc=$?
+    while IFS= read -r line; do
+        case "$line" in
+        "ok "*) ok 0 "$1 ${line#ok [0-9]* - }" ;;
+        "not ok "*) ok 1 "$1 ${line#not ok [0-9]* - }" ;;
+        "# "*) echo "$line" ;;
+        esac
+    done <<<"$out"
+    is "$rc" 0 "$1: verbs_unit's exit status"
+    [ "$rc" = 0 ] || diag "$(printf '%s\n' "$out" | grep -v '^ok' | tail -n 10)"
 }
 
 # faults "ENV" DEV-KIND: each failure, provoked on one rank, ends the job
@@ -167,6 +185,11 @@ for dev in $devices; do
     else
         modes="pmix rdmacm"
     fi
+    for cm in $modes; do
+        part unit || continue
+        diag "$dev, $cm: the transport alone ($(since))"
+        unit "$base RDMPI_VERBS_CM=$cm"
+    done
     for cm in $modes; do
         part suite || continue
         diag "$dev, wire-up by $cm: the suite ($(since))"
