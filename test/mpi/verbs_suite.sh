@@ -78,6 +78,19 @@ peers() {
     for r in 0 1 2 3; do
         is "$(log_count $r 'rdma_cm: connected to rank')" 1 "$1 pairs: rank $r connected to its one peer only"
     done
+    if ! is_iwarp "$dev"; then
+        # auto: a job of at least RDMPI_VERBS_LAZY_MIN ranks connects on first use
+        p2p_check "$1 RDMPI_VERBS_CM=auto RDMPI_VERBS_LAZY_MIN=4 RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" pairs
+        for r in 0 1 2 3; do
+            is "$(log_count $r 'rdma_cm: connected to rank'):$(log_count $r 'pmix wire-up')" 1:0 \
+                "$1 auto, 4 ranks >= RDMPI_VERBS_LAZY_MIN=4: rank $r connects on first use, to its one peer"
+        done
+        p2p_check "$1 RDMPI_VERBS_CM=auto RDMPI_VERBS_LAZY_MIN=5 RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" pairs
+        for r in 0 1 2 3; do
+            is "$(log_count $r 'pmix wire-up: 3 QPs connected')" 1 \
+                "$1 auto, 4 ranks < RDMPI_VERBS_LAZY_MIN=5: rank $r wires its 3 QPs up at start-up"
+        done
+    fi
     p2p_check "$1 RDMPI_VERBS_CM=rdmacm RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" all
     for r in 0 1 2 3; do
         is "$(log_count $r 'rdma_cm: connected to rank'):$(log_count $r 'rdma_cm: accepted rank'):$(log_count $r "rdma_cm: rank [0-9]+'s request refused")" \

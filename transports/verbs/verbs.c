@@ -3,8 +3,8 @@
  * librdmacm for iWARP) under the transport contract (transport.h).
  *
  * open(): choose the device (verbs_dev.c), decide the connection mode
- * (RDMPI_VERBS_CM: auto takes rdma_cm for iWARP, PMIx for InfiniBand and
- * RoCE), build the data path (verbs_data.c: protection domain, completion
+ * (RDMPI_VERBS_CM: auto takes rdma_cm for iWARP and for jobs of at least
+ * RDMPI_VERBS_LAZY_MIN ranks, else PMIx), build the data path (verbs_data.c: protection domain, completion
  * queues, shared receive queue, credit words, registration cache) and the
  * wire-up (verbs_wire.c), which publishes this rank's address. activate()
  * connects the PMIx mode's QPs after the fence; connect() hands out
@@ -66,6 +66,10 @@ static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *
     tl->sig_every = tl->sq_depth / 4;
     tl->max_inline = (uint32_t)rd_param.verbs_inline;
 
+    /* auto: a large job connects on first use (memory grows with the peers
+     * a rank talks to), a small one wires every QP up front */
+    if (cm == 0 && rd_param.verbs_lazy_min > 0 && job->size >= rd_param.verbs_lazy_min)
+        cm = 2;
     rd_status st = vb_dev_open(&tl->dev, cm == 2, job->local_rank);
     if (st == RD_OK && cm == 0 && tl->dev.iwarp) {
         /* iWARP: only rdma_cm connects; reopen through its device list */

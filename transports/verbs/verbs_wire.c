@@ -293,7 +293,8 @@ static rd_status cm_find_addr(vb_tl *tl, struct sockaddr_in *out)
     freeifaddrs(ifs);
     if (st != RD_OK)
         rd_error("verbs", "%s port %d: no IPv4 address for rdma_cm (the port's network device "
-                 "needs one)", tl->dev.name, tl->dev.port);
+                 "needs one%s)", tl->dev.name, tl->dev.port,
+                 tl->dev.iwarp ? "" : "; RDMPI_VERBS_CM=pmix wires every QP up through PMIx instead");
     return st;
 }
 
