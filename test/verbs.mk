@@ -8,6 +8,13 @@ test_unit_verbs_rcache_SOURCES = test/unit/verbs_rcache.c transports/verbs/verbs
 test_unit_verbs_rcache_CFLAGS = $(RD_TL_TEST_CFLAGS)
 test_unit_verbs_rcache_LDADD = $(RD_TL_TEST_LIBS) $(UCM_LIBS)
 
+# the choices that need no device: RDMPI_VERBS_DEVICE, device, GID index
+check_PROGRAMS += test/unit/verbs_select
+TESTS += test/unit/verbs_select
+test_unit_verbs_select_SOURCES = test/unit/verbs_select.c transports/verbs/verbs_dev.c
+test_unit_verbs_select_CFLAGS = $(RD_TL_TEST_CFLAGS) $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS)
+test_unit_verbs_select_LDADD = $(RD_TL_TEST_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS)
+
 # the transport through its contract, two forked ranks, a stubbed job
 # service: run by test/mpi/verbs_suite.sh where a device is
 check_PROGRAMS += test/unit/verbs_unit

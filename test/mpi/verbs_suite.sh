@@ -226,6 +226,14 @@ for dev in $devices; do
         fi
     done
 done
+# No RDMPI_VERBS_DEVICE: every rank takes a device of the same, best kind
+# (the VM has RoCE rxe0 and iWARP siw0: rxe0 for all)
+if part peers && [ "${RDMA_VM:-}" = 1 ] && [ -e /sys/class/infiniband/siw0 ]; then
+    p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_LOG=debug:verbs" 3 "$B/test/mpi/p2p_order"
+    for r in 0 1 2; do
+        is "$(log_count $r 'device rxe0 port 1 \(RoCE\)')" 1 "no device named: rank $r takes rxe0 (RoCE before iWARP)"
+    done
+fi
 # Removing a device: only the VM's own soft devices
 if ! part gone; then
     :

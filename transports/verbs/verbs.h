@@ -33,8 +33,10 @@
 struct vb_cand {
     char name[64];
     int port;
+    int kind; /* VB_KIND_*: only devices of the best kind present are used */
     int near; /* the device is close to the cores this rank runs on */
 };
+enum { VB_KIND_IWARP = 1, VB_KIND_ROCE = 2, VB_KIND_IB = 3 };
 
 /* A GID table entry, for choosing the GID index. */
 enum { VB_GID_IB = 0, VB_GID_ROCE_V1 = 1, VB_GID_ROCE_V2 = 2 };
@@ -59,7 +61,9 @@ typedef struct vb_dev {
 
 /* Parse "name[:port]"; returns 0, or -1 when malformed. port 0: any. */
 int vb_dev_parse_spec(const char *spec, char *name, size_t nlen, int *port);
-/* Among candidates, those near the rank's cores if any, spread by local rank. */
+/* Among candidates of the best kind (InfiniBand, then RoCE, then iWARP:
+ * ranks must share a fabric), those near the rank's cores if any, spread
+ * over by local rank. Returns the index, -1 for none. */
 int vb_dev_pick(const struct vb_cand *c, int n, int local_rank);
 /* The GID index to use: RoCE v2 with an IPv4 address first, then RoCE v2
  * with a global IPv6 address, then any RoCE v2, then the rest; -1: none. */

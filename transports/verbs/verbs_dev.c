@@ -2,8 +2,10 @@
  * verbs_dev.c - which device, port and GID the verbs transport uses.
  *
  * Candidates are the active ports of every device, or those named by
- * RDMPI_VERBS_DEVICE ("mlx5_0:1", "mlx5_0", a comma-separated list). When
- * several remain, hwloc says which devices are attached near the cores
+ * RDMPI_VERBS_DEVICE ("mlx5_0:1", "mlx5_0", a comma-separated list). Only
+ * the best kind present is kept (InfiniBand, then RoCE, then iWARP: ranks
+ * that chose different kinds could not talk). When several remain, hwloc
+ * says which devices are attached near the cores
  * this rank is bound to (a device without locality, such as a software
  * one, is near every core); ranks of one node spread over the nearest ones
  * by local rank. With rdma_cm the device's context comes from librdmacm's
@@ -48,16 +50,20 @@ int vb_dev_parse_spec(const char *spec, char *name, size_t nlen, int *port)
 
 int vb_dev_pick(const struct vb_cand *c, int n, int local_rank)
 {
-    int near = 0;
+    int kind = 0, near = 0;
     for (int i = 0; i < n; i++)
-        near += c[i].near != 0;
-    int want_near = near > 0;
-    int count = want_near ? near : n;
+        if (c[i].kind > kind)
+            kind = c[i].kind;
+    for (int i = 0; i < n; i++)
+        near += c[i].kind == kind && c[i].near;
+    int want_near = near > 0, count = 0;
+    for (int i = 0; i < n; i++)
+        count += c[i].kind == kind && (!want_near || c[i].near);
     if (count == 0)
         return -1;
     int k = (local_rank < 0 ? 0 : local_rank) % count;
     for (int i = 0; i < n; i++) {
-        if (want_near && !c[i].near)
+        if (c[i].kind != kind || (want_near && !c[i].near))
             continue;
         if (k-- == 0)
             return i;
@@ -261,6 +267,9 @@ rd_status vb_dev_open(vb_dev *dev, int use_cm, int local_rank)
                 if (n < cap) {
                     snprintf(c[n].name, sizeof(c[n].name), "%s", name);
                     c[n].port = p;
+                    c[n].kind = ctx->device->transport_type == IBV_TRANSPORT_IWARP ? VB_KIND_IWARP
+                                : pa.link_layer == IBV_LINK_LAYER_ETHERNET   ? VB_KIND_ROCE
+                                                                             : VB_KIND_IB;
                     c[n].near = 1;
                     n++;
                 }
