@@ -1187,8 +1187,16 @@ rd_status rd_p2p_init(void)
             want[j] = want[j - 1];
             want[j - 1] = t;
         }
+    int net_open = 0;
     for (int i = 0; i < nwant; i++) {
         rd_tl *tl = NULL;
+        /* unasked for, one network transport serves the other nodes (each
+         * reaches every rank, so a later one would never be chosen): the
+         * first that opens (verbs where a device works, then ucx, ofi) */
+        if (want[i].t->network && net_open && !rd_param.transports[0]) {
+            rd_debug("p2p", "transport %s not opened: another network transport serves", want[i].t->name);
+            continue;
+        }
         st = want[i].t->open(&rd_job, am_handler, NULL, &tl);
         if (st == RD_ERR_UNSUPPORTED) {
             rd_debug("p2p", "transport %s not available here", want[i].t->name);
@@ -1199,6 +1207,7 @@ rd_status rd_p2p_init(void)
             return st;
         }
         E.tls[E.ntls++] = tl;
+        net_open |= want[i].t->network;
         if (tl->caps.am_max > E.scratch_len)
             E.scratch_len = tl->caps.am_max;
     }
