@@ -52,6 +52,7 @@ suite() {
 
 # log_count RANK REGEX: lines of rank RANK's verbs debug log in P2P_OUT matching REGEX
 log_count() { printf '%s\n' "$P2P_OUT" | grep -cE "^rdmpi\[$1\] verbs debug: $2"; }
+log_count_p2p() { printf '%s\n' "$P2P_OUT" | grep -cE "^rdmpi\[$1\] p2p debug: $2"; }
 
 # reuse "ENV": the registration cache under memory freed and taken again
 reuse() {
@@ -92,10 +93,14 @@ peers() {
         done
     fi
     p2p_check "$1 RDMPI_VERBS_CM=rdmacm RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" all
+    # every rank posted its sends before anything progressed: each pair
+    # connects both ways at once, and the lower rank's request is the one
+    # (the higher one's is refused, or dropped once it is not needed)
     for r in 0 1 2 3; do
-        is "$(log_count $r 'rdma_cm: connected to rank'):$(log_count $r 'rdma_cm: accepted rank'):$(log_count $r "rdma_cm: rank [0-9]+'s request refused")" \
-            "3:$r:$((3 - r))" \
-            "$1 all at once: rank $r connected to 3 peers, accepting the $r lower ranks' requests, refusing the $((3 - r)) higher ones'"
+        is "$(log_count $r 'rdma_cm: connected to rank'):$(log_count $r 'rdma_cm: accepted rank')" "3:$r" \
+            "$1 all at once: rank $r has one connection to each of 3 peers, accepting the $r lower ranks' requests"
+        ok "$([ "$(log_count $r "rdma_cm: rank [0-9]+'s request refused")" -le $((3 - r)) ]; echo $?)" \
+            "$1 all at once: rank $r refuses only higher ranks' requests"
     done
 }
 
@@ -232,6 +237,24 @@ if part peers && [ "${RDMA_VM:-}" = 1 ] && [ -e /sys/class/infiniband/siw0 ]; th
     p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_LOG=debug:verbs" 3 "$B/test/mpi/p2p_order"
     for r in 0 1 2; do
         is "$(log_count $r 'device rxe0 port 1 \(RoCE\)')" 1 "no device named: rank $r takes rxe0 (RoCE before iWARP)"
+    done
+fi
+# Two "hosts" (rrun's daemons started here by a local launch agent), nothing
+# forced: shm between the ranks of a host, verbs between hosts, and no other
+# network transport opened
+if part peers; then
+    for prog in p2p_order coll; do
+        RD_P2P_LAUNCHER="rrun --host a:2,b:2 --launch-agent $RD_SRCDIR/test/launcher/agent_local.sh -np" \
+            p2p_check "RDMPI_LOG=debug:p2p" 4 "$B/test/mpi/$prog"
+        for r in 0 1 2 3; do
+            mate=$((r ^ 1))
+            via=$(printf '%s\n' "$P2P_OUT" | sed -n "s/^rdmpi\[$r\] p2p debug: rank \([0-9]\) via \([a-z]*\):.*/\1 \2/p" | sort)
+            is "$(printf '%s\n' "$via" | tr '\n' ' ')" \
+                "$(printf '%s\n' "$via" | while read -r p _; do [ "$p" = $mate ] && echo "$p shm" || echo "$p verbs"; done | tr '\n' ' ')" \
+                "2 hosts, $prog: rank $r reaches its host's rank by shm, the other host's by verbs"
+            like "$via" "verbs" "2 hosts, $prog: rank $r talked to the other host"
+            is "$(log_count_p2p $r 'transport (ucx|ofi) not opened')" 2 "2 hosts, $prog: rank $r opens no other network transport"
+        done
     done
 fi
 # Removing a device: only the VM's own soft devices

@@ -478,13 +478,23 @@ int vb_wire_cm_progress(vb_tl *tl)
             cm_request(tl, id, pp);
             break;
         case RDMA_CM_EVENT_ADDR_RESOLVED:
+            if (id == ep->cm_out && ep->cm_id) { /* the peer's request connected us meanwhile */
+                rd_debug("verbs", "rdma_cm: our request to rank %d not needed (its own connected us)", peer);
+                ep->cm_out = NULL;
+                cm_bury(tl, id);
+                break;
+            }
             if (rdma_resolve_route(id, VB_CM_TIMEOUT_MS) != 0)
                 vb_fatal(tl, peer, "rdma_resolve_route to rank %d: %s", peer, strerror(errno));
             break;
         case RDMA_CM_EVENT_ROUTE_RESOLVED: {
             struct vb_cm_priv mine;
             struct rdma_conn_param p;
-            if (id != ep->cm_out) { /* superseded meanwhile */
+            if (id != ep->cm_out || ep->cm_id) { /* superseded: the peer's request connected us */
+                if (id == ep->cm_out) {
+                    rd_debug("verbs", "rdma_cm: our request to rank %d not needed (its own connected us)", peer);
+                    ep->cm_out = NULL;
+                }
                 cm_bury(tl, id);
                 break;
             }
