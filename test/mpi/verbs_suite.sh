@@ -261,6 +261,18 @@ fi
 if ! part gone; then
     :
 elif [ "${RDMA_VM:-}" = 1 ]; then
+    # rxe0's network device without its address: rdma_cm has nothing to
+    # listen on, and auto wires up through PMIx even in a "large" job
+    if [ -e /sys/class/infiniband/rxe0 ] && ip addr del "$RDMA_VM_RXE_IP/24" dev rdmavm_rxe; then
+        p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=rxe0 RDMPI_VERBS_LAZY_MIN=2 RDMPI_LOG=debug:verbs" 3 \
+            "$B/test/mpi/p2p_order"
+        for r in 0 1 2; do
+            is "$(log_count $r 'no rdma_cm address for connections on first use: PMIx wire-up'):$(log_count $r 'pmix wire-up: 2 QPs connected')" \
+                1:1 "rxe0 without an IP address, auto in a job above RDMPI_VERBS_LAZY_MIN: rank $r wires up through PMIx"
+        done
+        ip addr add "$RDMA_VM_RXE_IP/24" dev rdmavm_rxe
+        ok $? "rxe0's address back"
+    fi
     for dev in $devices; do
         for cm in $(is_iwarp "$dev" && echo rdmacm || echo pmix rdmacm); do
             diag "$dev, $cm: device removal ($(since))"

@@ -21,35 +21,11 @@
 
 static void vb_close(rd_tl *base);
 
-static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
+/* Open with connection mode cm (0 auto, 1 pmix, 2 rdmacm). quiet_cm: an
+ * rdma_cm that finds no address is not an error (the caller falls back). */
+static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void *harg, int fault, long cm,
+                           int quiet_cm, vb_tl **out)
 {
-    long cm = rd_param.verbs_cm; /* auto | pmix | rdmacm */
-    if (rd_param.verbs_credits < 1 || rd_param.verbs_credits > 65536 || rd_param.verbs_buf_size < 256 ||
-        rd_param.verbs_buf_size > (1 << 20) || rd_param.verbs_sq_depth < 8 || rd_param.verbs_sq_depth > 65536 ||
-        rd_param.verbs_timeout < 1 || rd_param.verbs_timeout > 31 || rd_param.verbs_retry_count < 0 ||
-        rd_param.verbs_retry_count > 7) {
-        rd_error("verbs", "RDMPI_VERBS_CREDITS (1..65536), RDMPI_VERBS_BUF_SIZE (256..1m), "
-                 "RDMPI_VERBS_SQ_DEPTH (8..65536), RDMPI_VERBS_TIMEOUT (1..31) or RDMPI_VERBS_RETRY_COUNT "
-                 "(0..7) out of range");
-        return RD_ERR_PARAM;
-    }
-    int fault = VB_FAULT_NONE;
-    if (rd_param.verbs_fault[0]) {
-        static const char *kinds[] = {"", "qp_error", "bad_rkey", "lost_peer"};
-        const char *colon = strchr(rd_param.verbs_fault, ':');
-        char *end = NULL;
-        long who = colon ? strtol(colon + 1, &end, 10) : -1;
-        for (int k = 1; k < 4 && colon; k++)
-            if (strlen(kinds[k]) == (size_t)(colon - rd_param.verbs_fault) &&
-                strncmp(rd_param.verbs_fault, kinds[k], strlen(kinds[k])) == 0)
-                fault = k;
-        if (!fault || !end || *end || who < 0) {
-            rd_error("verbs", "RDMPI_VERBS_FAULT='%s': expected qp_error|bad_rkey|lost_peer:RANK", rd_param.verbs_fault);
-            return RD_ERR_PARAM;
-        }
-        if (who != job->rank)
-            fault = VB_FAULT_NONE;
-    }
     vb_tl *tl = calloc(1, sizeof(*tl));
     if (!tl)
         return RD_ERR_NOMEM;
@@ -65,11 +41,8 @@ static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *
     tl->sq_depth = (uint32_t)rd_param.verbs_sq_depth;
     tl->sig_every = tl->sq_depth / 4;
     tl->max_inline = (uint32_t)rd_param.verbs_inline;
+    tl->cm_quiet = quiet_cm;
 
-    /* auto: a large job connects on first use (memory grows with the peers
-     * a rank talks to), a small one wires every QP up front */
-    if (cm == 0 && rd_param.verbs_lazy_min > 0 && job->size >= rd_param.verbs_lazy_min)
-        cm = 2;
     rd_status st = vb_dev_open(&tl->dev, cm == 2, job->local_rank);
     if (st == RD_OK && cm == 0 && tl->dev.iwarp) {
         /* iWARP: only rdma_cm connects; reopen through its device list */
@@ -105,8 +78,52 @@ static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *
     rd_debug("verbs", "%s, %s wire-up, %u credits of %zu-byte buffers per peer, inline up to %u bytes, "
              "send queue %u, atomics %s", tl->dev.name, tl->cm == VB_CM_RDMACM ? "rdma_cm" : "PMIx", tl->credits,
              tl->buf_size, tl->max_inline, tl->sq_depth, tl->base.caps.atomics ? "yes" : "no");
-    *out = &tl->base;
+    *out = tl;
     return RD_OK;
+}
+
+static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
+{
+    long cm = rd_param.verbs_cm; /* auto | pmix | rdmacm */
+    if (rd_param.verbs_credits < 1 || rd_param.verbs_credits > 65536 || rd_param.verbs_buf_size < 256 ||
+        rd_param.verbs_buf_size > (1 << 20) || rd_param.verbs_sq_depth < 8 || rd_param.verbs_sq_depth > 65536 ||
+        rd_param.verbs_timeout < 1 || rd_param.verbs_timeout > 31 || rd_param.verbs_retry_count < 0 ||
+        rd_param.verbs_retry_count > 7) {
+        rd_error("verbs", "RDMPI_VERBS_CREDITS (1..65536), RDMPI_VERBS_BUF_SIZE (256..1m), "
+                 "RDMPI_VERBS_SQ_DEPTH (8..65536), RDMPI_VERBS_TIMEOUT (1..31) or RDMPI_VERBS_RETRY_COUNT "
+                 "(0..7) out of range");
+        return RD_ERR_PARAM;
+    }
+    int fault = VB_FAULT_NONE;
+    if (rd_param.verbs_fault[0]) {
+        static const char *kinds[] = {"", "qp_error", "bad_rkey", "lost_peer"};
+        const char *colon = strchr(rd_param.verbs_fault, ':');
+        char *end = NULL;
+        long who = colon ? strtol(colon + 1, &end, 10) : -1;
+        for (int k = 1; k < 4 && colon; k++)
+            if (strlen(kinds[k]) == (size_t)(colon - rd_param.verbs_fault) &&
+                strncmp(rd_param.verbs_fault, kinds[k], strlen(kinds[k])) == 0)
+                fault = k;
+        if (!fault || !end || *end || who < 0) {
+            rd_error("verbs", "RDMPI_VERBS_FAULT='%s': expected qp_error|bad_rkey|lost_peer:RANK", rd_param.verbs_fault);
+            return RD_ERR_PARAM;
+        }
+        if (who != job->rank)
+            fault = VB_FAULT_NONE;
+    }
+    /* auto: a large job connects on first use (memory grows with the peers
+     * a rank talks to) where rdma_cm finds the device's address; a small
+     * one, or a device without an address, wires every QP up front */
+    int lazy = cm == 0 && rd_param.verbs_lazy_min > 0 && job->size >= rd_param.verbs_lazy_min;
+    vb_tl *tl = NULL;
+    rd_status st = open_mode(job, handler, harg, fault, lazy ? 2 : cm, lazy, &tl);
+    if (st == RD_ERR_UNSUPPORTED && lazy) {
+        rd_debug("verbs", "no rdma_cm address for connections on first use: PMIx wire-up");
+        st = open_mode(job, handler, harg, fault, 0, 0, &tl);
+    }
+    if (st == RD_OK)
+        *out = &tl->base;
+    return st;
 }
 
 static rd_status vb_activate(rd_tl *base)

@@ -230,6 +230,7 @@ typedef struct vb_tl {
     struct rdma_cm_id *listen;
     struct sockaddr_in laddr;
     int nconnecting;
+    int cm_quiet; /* no rdma_cm address is not an error: auto falls back to PMIx */
     struct rdma_cm_id **dead_ids; /* rejected attempts, destroyed outside event handling */
     int ndead, dead_cap;
 } vb_tl;

@@ -291,7 +291,9 @@ static rd_status cm_find_addr(vb_tl *tl, struct sockaddr_in *out)
         }
     }
     freeifaddrs(ifs);
-    if (st != RD_OK)
+    if (st != RD_OK && tl->cm_quiet)
+        rd_debug("verbs", "%s port %d: no IPv4 address for rdma_cm", tl->dev.name, tl->dev.port);
+    else if (st != RD_OK)
         rd_error("verbs", "%s port %d: no IPv4 address for rdma_cm (the port's network device "
                  "needs one%s)", tl->dev.name, tl->dev.port,
                  tl->dev.iwarp ? "" : "; RDMPI_VERBS_CM=pmix wires every QP up through PMIx instead");
