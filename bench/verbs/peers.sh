@@ -16,7 +16,7 @@ builddir=$(cd "${1:-build}" && pwd) || { echo "peers.sh: no build directory ${1:
 if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] && [ "${RDMA_VM:-}" != 1 ]; then
     runner=${RDMPI_TEST_RDMA_VM:-$src/test/tools/run-in-rdma-vm.sh}
     echo "# no verbs device here: running in the RDMA VM ($runner)"
-    cd "$builddir" && RDMA_VM_RW= exec "$runner" bash "$src/bench/verbs/peers.sh" "$builddir"
+    cd "$builddir" && RDMA_VM_RW='' exec "$runner" bash "$src/bench/verbs/peers.sh" "$builddir"
 fi
 dev=${VB_BENCH_DEV:-rxe0}
 np=${VB_PEERS_NP:-8}

@@ -29,7 +29,7 @@ builddir=$(cd "${1:-build}" && pwd) || { echo "run.sh: no build directory ${1:-b
 if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] && [ "${RDMA_VM:-}" != 1 ]; then
     runner=${RDMPI_TEST_RDMA_VM:-$src/test/tools/run-in-rdma-vm.sh}
     echo "# no verbs device here: the benchmark runs in the RDMA VM ($runner)"
-    cd "$builddir" && RDMA_VM_RW= exec "$runner" bash "$src/bench/verbs/run.sh" "$builddir"
+    cd "$builddir" && RDMA_VM_RW='' exec "$runner" bash "$src/bench/verbs/run.sh" "$builddir"
 fi
 
 dev=${VB_BENCH_DEV:-rxe0}
@@ -48,7 +48,7 @@ trap 'rm -rf "$tmp"' EXIT
 [ -n "$ip" ] || { echo "run.sh: VB_BENCH_IP: the address of $dev's network device is needed" >&2; exit 2; }
 command -v ib_send_lat >/dev/null || { echo "run.sh: perftest is missing (apt-get install perftest)" >&2; exit 2; }
 
-echo "# verbs benchmark on $dev ($(cat /sys/class/infiniband/$dev/node_type 2>/dev/null)), $(hostname), $(nproc) cores, $(date '+%F %T')"
+echo "# verbs benchmark on $dev ($(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null)), $(hostname), $(nproc) cores, $(date '+%F %T')"
 [ "${RDMA_VM:-}" = 1 ] && echo "# inside the RDMA VM: QEMU software emulation (TCG), soft-RoCE; figures comparable only within this run"
 
 # perftest TOOL SIZE: one server + client pair; prints the client's result line
@@ -96,7 +96,7 @@ for s in $bw_sizes; do
 done
 
 echo "# rdmpi (RDMPI_TRANSPORTS=verbs) and Open MPI (UCX pml on $dev) through bench/p2p/run.sh"
-sizes=$(echo $lat_sizes $bw_sizes | tr ' ' '\n' | sort -n -u | tr '\n' ',' | sed 's/,$//')
+sizes=$(echo "$lat_sizes $bw_sizes" | tr ' ' '\n' | sort -n -u | tr '\n' ',' | sed 's/,$//')
 RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev \
     P2P_OMPI_FLAGS="--mca pml ucx -x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v,tcp -x UCX_IB_GID_INDEX=$gid" \
     P2P_TIMEOUT=300 bash "$src/bench/p2p/run.sh" --libs rdmpi,openmpi --tests lat,bw --sizes "$sizes" \

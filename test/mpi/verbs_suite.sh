@@ -155,7 +155,7 @@ faults() {
 
 # gone "ENV" DEV CM: the device removed while ranks 0 and 1 exchange messages
 gone() {
-    local env="$1 RDMPI_VERBS_CM=$3" dev=$2 cm=$3 line out= rc rp kind fifo
+    local env="$1 RDMPI_VERBS_CM=$3" dev=$2 cm=$3 line out='' rc rp kind fifo
     kind=rxe; is_iwarp "$dev" && kind=siw
     fifo=$(mktemp -u "${TMPDIR:-/tmp}/verbs-gone.XXXXXX")
     mkfifo "$fifo" || return

@@ -155,7 +155,8 @@ void vb_rcache_invalidate(vb_rcache *rc, uintptr_t start, size_t len)
     unlock(rc);
 }
 
-#ifdef RD_HAVE_UCM
+#if defined(RD_HAVE_UCM) && !defined(__SANITIZE_ADDRESS__)
+#define RC_HOOKS 1
 static void vm_unmapped(ucm_event_type_t type, ucm_event_t *ev, void *arg)
 {
     (void)type;
@@ -403,7 +404,7 @@ void vb_rcache_destroy(vb_rcache *rc)
 {
     if (!rc)
         return;
-#ifdef RD_HAVE_UCM
+#ifdef RC_HOOKS
     if (rc->hooked)
         ucm_unset_event_handler(UCM_EVENT_VM_UNMAPPED, vm_unmapped, rc);
 #endif
