@@ -148,13 +148,15 @@ struct vb_atomic {
     rd_atomic_op *op;
 };
 
-/* On the wire before the engine's header (12 bytes). */
+/* On the wire before the engine's header (16 bytes, so that the engine's
+ * header, whose fields are 8-byte aligned, lands aligned in the buffer). */
 struct vb_hdr {
     uint32_t src;     /* sender's world rank */
     uint32_t credits; /* how many of the receiver's messages the sender has handled */
     uint16_t id;      /* the engine's message id */
     uint8_t hlen;     /* the engine's header length */
     uint8_t flags;
+    uint32_t pad;
 };
 
 /* What each rank publishes under VB_KEY; in pmix mode followed by one QP

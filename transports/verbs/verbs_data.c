@@ -7,7 +7,7 @@
  * sender may have at most `credits` messages that the receiver has not
  * taken off its SRQ yet, so the SRQ never runs dry and the receiver is
  * never overrun (no RNR). The receiver tells the sender how many it has
- * handled: in every message it sends back (the count rides in our 12-byte
+ * handled: in every message it sends back (the count rides in our 16-byte
  * header), and, when it has nothing to send, by an RDMA write of the count
  * into a word the sender owns (credit words: no receive buffer is consumed
  * by a credit return, so returning credits can never itself run out of
@@ -238,7 +238,7 @@ rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, con
         if (!sq_room(tl, ep))
             return RD_ERR_AGAIN;
     }
-    struct vb_hdr h = {(uint32_t)tl->rank, ep->consumed, (uint16_t)id, (uint8_t)hlen, 0};
+    struct vb_hdr h = {(uint32_t)tl->rank, ep->consumed, (uint16_t)id, (uint8_t)hlen, 0, 0};
     struct ibv_sge sge[3];
     struct ibv_send_wr wr = {.sg_list = sge, .opcode = IBV_WR_SEND};
     struct vb_sbuf *sb = NULL;
