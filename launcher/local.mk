@@ -7,7 +7,8 @@ launcher_rdmpi_info_SOURCES = launcher/rdmpi_info.c
 # The optional libraries configure found, as their link flags (empty: not found).
 launcher_rdmpi_info_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) \
 	-DRD_INFO_UCX_LIBS='"$(UCX_LIBS)"' -DRD_INFO_OFI_LIBS='"$(OFI_LIBS)"' \
-	-DRD_INFO_IBVERBS_LIBS='"$(IBVERBS_LIBS)"' -DRD_INFO_RDMACM_LIBS='"$(RDMACM_LIBS)"'
+	-DRD_INFO_IBVERBS_LIBS='"$(IBVERBS_LIBS)"' -DRD_INFO_RDMACM_LIBS='"$(RDMACM_LIBS)"' \
+	-DRD_INFO_UCM_LIBS='"$(UCM_LIBS)"'
 launcher_rdmpi_info_LDADD = librdutil.la
 
 # ---------------------------------------------------------------- rdmpicc, rdmpicxx

@@ -26,6 +26,9 @@
 #ifndef RD_INFO_RDMACM_LIBS
 #define RD_INFO_RDMACM_LIBS ""
 #endif
+#ifndef RD_INFO_UCM_LIBS
+#define RD_INFO_UCM_LIBS ""
+#endif
 
 static void usage(FILE *out)
 {
@@ -54,6 +57,9 @@ static void print_info(void)
     print_lib("libfabric:", RD_INFO_OFI_LIBS);
     print_lib("libibverbs:", RD_INFO_IBVERBS_LIBS);
     print_lib("librdmacm:", RD_INFO_RDMACM_LIBS);
+    printf("%-18s %s\n", "libucm:",
+           RD_INFO_UCM_LIBS[0] ? "yes (the verbs registration cache learns of unmapped memory)"
+                               : "no (the verbs transport registers memory for every message)");
 }
 
 static int print_params(void)

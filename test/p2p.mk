@@ -93,3 +93,25 @@ test_mpi_p2p_threads_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_p2p_threads_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/p2p_threads.sh
 EXTRA_DIST += test/mpi/p2p_threads.sh
+
+# memory freed and taken again between large messages (registration caches)
+check_PROGRAMS += test/mpi/p2p_reuse
+test_mpi_p2p_reuse_SOURCES = test/mpi/p2p_reuse.c
+test_mpi_p2p_reuse_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_reuse_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/p2p_reuse.sh
+EXTRA_DIST += test/mpi/p2p_reuse.sh
+
+# connections: ranks in pairs, or everyone at once (the verbs test counts
+# connections in its debug log)
+check_PROGRAMS += test/mpi/p2p_peers
+test_mpi_p2p_peers_SOURCES = test/mpi/p2p_peers.c
+test_mpi_p2p_peers_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_peers_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+
+# ranks 0 and 1 exchanging messages for a while (the verbs test removes the
+# device underneath)
+check_PROGRAMS += test/mpi/p2p_loop
+test_mpi_p2p_loop_SOURCES = test/mpi/p2p_loop.c
+test_mpi_p2p_loop_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_loop_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)

@@ -38,6 +38,24 @@ static int tap_n, tap_failed;
                    tap_e_ ? tap_e_ : "(null)");                                         \
     } while (0)
 
+#define tap_diag(...)                                                                  \
+    do {                                                                               \
+        printf("# ");                                                                  \
+        printf(__VA_ARGS__);                                                           \
+        printf("\n");                                                                  \
+    } while (0)
+
+/* n test points skipped, with the reason */
+#define tap_skip(n, ...)                                                               \
+    do {                                                                               \
+        for (int tap_i_ = 0; tap_i_ < (n); tap_i_++) {                                 \
+            tap_n++;                                                                   \
+            printf("ok %d # SKIP ", tap_n);                                            \
+            printf(__VA_ARGS__);                                                       \
+            printf("\n");                                                              \
+        }                                                                              \
+    } while (0)
+
 static inline int tap_done(void)
 {
     printf("1..%d\n", tap_n);

@@ -23,3 +23,17 @@ librdmpi_la_SOURCES += transports/ofi/ofi.c
 librdmpi_la_CFLAGS += $(OFI_CFLAGS)
 librdmpi_la_LIBADD += $(OFI_LIBS)
 endif
+
+# verbs: libibverbs RC queue pairs, librdmacm for iWARP (when configure found
+# rdma-core); hwloc picks the nearest device; libucm invalidates the
+# registration cache
+RD_TL_VERBS_SOURCES = \
+	transports/verbs/verbs.c transports/verbs/verbs.h \
+	transports/verbs/verbs_dev.c transports/verbs/verbs_wire.c \
+	transports/verbs/verbs_data.c \
+	transports/verbs/verbs_rcache.c transports/verbs/verbs_rcache.h
+if HAVE_VERBS
+librdmpi_la_SOURCES += $(RD_TL_VERBS_SOURCES)
+librdmpi_la_CFLAGS += $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS)
+librdmpi_la_LIBADD += $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS) $(UCM_LIBS)
+endif

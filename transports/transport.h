@@ -52,6 +52,7 @@ typedef struct rd_tl_caps {
                              * messages with its own rendezvous protocol */
     unsigned latency_ns;    /* cost model, used to rank transports for a peer */
     unsigned bandwidth_mbs;
+    int atomics;            /* atomic() works: 64-bit fetch-and-add and compare-and-swap */
 } rd_tl_caps;
 
 /* An open transport. Backends embed it as their first member. */
@@ -82,6 +83,25 @@ typedef struct rd_rma_op {
     void (*done)(struct rd_rma_op *op, rd_status st);
     void *arg;               /* for the engine */
 } rd_rma_op;
+
+/* A 64-bit atomic operation on the peer's memory (caps.atomics). The
+ * remote word (remote_addr, 8-byte aligned, inside memory the peer
+ * registered) gets operand added (FADD) or is replaced by operand if it
+ * equals compare (CSWAP); either way its old value lands in *result,
+ * which must lie in lmr (this rank's registration). done() as for RMA. */
+enum rd_atomic_kind { RD_ATOMIC_FADD = 1, RD_ATOMIC_CSWAP = 2 };
+typedef struct rd_atomic_op {
+    int kind;
+    uint64_t operand;
+    uint64_t compare;
+    uint64_t *result;
+    rd_mr *lmr;
+    uint64_t remote_addr;
+    const void *rkey;
+    size_t rkey_len;
+    void (*done)(struct rd_atomic_op *op, rd_status st);
+    void *arg;
+} rd_atomic_op;
 
 /* Called from progress() for every arriving active message, in the order
  * the peer sent them. hdr and data are valid only during the call. src is
@@ -146,6 +166,14 @@ struct rd_transport {
     /* A network transport (ucx, ofi): opened only when RDMPI_TRANSPORTS
      * names it, or when some rank lives on another node. */
     int network;
+
+    /* Remote atomics (caps.atomics; NULL: none). Returns as get/put do. */
+    rd_status (*atomic)(rd_ep *ep, rd_atomic_op *op);
+
+    /* The engine fences the job once more after every activate(), so that
+     * no rank sends before all have activated (verbs: a QP drops packets
+     * until it is ready to receive). */
+    int activate_fence;
 };
 
 /* The backends built into this library. */
@@ -156,6 +184,9 @@ extern const struct rd_transport rd_transport_ucx;
 #endif
 #ifdef RD_HAVE_OFI
 extern const struct rd_transport rd_transport_ofi;
+#endif
+#ifdef RD_HAVE_VERBS
+extern const struct rd_transport rd_transport_verbs;
 #endif
 
 #endif

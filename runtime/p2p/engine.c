@@ -92,6 +92,9 @@ static struct {
 static const struct rd_transport *const rd_builtin_transports[] = {
     &rd_transport_self,
     &rd_transport_shm,
+#ifdef RD_HAVE_VERBS
+    &rd_transport_verbs, /* before ucx and ofi: the network transport of choice where a device is */
+#endif
 #ifdef RD_HAVE_UCX
     &rd_transport_ucx,
 #endif
@@ -1184,8 +1187,16 @@ rd_status rd_p2p_init(void)
             want[j] = want[j - 1];
             want[j - 1] = t;
         }
+    int net_open = 0;
     for (int i = 0; i < nwant; i++) {
         rd_tl *tl = NULL;
+        /* unasked for, one network transport serves the other nodes (each
+         * reaches every rank, so a later one would never be chosen): the
+         * first that opens (verbs where a device works, then ucx, ofi) */
+        if (want[i].t->network && net_open && !rd_param.transports[0]) {
+            rd_debug("p2p", "transport %s not opened: another network transport serves", want[i].t->name);
+            continue;
+        }
         st = want[i].t->open(&rd_job, am_handler, NULL, &tl);
         if (st == RD_ERR_UNSUPPORTED) {
             rd_debug("p2p", "transport %s not available here", want[i].t->name);
@@ -1196,6 +1207,7 @@ rd_status rd_p2p_init(void)
             return st;
         }
         E.tls[E.ntls++] = tl;
+        net_open |= want[i].t->network;
         if (tl->caps.am_max > E.scratch_len)
             E.scratch_len = tl->caps.am_max;
     }
@@ -1212,6 +1224,14 @@ rd_status rd_p2p_init(void)
     for (int i = 0; st == RD_OK && i < E.ntls; i++)
         if (E.tls[i]->ops->activate)
             st = E.tls[i]->ops->activate(E.tls[i]);
+    /* a second fence when a transport asks for it: every rank's activate()
+     * is done before anyone sends (decided by what every rank tries to
+     * open, the same everywhere, not by what opened) */
+    int fence_again = 0;
+    for (int i = 0; i < nwant; i++)
+        fence_again |= want[i].t->activate_fence;
+    if (st == RD_OK && fence_again)
+        st = rd_job_fence(0);
     return st;
 }
 

@@ -34,7 +34,7 @@ perl -0777 -ne '
     }' "$RD_SRCDIR/runtime/params.def" >params.txt
 nparams=$(wc -l <params.txt)
 
-plan $((19 + 2 * nparams))
+plan $((20 + 2 * nparams))
 
 # ------------------------------------------------------------ the summary
 out=$(clean "$info"); rc=$?
@@ -50,6 +50,7 @@ is "$(field UCX)" "$(found UCX)" "UCX: as configure found it"
 is "$(field libfabric)" "$(found OFI)" "libfabric: as configure found it"
 is "$(field libibverbs)" "$(found IBVERBS)" "libibverbs: as configure found it"
 is "$(field librdmacm)" "$(found RDMACM)" "librdmacm: as configure found it"
+like "$(field libucm)" "^$(found UCM) \(" "libucm: as configure found it, with what it is for"
 is "$(clean "$info" --version)" "rdmpi $version" "--version"
 out=$(clean "$info" --help); rc=$?
 is "$rc:$(printf '%s\n' "$out" | head -n 1)" "0:usage: rdmpi_info [--params | --help | --version]" "--help: usage, exit 0"

@@ -6,7 +6,8 @@
  *     MPI_UNDEFINED (2^31 + 2^20 bytes do not fit an int)
  *   - 256 MiB of MPI_BYTE sent 1 -> 0 into a pre-posted receive
  * Memory: about 2.2 GiB on each of the two ranks, freed before the second
- * part. */
+ * part. Arguments (for small machines, e.g. the RDMA test VM): the first
+ * part's count of 1 MiB blocks, the second part's MiB. */
 #include "test/mpi/p2p_common.c"
 
 #define MIB (1024 * 1024)
@@ -91,14 +92,14 @@ int main(int argc, char **argv)
     mt_ok(mib == MPI_DATATYPE_NULL, "Type_free sets the handle to MPI_DATATYPE_NULL");
 
     /* 256 MiB the other way, receive pre-posted */
-    bytes = 256 * MIB;
+    bytes = (size_t)(argc > 2 ? atoi(argv[2]) : 256) * MIB;
     nw = bytes / 8;
     w = malloc(bytes);
     if (p2p_rank == 1) {
         int go;
         fill64(w, nw, ~seed);
         MPI_Recv(&go, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        mt_is_int(MPI_Send(w, (int)bytes, MPI_BYTE, 0, 4, MPI_COMM_WORLD), MPI_SUCCESS, "Send of 256 MiB");
+        mt_is_int(MPI_Send(w, (int)bytes, MPI_BYTE, 0, 4, MPI_COMM_WORLD), MPI_SUCCESS, "Send of %zu MiB", bytes / MIB);
     } else {
         MPI_Request r;
         MPI_Status st;
@@ -108,10 +109,10 @@ int main(int argc, char **argv)
         MPI_Send(&go, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
         MPI_Wait(&r, &st);
         MPI_Get_count(&st, MPI_BYTE, &c);
-        mt_is_int(c, (long long)bytes, "256 MiB received: count");
+        mt_is_int(c, (long long)bytes, "%zu MiB received: count", bytes / MIB);
         size_t first;
         size_t bad = bad64(w, nw, ~seed, &first);
-        mt_ok(bad == 0, "256 MiB: every word (%zu bad, first at %zu)", bad, first);
+        mt_ok(bad == 0, "%zu MiB: every word (%zu bad, first at %zu)", bytes / MIB, bad, first);
     }
     free(w);
     MPI_Finalize();

@@ -1,0 +1,131 @@
+#!/bin/bash
+# run.sh - rdmpi over the verbs transport beside the device's own limit
+# (perftest) and Open MPI's UCX pml, on one device in one run (a benchmark,
+# not a test). Where this machine has no verbs device, the whole run goes
+# into the RDMA VM (soft-RoCE rxe0: software emulation, so the figures are
+# the VM's, comparable only with each other).
+#
+#   bench/verbs/run.sh [BUILD_DIR]            (default ./build)
+#
+# In one run, on device VB_BENCH_DEV (default rxe0; the VM's RoCE device):
+#   perftest  ib_send_lat, ib_write_lat (half round trip) and ib_write_bw,
+#             run ROUNDS times each (median), server and client on this host
+#   rdmpi     bench/p2p/run.sh --libs rdmpi,openmpi with RDMPI_TRANSPORTS=verbs
+#             RDMPI_VERBS_DEVICE=DEV, and Open MPI forced onto DEV's UCX
+#             transports (UCX_TLS=rc_v,tcp: no shared memory); a library that
+#             cannot run there is reported n/a with its error
+#   ratios    rdmpi / ib_send_lat and / ib_write_lat by size, rdmpi / ib_write_bw
+#
+# Settings: VB_BENCH_DEV (siw0: iWARP, perftest through rdma_cm), VB_BENCH_GID (GID index for perftest, default: the
+# VM's RDMA_VM_RXE_GID_INDEX, else 1), VB_BENCH_IP (the device's address
+# for perftest's handshake; default: the VM's RDMA_VM_RXE_IP),
+# VB_BENCH_ROUNDS (default 5), RDMPI_TEST_RDMA_VM (the VM runner; default
+# test/tools/run-in-rdma-vm.sh). Needs perftest (and, for the VM, what
+# test/mpi/verbs.sh lists).
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+builddir=$(cd "${1:-build}" && pwd) || { echo "run.sh: no build directory ${1:-build}" >&2; exit 2; }
+
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] && [ "${RDMA_VM:-}" != 1 ]; then
+    runner=${RDMPI_TEST_RDMA_VM:-$src/test/tools/run-in-rdma-vm.sh}
+    echo "# no verbs device here: the benchmark runs in the RDMA VM ($runner)"
+    cd "$builddir" && RDMA_VM_RW='' exec "$runner" bash "$src/bench/verbs/run.sh" "$builddir"
+fi
+
+dev=${VB_BENCH_DEV:-rxe0}
+gid=${VB_BENCH_GID:-${RDMA_VM_RXE_GID_INDEX:-1}}
+ip=${VB_BENCH_IP:-${RDMA_VM_RXE_IP:-}}
+rounds=${VB_BENCH_ROUNDS:-5}
+# iWARP connects through rdma_cm only (perftest -R); RoCE/IB: the GID index
+case $(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null) in
+4:*) cmflag=-R; [ "$dev" = "${RDMA_VM_SIW_DEV:-}" ] && ip=${VB_BENCH_IP:-$RDMA_VM_SIW_IP} ;;
+*) cmflag="-x $gid" ;;
+esac
+lat_sizes="8 64 1024 4096 65536"
+bw_sizes="4096 65536 1048576"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-verbs-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+[ -n "$ip" ] || { echo "run.sh: VB_BENCH_IP: the address of $dev's network device is needed" >&2; exit 2; }
+command -v ib_send_lat >/dev/null || { echo "run.sh: perftest is missing (apt-get install perftest)" >&2; exit 2; }
+
+echo "# verbs benchmark on $dev ($(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null)), $(hostname), $(nproc) cores, $(date '+%F %T')"
+[ "${RDMA_VM:-}" = 1 ] && echo "# inside the RDMA VM: QEMU software emulation (TCG), soft-RoCE; figures comparable only within this run"
+
+# perftest TOOL SIZE: one server + client pair; prints the client's result line
+perftest() {
+    local tool=$1 size=$2 n line
+    case $tool in *lat) n=2000 ;; *) n=400 ;; esac
+    # shellcheck disable=SC2086 # $cmflag: empty or -R
+    "$tool" -d "$dev" $cmflag -F -s "$size" -n "$n" --report_gbits >"$tmp/server" 2>&1 &
+    local sp=$!
+    # the server listens on perftest's TCP port before the client may start
+    for _ in $(seq 1 200); do
+        ss -ltn 2>/dev/null | grep -q ':18515 ' && break
+        sleep 0.05
+    done
+    # shellcheck disable=SC2086
+    "$tool" -d "$dev" $cmflag -F -s "$size" -n "$n" --report_gbits "$ip" >"$tmp/client" 2>&1
+    wait $sp
+    line=$(awk -v s="$size" '$1 == s && NF >= 4 { print; exit }' "$tmp/client")
+    echo "$line"
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+
+echo "# perftest: $rounds runs per figure, median of the runs"
+declare -A pt
+for tool in ib_send_lat ib_write_lat; do
+    for s in $lat_sizes; do
+        vals=
+        for _ in $(seq 1 "$rounds"); do
+            # columns: bytes iterations t_min t_max t_typical ...
+            v=$(perftest "$tool" "$s" | awk '{ print $5 }')
+            [ -n "$v" ] && vals="$vals$v"$'\n'
+        done
+        pt[$tool,$s]=$(printf '%s' "$vals" | median)
+    done
+done
+for s in $bw_sizes; do
+    vals=
+    for _ in $(seq 1 "$rounds"); do
+        # columns: bytes iterations BW-peak BW-average (Gb/s) rate
+        v=$(perftest ib_write_bw "$s" | awk '{ printf "%.1f", $4 * 125 }')
+        [ -n "$v" ] && vals="$vals$v"$'\n'
+    done
+    pt[ib_write_bw,$s]=$(printf '%s' "$vals" | median)
+done
+
+echo "# rdmpi (RDMPI_TRANSPORTS=verbs) and Open MPI (UCX pml on $dev) through bench/p2p/run.sh"
+sizes=$(echo "$lat_sizes $bw_sizes" | tr ' ' '\n' | sort -n -u | tr '\n' ',' | sed 's/,$//')
+RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev \
+    P2P_OMPI_FLAGS="--mca pml ucx -x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v,tcp -x UCX_IB_GID_INDEX=$gid" \
+    P2P_TIMEOUT=300 bash "$src/bench/p2p/run.sh" --libs rdmpi,openmpi --tests lat,bw --sizes "$sizes" \
+    --rounds "$rounds" --reps 3 --time 100 "$builddir" 2>/dev/null | tee "$tmp/p2p"
+
+# the p2p tables' rows: "size | rdmpi | Open MPI | MPICH | ratio"
+row() { # row TABLE SIZE: the rdmpi figure of that row
+    awk -v t="$1" -v s="$2" '
+        /^## latency/ { cur = "lat" } /^## bandwidth/ { cur = "bw" }
+        cur == t && $1 == s && $2 == "|" { print $3; exit }' "$tmp/p2p"
+}
+human() { awk -v s="$1" 'BEGIN { if (s >= 1048576) print s / 1048576 "M"; else if (s >= 1024) print s / 1024 "K"; else print s }'; }
+
+echo
+echo "## latency on $dev, us (half round trip); perftest: t_typical, median of runs"
+printf '%8s | %10s | %11s | %12s | %12s | %12s\n' size rdmpi ib_send_lat ib_write_lat "rdmpi/send" "rdmpi/write"
+for s in $lat_sizes; do
+    r=$(row lat "$(human "$s")")
+    a=${pt[ib_send_lat,$s]:-} b=${pt[ib_write_lat,$s]:-}
+    printf '%8s | %10s | %11s | %12s | %12s | %12s\n' "$(human "$s")" "${r:-n/a}" "${a:-n/a}" "${b:-n/a}" \
+        "$(awk -v r="$r" -v p="$a" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }')" \
+        "$(awk -v r="$r" -v p="$b" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }')"
+done
+echo
+echo "## bandwidth on $dev, MB/s (10^6 B/s); perftest: ib_write_bw BW average, median of runs"
+printf '%8s | %10s | %11s | %12s\n' size rdmpi ib_write_bw "rdmpi/write"
+for s in $bw_sizes; do
+    r=$(row bw "$(human "$s")")
+    a=${pt[ib_write_bw,$s]:-}
+    printf '%8s | %10s | %11s | %12s\n' "$(human "$s")" "${r:-n/a}" "${a:-n/a}" \
+        "$(awk -v r="$r" -v p="$a" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }')"
+done

@@ -1,0 +1,291 @@
+#!/bin/bash
+# verbs_suite.sh - the verbs transport's tests on the verbs devices of the
+# machine it runs on: test/mpi/verbs.sh runs it directly where a device
+# exists, else inside a VM with soft-RoCE (rxe0) and soft-iWARP (siw0).
+# Prints TAP (without the plan when VB_SUITE_NO_PLAN=1: the caller adds
+# its own points and the plan).
+#
+# Devices: RDMPI_TEST_VERBS_DEVICES ("rxe0 siw0"), else every device in
+# /sys/class/infiniband. Per device (every rank pair forced through verbs):
+#   - the suite (lib.sh's SUITE_PROGS on 3 ranks, the size-sensitive ones
+#     under rendezvous by RDMA read and by RDMA write on 2): InfiniBand and
+#     RoCE with both wire-ups (PMIx, rdma_cm), iWARP with rdma_cm
+#   - buffers freed and allocated again between messages (p2p_reuse): the
+#     registration cache's exact hits, misses and invalidations, and the
+#     same with the cache off
+#   - connections made on first use only (rdma_cm): ranks in pairs get one
+#     connection each; everyone connecting to everyone at once resolves
+#     every simultaneous connect the same way
+#   - the transport alone through its contract (test/unit/verbs_unit: active
+#     messages, get/put, atomics where the device has them)
+#   - failures: a QP in the error state, a wrong remote key, a peer whose
+#     QP vanished (retry exceeded) — provoked by RDMPI_VERBS_FAULT — each
+#     ends the job through the launcher, promptly, with the peer's rank and
+#     the verbs status in the message, no rank left behind
+#   - in the VM only, last: the device removed under a running job
+. "$RD_SRCDIR/test/tap.sh"
+. "$RD_SRCDIR/test/mpi/lib.sh"
+
+B=$RD_BUILDDIR
+parts=${VB_SUITE_PARTS:-unit suite reuse peers faults gone} # for working on one part
+part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+devices=${RDMPI_TEST_VERBS_DEVICES:-$(ls /sys/class/infiniband 2>/dev/null)}
+is_iwarp() { case $(cat "/sys/class/infiniband/$1/node_type" 2>/dev/null) in 4:*) return 0 ;; esac; return 1; }
+args_of() { [ "$1" = p2p_large ] && echo "20 24"; } # small enough for the VM (2 GiB)
+t0=$SECONDS
+since() { echo "$((SECONDS - t0)) s"; }
+
+# suite "ENV": every program of SUITE_PROGS, then the sized ones by get and put
+suite() {
+    local prog proto
+    for prog in $SUITE_PROGS; do
+        # shellcheck disable=SC2046 # the arguments are words
+        p2p_check "$1" 3 "$B/test/mpi/$prog" $(args_of "$prog")
+    done
+    for proto in get put; do
+        for prog in $SUITE_SIZED_PROGS; do
+            # shellcheck disable=SC2046
+            p2p_check "$1 RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$B/test/mpi/$prog" $(args_of "$prog")
+        done
+    done
+}
+
+# log_count RANK REGEX: lines of rank RANK's verbs debug log in P2P_OUT matching REGEX
+log_count() { printf '%s\n' "$P2P_OUT" | grep -cE "^rdmpi\[$1\] verbs debug: $2"; }
+log_count_p2p() { printf '%s\n' "$P2P_OUT" | grep -cE "^rdmpi\[$1\] p2p debug: $2"; }
+
+# reuse "ENV": the registration cache under memory freed and taken again
+reuse() {
+    local proto r
+    for proto in get put; do
+        p2p_check "$1 RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto RDMPI_LOG=debug:verbs" 2 "$B/test/mpi/p2p_reuse"
+        for r in 0 1; do
+            is "$(printf '%s\n' "$P2P_OUT" | sed -n "s/^rdmpi\[$r\] verbs debug: registration cache: //p")" \
+                "9 hits, 9 misses, 9 invalidated, 0 evicted" \
+                "$1 $proto: rank $r's cache: the second send of each round hits, every free() invalidates"
+        done
+    done
+    p2p_check "$1 RDMPI_VERBS_RCACHE_MAX=0 RDMPI_LOG=debug:verbs" 2 "$B/test/mpi/p2p_reuse"
+    for r in 0 1; do
+        is "$(printf '%s\n' "$P2P_OUT" | sed -n "s/^rdmpi\[$r\] verbs debug: registration cache: //p")" \
+            "0 hits, 18 misses, 0 invalidated, 0 evicted" "$1 cache off: rank $r registers every message"
+    done
+}
+
+# peers "ENV": rdma_cm connects on first use only, and simultaneous connects
+peers() {
+    local r
+    p2p_check "$1 RDMPI_VERBS_CM=rdmacm RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" pairs
+    for r in 0 1 2 3; do
+        is "$(log_count $r 'rdma_cm: connected to rank')" 1 "$1 pairs: rank $r connected to its one peer only"
+    done
+    if ! is_iwarp "$dev"; then
+        # auto: a job of at least RDMPI_VERBS_LAZY_MIN ranks connects on first use
+        p2p_check "$1 RDMPI_VERBS_CM=auto RDMPI_VERBS_LAZY_MIN=4 RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" pairs
+        for r in 0 1 2 3; do
+            is "$(log_count $r 'rdma_cm: connected to rank'):$(log_count $r 'pmix wire-up')" 1:0 \
+                "$1 auto, 4 ranks >= RDMPI_VERBS_LAZY_MIN=4: rank $r connects on first use, to its one peer"
+        done
+        p2p_check "$1 RDMPI_VERBS_CM=auto RDMPI_VERBS_LAZY_MIN=5 RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" pairs
+        for r in 0 1 2 3; do
+            is "$(log_count $r 'pmix wire-up: 3 QPs connected')" 1 \
+                "$1 auto, 4 ranks < RDMPI_VERBS_LAZY_MIN=5: rank $r wires its 3 QPs up at start-up"
+        done
+    fi
+    p2p_check "$1 RDMPI_VERBS_CM=rdmacm RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" all
+    # every rank posted its sends before anything progressed: each pair
+    # connects both ways at once, and the lower rank's request is the one
+    # (the higher one's is refused, or dropped once it is not needed)
+    for r in 0 1 2 3; do
+        is "$(log_count $r 'rdma_cm: connected to rank'):$(log_count $r 'rdma_cm: accepted rank')" "3:$r" \
+            "$1 all at once: rank $r has one connection to each of 3 peers, accepting the $r lower ranks' requests"
+        ok "$([ "$(log_count $r "rdma_cm: rank [0-9]+'s request refused")" -le $((3 - r)) ]; echo $?)" \
+            "$1 all at once: rank $r refuses only higher ranks' requests"
+    done
+}
+
+# unit "ENV": test/unit/verbs_unit, its points as ours
+unit() {
+    local out rc line
+    # shellcheck disable=SC2086
+    out=$(env $1 timeout -k 10 180 "$B/test/unit/verbs_unit" 2>&1); rc=$?
+    while IFS= read -r line; do
+        case "$line" in
+        "ok "*) ok 0 "$1 ${line#ok [0-9]* - }" ;;
+        "not ok "*) ok 1 "$1 ${line#not ok [0-9]* - }" ;;
+        "# "*) echo "$line" ;;
+        esac
+    done <<<"$out"
+    is "$rc" 0 "$1: verbs_unit's exit status"
+    [ "$rc" = 0 ] || diag "$(printf '%s\n' "$out" | grep -v '^ok' | tail -n 10)"
+}
+
+# faults "ENV" DEV-KIND: each failure, provoked on one rank, ends the job
+# (expected messages: one line per fault, "KIND:RANK PROTOCOL REGEX")
+faults_rxe='qp_error:1 get rdmpi\[1\] verbs error: RDMA read from rank 0 failed: Work Request Flushed Error
+bad_rkey:1 get rdmpi\[1\] verbs error: RDMA read from rank 0 failed: remote access error
+lost_peer:1 get rdmpi\[1\] verbs error: RDMA read from rank 0 failed: transport retry counter exceeded
+qp_error:0 put rdmpi\[0\] verbs error: RDMA write to rank 1 failed: Work Request Flushed Error
+bad_rkey:0 put rdmpi\[0\] verbs error: RDMA write to rank 1 failed: remote access error
+lost_peer:0 put rdmpi\[0\] verbs error: RDMA write to rank 1 failed: transport retry counter exceeded'
+# iWARP: a QP error or a bad key tears the connection down (either side may tell first)
+iw='rdmpi\[[01]\] verbs error: (rdma_cm: the connection to rank [01] broke|the QP to rank [01] failed: [a-z]|RDMA (read from|write to) rank [01] failed: [A-Za-z])'
+faults_iwarp="qp_error:1 get $iw
+bad_rkey:1 get $iw
+lost_peer:1 get $iw
+qp_error:0 put $iw
+bad_rkey:0 put $iw
+lost_peer:0 put $iw"
+faults() {
+    local env="$1 RDMPI_EAGER_LIMIT=1 RDMPI_VERBS_TIMEOUT=12 RDMPI_VERBS_RETRY_COUNT=2" f proto want out rc label
+    while read -r f proto want; do
+        label="$1 RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto"
+        # shellcheck disable=SC2086
+        out=$(env $env RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto timeout -k 10 60 rrun -np 2 \
+            "$B/test/mpi/p2p_large" 1 1 2>&1); rc=$?
+        ok "$([ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ]; echo $?)" \
+            "$label: the job ends with an error, not a hang (rrun's status $rc)"
+        like "$out" "$want" "$label: the failing operation, the peer's rank and the verbs status"
+        like "$out" "rrun: rank [01] \(pid [0-9]+\) called MPI_Abort with code [0-9]+: ." \
+            "$label: the launcher ends the job for the rank that failed"
+        is "$(pgrep -f "$B/test/mpi/p2p_large" | wc -l)" 0 "$label: no rank left behind"
+        [ $rc -ne 0 ] && [ $rc -ne 124 ] || diag "$(printf '%s\n' "$out" | grep -v '^ok' | tail -n 8)"
+    done
+}
+
+# gone "ENV" DEV CM: the device removed while ranks 0 and 1 exchange messages
+gone() {
+    local env="$1 RDMPI_VERBS_CM=$3" dev=$2 cm=$3 line out='' rc rp kind fifo
+    kind=rxe; is_iwarp "$dev" && kind=siw
+    fifo=$(mktemp -u "${TMPDIR:-/tmp}/verbs-gone.XXXXXX")
+    mkfifo "$fifo" || return
+    # shellcheck disable=SC2086
+    env $env timeout -k 10 120 rrun -np 2 "$B/test/mpi/p2p_loop" "$([ "$cm" = pmix ] && echo 4 || echo 100)" \
+        >"$fifo" 2>&1 &
+    rp=$!
+    exec 3<"$fifo"
+    rm -f "$fifo"
+    # once the first round trip is done, the device goes
+    while IFS= read -r line <&3; do
+        out="$out$line"$'\n'
+        [ "$line" = "# [rank 0] exchanging" ] && break
+    done
+    rdma link delete "$dev"
+    while IFS= read -r line <&3; do out="$out$line"$'\n'; done
+    exec 3<&-
+    wait $rp; rc=$?
+    if [ "$cm" = pmix ]; then
+        # rxe cannot be taken from a process (no disassociation): the kernel
+        # waits for the job to close the device
+        is "$rc" 0 "$env: $dev removed under the job: the removal waits for the job, which ends well"
+        is "$(printf '%s' "$out" | grep -c '^done \[rank [01]\] 1 checks, 0 failed$')" 2 "$env: both ranks' messages all as sent"
+    else
+        ok "$([ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; echo $?)" \
+            "$env: $dev removed under the job: it ends with an error, not a hang (rrun's status $rc)"
+        # (an operation in flight may fail first: then it names the peer)
+        like "$out" "rdmpi\\[[01]\\] verbs error: (rdma_cm: device $dev removed|(RDMA (read from|write to)|send to) rank [01] failed: [A-Za-z]|the QP to rank [01] failed: [a-z])" \
+            "$env: the message says the device went, or which operation with which peer failed"
+        like "$out" "rrun: rank [01] \\(pid [0-9]+\\) called MPI_Abort" "$env: the launcher ends the job"
+    fi
+    [ "$rc" = 0 ] && [ "$cm" != pmix ] && diag "$(printf '%s' "$out" | grep -v '^ok' | tail -n 8)"
+    is "$(pgrep -f "$B/test/mpi/p2p_loop" | wc -l)" 0 "$env: no rank left behind"
+    rdma link add "$dev" type $kind netdev "rdmavm_$kind"
+    ok $? "$dev added again"
+}
+
+ndev=0
+for dev in $devices; do
+    [ -e "/sys/class/infiniband/$dev" ] || { ok 1 "device $dev exists"; continue; }
+    ndev=$((ndev + 1))
+    base="RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev"
+    if is_iwarp "$dev"; then
+        modes="rdmacm"
+    else
+        modes="pmix rdmacm"
+    fi
+    for cm in $modes; do
+        part unit || continue
+        diag "$dev, $cm: the transport alone ($(since))"
+        unit "$base RDMPI_VERBS_CM=$cm"
+    done
+    for cm in $modes; do
+        part suite || continue
+        diag "$dev, wire-up by $cm: the suite ($(since))"
+        suite "$base RDMPI_VERBS_CM=$cm"
+    done
+    if part reuse; then
+        diag "$dev: registration cache ($(since))"
+        reuse "$base"
+    fi
+    if part peers; then
+        diag "$dev: connections ($(since))"
+        peers "$base"
+    fi
+    for cm in $modes; do
+        part faults || continue
+        diag "$dev, $cm: failures ($(since))"
+        if is_iwarp "$dev"; then
+            faults "$base RDMPI_VERBS_CM=$cm" <<<"$faults_iwarp"
+        else
+            faults "$base RDMPI_VERBS_CM=$cm" <<<"$faults_rxe"
+        fi
+    done
+done
+# No RDMPI_VERBS_DEVICE: every rank takes a device of the same, best kind
+# (the VM has RoCE rxe0 and iWARP siw0: rxe0 for all)
+if part peers && [ "${RDMA_VM:-}" = 1 ] && [ -e /sys/class/infiniband/siw0 ]; then
+    p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_LOG=debug:verbs" 3 "$B/test/mpi/p2p_order"
+    for r in 0 1 2; do
+        is "$(log_count $r 'device rxe0 port 1 \(RoCE\)')" 1 "no device named: rank $r takes rxe0 (RoCE before iWARP)"
+    done
+fi
+# Two "hosts" (rrun's daemons started here by a local launch agent), nothing
+# forced: shm between the ranks of a host, verbs between hosts, and no other
+# network transport opened
+if part peers; then
+    for prog in p2p_order coll; do
+        RD_P2P_LAUNCHER="rrun --host a:2,b:2 --launch-agent $RD_SRCDIR/test/launcher/agent_local.sh -np" \
+            p2p_check "RDMPI_LOG=debug:p2p" 4 "$B/test/mpi/$prog"
+        for r in 0 1 2 3; do
+            mate=$((r ^ 1))
+            via=$(printf '%s\n' "$P2P_OUT" | sed -n "s/^rdmpi\[$r\] p2p debug: rank \([0-9]\) via \([a-z]*\):.*/\1 \2/p" | sort)
+            is "$(printf '%s\n' "$via" | tr '\n' ' ')" \
+                "$(printf '%s\n' "$via" | while read -r p _; do [ "$p" = $mate ] && echo "$p shm" || echo "$p verbs"; done | tr '\n' ' ')" \
+                "2 hosts, $prog: rank $r reaches its host's rank by shm, the other host's by verbs"
+            like "$via" "verbs" "2 hosts, $prog: rank $r talked to the other host"
+            is "$(log_count_p2p $r 'transport (ucx|ofi) not opened')" 2 "2 hosts, $prog: rank $r opens no other network transport"
+        done
+    done
+fi
+# Removing a device: only the VM's own soft devices
+if ! part gone; then
+    :
+elif [ "${RDMA_VM:-}" = 1 ]; then
+    # rxe0's network device without its address: rdma_cm has nothing to
+    # listen on, and auto wires up through PMIx even in a "large" job
+    if [ -e /sys/class/infiniband/rxe0 ] && ip addr del "$RDMA_VM_RXE_IP/24" dev rdmavm_rxe; then
+        p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=rxe0 RDMPI_VERBS_LAZY_MIN=2 RDMPI_LOG=debug:verbs" 3 \
+            "$B/test/mpi/p2p_order"
+        for r in 0 1 2; do
+            is "$(log_count $r 'no rdma_cm address for connections on first use: PMIx wire-up'):$(log_count $r 'pmix wire-up: 2 QPs connected')" \
+                1:1 "rxe0 without an IP address, auto in a job above RDMPI_VERBS_LAZY_MIN: rank $r wires up through PMIx"
+        done
+        ip addr add "$RDMA_VM_RXE_IP/24" dev rdmavm_rxe
+        ok $? "rxe0's address back"
+    fi
+    for dev in $devices; do
+        for cm in $(is_iwarp "$dev" && echo rdmacm || echo pmix rdmacm); do
+            diag "$dev, $cm: device removal ($(since))"
+            gone "RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev" "$dev" "$cm"
+        done
+    done
+else
+    skip "device removal: only tested in the RDMA VM (this machine's devices are real)"
+fi
+[ "$ndev" -gt 0 ] || ok 1 "a verbs device to test (devices: '$devices')"
+if [ "${RDMA_VM:-}" = 1 ] && [ ! -e /sys/class/infiniband/siw0 ]; then
+    skip "siw0 (soft-iWARP) missing in the VM: building siw.ko needs linux-source, linux-headers-amd64, gcc, make"
+fi
+diag "verbs suite: $_tap_n test points in $(since)"
+[ "${VB_SUITE_NO_PLAN:-0}" = 1 ] && exit 0
+done_testing
