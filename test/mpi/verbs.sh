@@ -43,6 +43,15 @@ ls -d /lib/modules/*/build >/dev/null 2>&1 || missing="$missing linux-headers-am
 [ -z "$missing" ] || skip_all "no verbs device here, and the RDMA test VM needs:$missing"
 
 tap_tmpdir
+# The guest sees the host's files read-only through an overlay, except /tmp
+# and /run, where it mounts its own tmpfs: a tree there (a clone in /tmp) is
+# shared into the guest explicitly. Elsewhere nothing is shared read-write, so
+# the guest cannot write into the build tree.
+vm_rw=
+for d in "$RD_SRCDIR" "$RD_BUILDDIR"; do
+    d=$(cd "$d" && pwd -P)
+    case "$d" in /tmp | /tmp/* | /run | /run/*) vm_rw=${vm_rw:+$vm_rw:}$d ;; esac
+done
 start=$SECONDS
 n=0
 # The guest prints the suite's points; they pass through as they come.
@@ -51,7 +60,7 @@ while IFS= read -r line; do
     case "$line" in
     "ok "* | "not ok "*) n=$(printf '%s\n' "$line" | sed -n 's/^\(not \)\{0,1\}ok \([0-9]*\).*/\2/p') ;;
     esac
-done < <(cd "$RD_BUILDDIR" && RDMA_VM_RW='' RDMA_VM_TIMEOUT=${RDMPI_TEST_RDMA_VM_TIMEOUT:-2400} \
+done < <(cd "$RD_BUILDDIR" && RDMA_VM_RW=$vm_rw RDMA_VM_TIMEOUT=${RDMPI_TEST_RDMA_VM_TIMEOUT:-2400} \
     VB_SUITE_NO_PLAN=1 "$runner" bash "$RD_SRCDIR/test/mpi/verbs_suite.sh" 2>"$TAP_TMP/vm.err"
     echo $? >"$TAP_TMP/vm.rc")
 _tap_n=$n
