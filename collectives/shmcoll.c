@@ -109,17 +109,24 @@ static int done_reading(MPI_Comm comm, int j, uint64_t want)
     return v >= want;
 }
 
+/* Has rank j posted at least `want`? (no waiting) */
+int rd_nc_posted(MPI_Comm comm, int j, uint64_t want)
+{
+    if (comm->node_known[j] >= want)
+        return 1;
+    uint64_t v = atomic_load_explicit(&rd_node_area(comm->node_slot - 1, j, want)->seq, memory_order_acquire);
+    if (v < want)
+        return 0;
+    comm->node_known[j] = v;
+    return 1;
+}
+
 /* Wait until rank j has posted at least `want`. */
 void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t want)
 {
-    if (comm->node_known[j] >= want)
-        return;
-    _Atomic uint64_t *w = &rd_node_area(comm->node_slot - 1, j, want)->seq;
     long idle = 0;
-    uint64_t v;
-    while ((v = atomic_load_explicit(w, memory_order_acquire)) < want)
+    while (!rd_nc_posted(comm, j, want))
         rd_wait_step(&idle);
-    comm->node_known[j] = v;
 }
 
 void rd_nc_wait_all(MPI_Comm comm, uint64_t want)

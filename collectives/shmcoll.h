@@ -22,6 +22,7 @@ int rd_nc_setup(MPI_Comm comm);
 void rd_nc_guard(MPI_Comm comm, uint64_t s);
 unsigned char *rd_nc_data(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_post(MPI_Comm comm, uint64_t s);
+int rd_nc_posted(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_wait_all(MPI_Comm comm, uint64_t s);
 void rd_nc_finish(MPI_Comm comm, uint64_t s);

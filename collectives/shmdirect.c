@@ -4,19 +4,23 @@
  * messages at all.
  *
  * Collective number s of the communicator's slot (shmcoll.h): each rank
- * lends where the others must write — its pid and a destination address,
- * in its area, posted — then writes what each rank needs from it straight
- * into that rank's memory, says it has finished writing (its done word),
- * and waits until every rank has finished writing into it before it uses
- * (or returns) what arrived.
+ * lends, in its area, its pid, where its incoming blocks land and where
+ * its outgoing blocks are, and posts; then every block is copied once,
+ * by whichever of its two ranks claims it first (a compare-and-swap on a
+ * word of the destination's area): the source writes it, or the
+ * destination reads it. Counters in the areas say how many blocks have
+ * landed in a rank and left it; when both are complete, nothing touches
+ * the rank's buffers any more and it returns.
  *
  * Why: the message path moves each block with a rendezvous handshake, and
- * each handshake needs the peer to be running. Here a rank needs the
- * others only twice: when they lend and when they are done; in between it
- * copies at its own pace, which matters most when ranks outnumber cores.
- * Why writes and not reads: a rank pushes its own data, which is usually
- * in its cache, and both cores copy at once (measured on the message path
- * too: a put-based Allgather of 1 MiB took 48 us against 135 by get).
+ * each handshake needs the peer to be running. Here a rank needs nobody
+ * after lending: the last rank to arrive copies everything that involves
+ * it, both ways, so with more ranks than cores each rank needs its core
+ * about twice per collective (to lend and copy, then to see that it is
+ * complete). Sources write by preference: their data is in their cache
+ * (measured on the message path too: a put-based Allgather of 1 MiB took
+ * 48 us against 135 by get); a destination reads only what its source
+ * has not written yet.
  *
  * (An Allreduce built the same way — each rank writes segment r of its
  * contribution to rank r, which reduces the pieces, then every rank writes
@@ -40,42 +44,76 @@
 #include "runtime/nodemem.h"
 #include "runtime/params.h"
 
-/* What a rank lends for one collective number (in its area): where the
- * others write. */
+/* What a rank lends for one collective number (in its area): where its
+ * incoming blocks land and where its outgoing ones are; how many blocks
+ * have landed in it and left it so far; and, per source rank, whether
+ * somebody has taken the block from that rank to this one. */
 struct lend {
     uint64_t pid;
-    uint64_t addr;
+    uint64_t land; /* 0: this rank cannot take part */
+    uint64_t out;
+    _Atomic uint32_t landed;
+    _Atomic uint32_t sent;
+    _Atomic uint32_t taken[];
 };
 
-static void lend(MPI_Comm comm, uint64_t s, const void *addr)
+static struct lend *lend_of(MPI_Comm comm, int j, uint64_t s)
 {
-    struct lend l = {(uint64_t)getpid(), (uint64_t)(uintptr_t)addr};
+    return (struct lend *)(void *)rd_nc_data(comm, j, s);
+}
+
+static void lend(MPI_Comm comm, uint64_t s, const void *land, const void *out)
+{
     rd_nc_guard(comm, s);
-    memcpy(rd_nc_data(comm, comm->rank, s), &l, sizeof(l));
-    rd_nc_post(comm, s);
+    struct lend *l = lend_of(comm, comm->rank, s);
+    l->pid = (uint64_t)getpid();
+    l->land = (uint64_t)(uintptr_t)land;
+    l->out = (uint64_t)(uintptr_t)out;
+    atomic_store_explicit(&l->landed, 0, memory_order_relaxed);
+    atomic_store_explicit(&l->sent, 0, memory_order_relaxed);
+    for (int i = 0; i < comm->size; i++)
+        atomic_store_explicit(&l->taken[i], 0, memory_order_relaxed);
+    rd_nc_post(comm, s); /* a release: the fields are visible first */
 }
 
-/* Write len bytes of local to rank j at offset off of what it lent for s
- * (nothing lent: that rank failed; the error spreads). */
-static int put(MPI_Comm comm, int j, uint64_t s, const void *local, size_t off, size_t len)
+/* Rank j's lending for s, NULL while it has not lent (no waiting). */
+static struct lend *lent(MPI_Comm comm, int j, uint64_t s)
 {
-    struct lend l;
-    rd_nc_wait_posted(comm, j, s);
-    memcpy(&l, rd_nc_data(comm, j, s), sizeof(l));
-    if (!l.addr)
-        return MPI_ERR_OTHER;
-    if (len == 0)
-        return MPI_SUCCESS;
-    rd_status st = rd_node_arena.write((pid_t)l.pid, rd_comm_world_rank(comm, j), local, l.addr + off, len);
-    return st == RD_OK ? MPI_SUCCESS : rd_status_to_mpi(st);
+    return rd_nc_posted(comm, j, s) ? lend_of(comm, j, s) : NULL;
 }
 
-/* This rank has written everything for s; wait until the others have
- * written into it too. */
-static void settle(MPI_Comm comm, uint64_t s)
+/* The geometry of one exchange: block k of rank j's result comes from
+ * rank k (Allgather: k's one block; Alltoall: k's block j). */
+struct xgeo {
+    size_t bytes;
+    int all2all;
+};
+
+/* Copy block src -> dst if nobody has taken it yet; this rank is one of
+ * the two. 1: copied here, 0: somebody else has it, < 0: an MPI error. */
+static int take(MPI_Comm comm, const struct xgeo *g, int src, int dst, struct lend *ls,
+                struct lend *ld)
 {
-    rd_nc_finish(comm, s);
-    rd_nc_wait_done(comm, s);
+    uint32_t free_ = 0;
+    if (!atomic_compare_exchange_strong_explicit(&ld->taken[src], &free_, 1, memory_order_acq_rel,
+                                                 memory_order_relaxed))
+        return 0;
+    if (!ls->land || !ld->land) /* a rank that cannot take part: the error spreads */
+        return -MPI_ERR_OTHER;
+    size_t off = g->all2all ? (size_t)dst * g->bytes : 0;
+    rd_status st;
+    if (src == comm->rank)
+        st = rd_node_arena.write((pid_t)ld->pid, rd_comm_world_rank(comm, dst),
+                                 (const char *)(uintptr_t)ls->out + off, ld->land + (size_t)src * g->bytes,
+                                 g->bytes);
+    else
+        st = rd_node_arena.read((pid_t)ls->pid, rd_comm_world_rank(comm, src),
+                                (char *)(uintptr_t)ld->land + (size_t)src * g->bytes, ls->out + off, g->bytes);
+    if (st != RD_OK)
+        return -rd_status_to_mpi(st);
+    atomic_fetch_add_explicit(&ld->landed, 1, memory_order_release);
+    atomic_fetch_add_explicit(&ls->sent, 1, memory_order_release);
+    return 1;
 }
 
 /* Where n blocks of `bytes` land in (buf, dt) laid out at `stride`: buf
@@ -99,15 +137,30 @@ static void land_unpack(void *buf, MPI_Datatype dt, MPI_Aint stride, size_t byte
             rd_dt_unpack((char *)buf + j * stride, dt, 0, (char *)tmp->p + (size_t)j * bytes, bytes);
 }
 
-/* Allgather and Alltoall: block k of rank j's result comes from rank k
- * (Allgather: its block; Alltoall: its block j). Everything that could
- * fail happens before the rank lends: a rank that cannot take part lends
- * nothing, and every other rank, which writes to it, fails too instead
- * of returning with a hole in its result. */
+static void own_block(const struct rd_coll_args *a, int me, const char *sb, MPI_Aint sstride, MPI_Aint rstride,
+                      int all2all)
+{
+    rd_coll_copy(sb + (all2all ? me * sstride : 0), a->scount, a->sdt, (char *)a->rbuf + me * rstride, a->rcount,
+                 a->rdt);
+}
+
+/* Allgather and Alltoall. Every rank lends both ends of its blocks, then
+ * each block is copied once, by whichever of its two ranks takes it
+ * first: the source writes it (preferred: its data is in its cache) or
+ * the destination reads it. A rank that arrives after the others does
+ * everything that involves it, so the others need not run again until
+ * they return: with more ranks than cores, each rank needs the core
+ * about twice per collective. A rank returns when all its blocks have
+ * landed and all it lent out has left (nothing touches its buffers any
+ * more). Everything that could fail happens before the rank lends: a
+ * rank that cannot take part lends nothing, and every other rank, which
+ * has blocks to exchange with it, fails too instead of returning with a
+ * hole in its result; after an error a rank waits until every rank has
+ * finished, so no copy into or out of its buffers is still running. */
 static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
 {
     int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
-    size_t bytes = (size_t)a->rcount * a->rdt->size;
+    struct xgeo g = {(size_t)a->rcount * a->rdt->size, all2all};
     MPI_Aint rstride = (MPI_Aint)a->rcount * a->rdt->extent;
     int inplace = a->sbuf == MPI_IN_PLACE; /* (Allgather only) */
     const char *sb = inplace ? (char *)a->rbuf + me * rstride : a->sbuf;
@@ -118,29 +171,56 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
     struct rd_scratch land_tmp = {0}, out_tmp = {0};
     const char *out = sb + sdt->true_lb;
     if (!sdt->contig) {
-        out_tmp = rd_scratch_get(bytes * (size_t)nout);
+        out_tmp = rd_scratch_get(g.bytes * (size_t)nout);
         if (out_tmp.p)
             for (int j = 0; j < nout; j++)
-                rd_dt_pack(sb + j * sstride, sdt, 0, (char *)out_tmp.p + (size_t)j * bytes, bytes);
+                rd_dt_pack(sb + j * sstride, sdt, 0, (char *)out_tmp.p + (size_t)j * g.bytes, g.bytes);
         out = out_tmp.p;
     }
-    char *land = landing(a->rbuf, a->rdt, bytes, n, &land_tmp);
+    char *land = landing(a->rbuf, a->rdt, g.bytes, n, &land_tmp);
     if (!out || !land) {
         err = MPI_ERR_NO_MEM;
         land = NULL;
     }
     uint64_t s = ++comm->node_seq;
-    lend(comm, s, land);
-    for (int k = 1; k < n && err == MPI_SUCCESS; k++) {
-        int j = (me + k) % n;
-        err = put(comm, j, s, out + (all2all ? (size_t)j * bytes : 0), (size_t)me * bytes, bytes);
+    lend(comm, s, land, out);
+    struct lend *mine = lend_of(comm, me, s);
+    /* this rank's own block: once nothing else can be done (the others
+     * wait for what this rank sends, not for this) */
+    int own = err != MPI_SUCCESS || inplace;
+    long idle = 0;
+    uint32_t want = (uint32_t)n - 1;
+    while (err == MPI_SUCCESS && (atomic_load_explicit(&mine->landed, memory_order_acquire) < want ||
+                                  atomic_load_explicit(&mine->sent, memory_order_acquire) < want)) {
+        int did = 0;
+        /* push what this rank sends to every rank that has lent, then
+         * pull what has not come from every rank that has lent */
+        for (int pass = 0; pass < 2 && err == MPI_SUCCESS; pass++)
+            for (int k = 1; k < n && err == MPI_SUCCESS; k++) {
+                int j = (me + k) % n;
+                struct lend *lj = lent(comm, j, s);
+                if (!lj)
+                    continue;
+                int r = pass == 0 ? take(comm, &g, me, j, mine, lj)
+                                  : rd_node_arena.read ? take(comm, &g, j, me, lj, mine) : 0;
+                if (r < 0)
+                    err = -r;
+                did |= r > 0;
+            }
+        if (!did && err == MPI_SUCCESS && !own) {
+            own_block(a, me, sb, sstride, rstride, all2all);
+            own = did = 1;
+        }
+        if (!did && err == MPI_SUCCESS)
+            rd_wait_step(&idle);
     }
-    if (err == MPI_SUCCESS && !inplace)
-        rd_coll_copy(sb + (all2all ? me * sstride : 0), a->scount, a->sdt, (char *)a->rbuf + me * rstride,
-                     a->rcount, a->rdt);
-    settle(comm, s);
-    if (err == MPI_SUCCESS)
-        land_unpack(a->rbuf, a->rdt, rstride, bytes, n, me, &land_tmp);
+    if (!own && err == MPI_SUCCESS)
+        own_block(a, me, sb, sstride, rstride, all2all);
+    rd_nc_finish(comm, s);
+    if (err != MPI_SUCCESS)
+        rd_nc_wait_done(comm, s);
+    else
+        land_unpack(a->rbuf, a->rdt, rstride, g.bytes, n, me, &land_tmp);
     rd_scratch_put(land_tmp);
     rd_scratch_put(out_tmp);
     return err;

@@ -31,6 +31,7 @@ void rd_node_arena_unregister(void)
     rd_node_arena.base = NULL;
     rd_node_arena.nslots = 0;
     rd_node_arena.write = NULL;
+    rd_node_arena.read = NULL;
 }
 
 void rd_node_slot_release(int slot, int n)

@@ -32,6 +32,8 @@ struct rd_node_arena {
      * transport when the kernel permits it between the node's ranks;
      * NULL otherwise. */
     rd_status (*write)(pid_t pid, int peer, const void *local, uint64_t remote, size_t len);
+    /* The same, from remote in process pid to local (lent with write). */
+    rd_status (*read)(pid_t pid, int peer, void *local, uint64_t remote, size_t len);
 };
 extern struct rd_node_arena rd_node_arena;
 
