@@ -95,6 +95,7 @@ int rd_nc_setup(MPI_Comm comm)
     }
     comm->node_slot = slot + 1;
     comm->node_seq = 0;
+    comm->node_staged = 0;
     return 1;
 }
 

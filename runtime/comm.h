@@ -54,6 +54,7 @@ struct rd_comm_s {
     int node_slot;          /* 0: not decided; -1: not used; k + 1: slot k of rd_node_arena */
     uint64_t node_seq;      /* such collectives run so far */
     uint64_t *node_known;   /* per rank: highest sequence number seen posted */
+    uint64_t node_staged;   /* the last of them that left blocks in this rank's stage */
 };
 
 /* Set up MPI_COMM_WORLD and MPI_COMM_SELF from the job facts. */

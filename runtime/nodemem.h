@@ -7,7 +7,9 @@
  * per rank of the communicator, a done word (how far it has read) and
  * RD_NODE_DEPTH areas (collective s uses
  * area s % RD_NODE_DEPTH) of a sequence word followed by data, so that a
- * rank can run that many collectives ahead of the slowest reader. */
+ * rank can run that many collectives ahead of the slowest reader; and a
+ * stage per rank: `stage` bytes where it leaves larger blocks for the
+ * others to copy out (sparse: pages only of communicators that use it). */
 #ifndef RD_NODEMEM_H
 #define RD_NODEMEM_H
 
@@ -27,6 +29,8 @@ struct rd_node_arena {
     int local_size;      /* ranks per slot at most */
     size_t stride;       /* bytes per slot */
     size_t data;         /* data bytes per area */
+    size_t stage;        /* stage bytes per rank and slot */
+    size_t stage_off;    /* where a slot's stages start */
     /* Single copy of len bytes from local to remote in process pid (world
      * rank peer, for messages): Cross Memory Attach, lent by the shm
      * transport when the kernel permits it between the node's ranks;
@@ -51,9 +55,9 @@ struct rd_node_area {
 
 /* Bytes an arena of nslots for local_size ranks with `data` bytes per
  * area takes (the transport sizes its segment with it). */
-size_t rd_node_arena_bytes(int nslots, int local_size, size_t data);
+size_t rd_node_arena_bytes(int nslots, int local_size, size_t data, size_t stage);
 /* Set rd_node_arena over base (zeroed memory of rd_node_arena_bytes). */
-void rd_node_arena_register(unsigned char *base, int nslots, int local_size, size_t data);
+void rd_node_arena_register(unsigned char *base, int nslots, int local_size, size_t data, size_t stage);
 void rd_node_arena_unregister(void);
 
 /* A communicator of n ranks lets its slot go; the last rank frees it. */
@@ -79,6 +83,13 @@ static inline struct rd_node_area *rd_node_area(int slot, int rank, uint64_t seq
     return (struct rd_node_area *)(void *)(rd_node_arena.base + (size_t)slot * rd_node_arena.stride +
                                            RD_NODE_LINE * (1 + (size_t)rd_node_arena.local_size) +
                                            idx * area);
+}
+
+/* Rank `rank`'s stage in a slot (page-aligned, rd_node_arena.stage bytes). */
+static inline unsigned char *rd_node_stage(int slot, int rank)
+{
+    return rd_node_arena.base + (size_t)slot * rd_node_arena.stride + rd_node_arena.stage_off +
+           (size_t)rank * rd_node_arena.stage;
 }
 
 #endif

@@ -258,7 +258,7 @@ static rd_status shm_activate(rd_tl *base)
     shm_decide_cma(tl, pid, addr, probe_peer);
     if (tl->seg.coll_slots > 0) {
         rd_node_arena_register(tl->seg.base + tl->seg.coll_off, tl->seg.coll_slots, tl->local_size,
-                               RD_SHM_COLL_DATA);
+                               RD_SHM_COLL_DATA, RD_SHM_COLL_STAGE);
         rd_node_arena.write = tl->base.caps.rma ? rd_shm_cma_write : NULL;
         rd_node_arena.read = tl->base.caps.rma ? rd_shm_cma_read : NULL;
     }

@@ -42,7 +42,7 @@ static size_t seg_layout(rd_shm_seg *seg, int local_size, size_t ring_size)
         return 0;
     seg->coll_off = seg->ring_off + l * l * ring_size;
     seg->coll_slots = local_size >= 2 && local_size <= RD_SHM_COLL_MAX_RANKS ? RD_SHM_COLL_SLOTS : 0;
-    return seg->coll_off + rd_node_arena_bytes(seg->coll_slots, local_size, RD_SHM_COLL_DATA);
+    return seg->coll_off + rd_node_arena_bytes(seg->coll_slots, local_size, RD_SHM_COLL_DATA, RD_SHM_COLL_STAGE);
 }
 
 static void make_name(char *out, size_t outlen, const char *nspace)

@@ -39,6 +39,7 @@
 /* the collectives' arena: slots, data bytes per area, largest node served */
 #define RD_SHM_COLL_SLOTS 32
 #define RD_SHM_COLL_DATA 4096
+#define RD_SHM_COLL_STAGE (256 * 1024) /* bytes per rank and slot, sparse */
 #define RD_SHM_COLL_MAX_RANKS 64
 
 typedef struct rd_shm_seg_hdr {
