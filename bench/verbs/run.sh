@@ -14,7 +14,9 @@
 #             RDMPI_VERBS_DEVICE=DEV, and Open MPI forced onto DEV's UCX
 #             transports (UCX_TLS=rc_v,tcp: no shared memory); a library that
 #             cannot run there is reported n/a with its error
-#   ratios    rdmpi / ib_send_lat and / ib_write_lat by size, rdmpi / ib_write_bw
+#   ratios    rdmpi / ib_send_lat and / ib_write_lat by size (to perftest's
+#             mean, t_avg, like rdmpi's figure; and to its median, t_typical),
+#             rdmpi / ib_write_bw
 #
 # Settings: VB_BENCH_DEV (siw0: iWARP, perftest through rdma_cm), VB_BENCH_GID (GID index for perftest, default: the
 # VM's RDMA_VM_RXE_GID_INDEX, else 1), VB_BENCH_IP (the device's address
@@ -41,7 +43,7 @@ case $(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null) in
 4:*) cmflag=-R; [ "$dev" = "${RDMA_VM_SIW_DEV:-}" ] && ip=${VB_BENCH_IP:-$RDMA_VM_SIW_IP} ;;
 *) cmflag="-x $gid" ;;
 esac
-lat_sizes="8 64 1024 4096 65536"
+lat_sizes="8 64 256 1024 4096 65536"
 bw_sizes="4096 65536 1048576"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-verbs-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -73,16 +75,19 @@ perftest() {
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
 echo "# perftest: $rounds runs per figure, median of the runs"
-declare -A pt
+declare -A pt pa
 for tool in ib_send_lat ib_write_lat; do
     for s in $lat_sizes; do
-        vals=
+        vals='' avgs=''
         for _ in $(seq 1 "$rounds"); do
-            # columns: bytes iterations t_min t_max t_typical ...
-            v=$(perftest "$tool" "$s" | awk '{ print $5 }')
+            # columns: bytes iterations t_min t_max t_typical t_avg ...
+            line=$(perftest "$tool" "$s")
+            v=$(echo "$line" | awk '{ print $5 }') a=$(echo "$line" | awk '{ print $6 }')
             [ -n "$v" ] && vals="$vals$v"$'\n'
+            [ -n "$a" ] && avgs="$avgs$a"$'\n'
         done
         pt[$tool,$s]=$(printf '%s' "$vals" | median)
+        pa[$tool,$s]=$(printf '%s' "$avgs" | median)
     done
 done
 for s in $bw_sizes; do
@@ -111,14 +116,16 @@ row() { # row TABLE SIZE: the rdmpi figure of that row
 human() { awk -v s="$1" 'BEGIN { if (s >= 1048576) print s / 1048576 "M"; else if (s >= 1024) print s / 1024 "K"; else print s }'; }
 
 echo
-echo "## latency on $dev, us (half round trip); perftest: t_typical, median of runs"
-printf '%8s | %10s | %11s | %12s | %12s | %12s\n' size rdmpi ib_send_lat ib_write_lat "rdmpi/send" "rdmpi/write"
+echo "## latency on $dev, us (half round trip), medians of runs. rdmpi's figure is a mean (loop time /"
+echo "## iterations), so the like-for-like ratios are to perftest's t_avg (its mean); t_typical is its median"
+printf '%8s | %10s | %17s | %17s | %10s | %10s | %10s\n' size rdmpi "send_lat avg/typ" "write_lat avg/typ" \
+    "/send avg" "/send typ" "/write avg"
+ratio() { awk -v r="$1" -v p="$2" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }'; }
 for s in $lat_sizes; do
     r=$(row lat "$(human "$s")")
-    a=${pt[ib_send_lat,$s]:-} b=${pt[ib_write_lat,$s]:-}
-    printf '%8s | %10s | %11s | %12s | %12s | %12s\n' "$(human "$s")" "${r:-n/a}" "${a:-n/a}" "${b:-n/a}" \
-        "$(awk -v r="$r" -v p="$a" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }')" \
-        "$(awk -v r="$r" -v p="$b" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }')"
+    a=${pt[ib_send_lat,$s]:-} aa=${pa[ib_send_lat,$s]:-} b=${pt[ib_write_lat,$s]:-} ba=${pa[ib_write_lat,$s]:-}
+    printf '%8s | %10s | %17s | %17s | %10s | %10s | %10s\n' "$(human "$s")" "${r:-n/a}" "${aa:-n/a} / ${a:-n/a}" \
+        "${ba:-n/a} / ${b:-n/a}" "$(ratio "$r" "$aa")" "$(ratio "$r" "$a")" "$(ratio "$r" "$ba")"
 done
 echo
 echo "## bandwidth on $dev, MB/s (10^6 B/s); perftest: ib_write_bw BW average, median of runs"

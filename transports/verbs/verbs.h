@@ -223,6 +223,7 @@ typedef struct vb_tl {
     struct vb_rma *rma_free;
     struct vb_atomic *atom_free;
     long inflight; /* RDMA operations and atomics not done */
+    unsigned sq_tick; /* progress calls since the send queue was last polled */
     uint64_t max_msg;
     vb_rcache *rcache;
     unsigned tick;
