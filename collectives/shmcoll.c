@@ -270,9 +270,13 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
     uint64_t s = ++comm->node_seq;
     switch (kind) {
     case RD_COLL_BARRIER:
-        rd_nc_post(comm, s);
-        rd_nc_wait_all(comm, s);
-        break;
+        /* No data, so no area: a rank that arrives has read everything up
+         * to s (its earlier collectives are complete), so its done word
+         * says both "arrived" and "done". One line per rank, the same one
+         * every time, instead of an area's line that changes with s. */
+        rd_nc_finish(comm, s);
+        rd_nc_wait_done(comm, s);
+        return 1;
     case RD_COLL_REDUCE:
     case RD_COLL_ALLREDUCE: {
         const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;

@@ -4,10 +4,13 @@
  * communicators at once beside point-to-point traffic; neighbourhood
  * collectives on a ring and a distributed graph. coll.sh runs it on 1 to 8
  * ranks with each algorithm forced in turn. */
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "affine.h"
 #include "mtest.h"
@@ -703,6 +706,57 @@ static void t_errors(void)
     mt_is_int(y, size * (size - 1) / 2, "Allreduce after the errors");
 }
 
+/* Barrier and Ibarrier synchronise: a rank that comes late (it first
+ * sleeps 20 ms, so that a barrier that lets ranks through early would be
+ * caught) leaves a mark, a file, just before it enters; every rank must
+ * see it on leaving. (The ranks share a file system: one machine.) */
+static void t_barrier_sync(MPI_Comm comm)
+{
+    int me, n;
+    char dir[256] = "";
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    if (me == 0) {
+        const char *t = getenv("TMPDIR");
+        snprintf(dir, sizeof(dir), "%s/rdmpi-barrier-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(dir))
+            dir[0] = '\0';
+    }
+    MPI_Bcast(dir, (int)sizeof(dir), MPI_CHAR, 0, comm);
+    mt_ok(dir[0] != '\0', "Barrier test: a temporary directory");
+    if (!dir[0])
+        return;
+    for (int round = 0; round < 2; round++) {
+        int late = round == 0 ? n - 1 : 0;
+        char path[300];
+        snprintf(path, sizeof(path), "%s/%d", dir, round);
+        if (me == late) {
+            usleep(20000);
+            int fd = open(path, O_CREAT | O_WRONLY, 0600);
+            if (fd >= 0)
+                close(fd);
+        }
+        if (round == 0) {
+            MPI_Barrier(comm);
+        } else {
+            MPI_Request r;
+            MPI_Ibarrier(comm, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+        mt_ok(access(path, F_OK) == 0, "%s: rank %d leaves after rank %d came", round ? "Ibarrier" : "Barrier",
+              me, late);
+    }
+    MPI_Barrier(comm);
+    if (me == 0) {
+        for (int round = 0; round < 2; round++) {
+            char path[300];
+            snprintf(path, sizeof(path), "%s/%d", dir, round);
+            unlink(path);
+        }
+        rmdir(dir);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -733,6 +787,7 @@ int main(int argc, char **argv)
     /* medium: the chunked shared-memory broadcast (between 4 and 64 KiB) */
     t_bcast(9001, size - 1, MPI_COMM_WORLD);
     t_bcast(9001, 0, MPI_COMM_WORLD);
+    t_barrier_sync(MPI_COMM_WORLD);
     t_neighbor();
     t_idup();
     t_errors();
