@@ -211,7 +211,8 @@ static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
          * against 5.8 us at 64 KiB) */
         *bytes = (size_t)a->count * a->dt->size;
         return rd_param.coll_bcast == 0 &&
-               (*bytes <= max || (n > 2 && *bytes <= (size_t)rd_param.coll_shm_bcast_max));
+               (*bytes <= max ||
+                (n > 2 && *bytes <= (size_t)rd_param.coll_shm_bcast_max && !rd_shmdirect_staging()));
     case RD_COLL_REDUCE:
     case RD_COLL_ALLREDUCE:
         *bytes = (size_t)a->count * a->dt->size;

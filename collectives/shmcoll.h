@@ -33,6 +33,9 @@ void rd_nc_wait_done(MPI_Comm comm, uint64_t s);
  * to match), and running it on a communicator that has a slot (returns the
  * MPI error class). */
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a);
+/* Whether the node's stages are used (RDMPI_COLL_SHM_STAGED; auto: when
+ * ranks outnumber cores); the same on every rank. */
+int rd_shmdirect_staging(void);
 int rd_shmdirect_run(int kind, const struct rd_coll_args *a);
 
 #endif

@@ -240,12 +240,17 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
  * next staged collective, which first waits until every rank has read
  * this one (by then, it usually has). The ranks' datatypes pack straight
  * into the stage and unpack out of it. */
+int rd_shmdirect_staging(void)
+{
+    long mode = rd_param.coll_shm_staged; /* auto|yes|no */
+    return rd_node_arena.stage && (mode == 1 || (mode == 0 && rd_job.oversubscribed));
+}
+
 static int staged_fits(int all2all, const struct rd_coll_args *a)
 {
     size_t bytes = (size_t)a->rcount * a->rdt->size;
     size_t need = all2all ? bytes * (size_t)(a->comm->size - 1) : bytes;
-    long mode = rd_param.coll_shm_staged; /* auto|yes|no */
-    return (mode == 1 || (mode == 0 && rd_job.oversubscribed)) && need <= rd_node_arena.stage;
+    return rd_shmdirect_staging() && need <= rd_node_arena.stage;
 }
 
 static void stage_out(const char *buf, MPI_Datatype dt, unsigned char *to, size_t bytes)
@@ -310,6 +315,42 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
     return MPI_SUCCESS;
 }
 
+/* Bcast through the root's stage, streamed: chunks of an eighth of the
+ * stage, one collective number each, the root writing up to 8 chunks
+ * ahead of the slowest reader. One copy in, one out per reader, and a
+ * reader needs nobody but the root (a tree of messages makes every
+ * inner rank wait for its parent). Only when staging (above). */
+#define RD_STAGE_SLICES 8
+static int stage_bcast(MPI_Comm comm, const struct rd_coll_args *a)
+{
+    int me = comm->rank, slot = comm->node_slot - 1;
+    size_t bytes = (size_t)a->count * a->dt->size;
+    size_t chunk = rd_node_arena.stage / RD_STAGE_SLICES;
+    uint64_t before = comm->node_staged; /* readers of the root's stage up to then */
+    for (size_t off = 0; off < bytes; off += chunk) {
+        size_t len = bytes - off < chunk ? bytes - off : chunk;
+        uint64_t s = ++comm->node_seq;
+        unsigned char *slice = rd_node_stage(slot, a->root) + (size_t)(s % RD_STAGE_SLICES) * chunk;
+        if (me == a->root) {
+            /* the slice's last contents: chunk s - 8, or an earlier
+             * staged collective */
+            uint64_t need = s > RD_STAGE_SLICES ? s - RD_STAGE_SLICES : 0;
+            if (need < before)
+                need = before;
+            if (need)
+                rd_nc_wait_done(comm, need);
+            rd_dt_pack(a->rbuf, a->dt, off, slice, len);
+            rd_nc_post(comm, s);
+            comm->node_staged = s;
+        } else {
+            rd_nc_wait_posted(comm, a->root, s);
+            rd_dt_unpack(a->rbuf, a->dt, off, slice, len);
+        }
+        rd_nc_finish(comm, s);
+    }
+    return MPI_SUCCESS;
+}
+
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
 {
     size_t min = (size_t)rd_param.coll_shm_direct_min;
@@ -325,6 +366,8 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
         if (rd_param.coll_alltoall != 0 || a->sbuf == MPI_IN_PLACE)
             return 0;
         break;
+    case RD_COLL_BCAST: /* (the small ones took the areas already) */
+        return rd_param.coll_bcast == 0 && rd_shmdirect_staging();
     default:
         return 0;
     }
@@ -334,5 +377,7 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
 int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
 {
     int all2all = kind == RD_COLL_ALLTOALL;
+    if (kind == RD_COLL_BCAST)
+        return stage_bcast(a->comm, a);
     return staged_fits(all2all, a) ? staged(a->comm, a, all2all) : exchange(a->comm, a, all2all);
 }
