@@ -5,6 +5,7 @@
  * collectives on a ring and a distributed graph. coll.sh runs it on 1 to 8
  * ranks with each algorithm forced in turn. */
 #include <fcntl.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -709,26 +710,34 @@ static void t_errors(void)
 /* Barrier and Ibarrier synchronise: a rank that comes late (it first
  * sleeps 20 ms, so that a barrier that lets ranks through early would be
  * caught) leaves a mark, a file, just before it enters; every rank must
- * see it on leaving. (The ranks share a file system: one machine.) */
+ * see it on leaving. The files go in a directory made next to this
+ * program, which every rank sees (the build tree: /tmp may be private to
+ * a host, as under the Slurm test). */
+static const char *prog_dir = ".";
+
 static void t_barrier_sync(MPI_Comm comm)
 {
-    int me, n;
-    char dir[256] = "";
+    int me, n, seen, all;
+    char dir[PATH_MAX + 32] = "";
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &n);
     if (me == 0) {
-        const char *t = getenv("TMPDIR");
-        snprintf(dir, sizeof(dir), "%s/rdmpi-barrier-XXXXXX", t && *t ? t : "/tmp");
+        snprintf(dir, sizeof(dir), "%s/rdmpi-barrier-XXXXXX", prog_dir);
         if (!mkdtemp(dir))
             dir[0] = '\0';
     }
     MPI_Bcast(dir, (int)sizeof(dir), MPI_CHAR, 0, comm);
-    mt_ok(dir[0] != '\0', "Barrier test: a temporary directory");
+    mt_ok(dir[0] != '\0', "Barrier test: a directory next to the program");
     if (!dir[0])
+        return;
+    seen = access(dir, F_OK) == 0;
+    MPI_Allreduce(&seen, &all, 1, MPI_INT, MPI_LAND, comm);
+    mt_ok(all, "Barrier test: every rank sees the directory next to the program");
+    if (!all)
         return;
     for (int round = 0; round < 2; round++) {
         int late = round == 0 ? n - 1 : 0;
-        char path[300];
+        char path[PATH_MAX + 64];
         snprintf(path, sizeof(path), "%s/%d", dir, round);
         if (me == late) {
             usleep(20000);
@@ -749,7 +758,7 @@ static void t_barrier_sync(MPI_Comm comm)
     MPI_Barrier(comm);
     if (me == 0) {
         for (int round = 0; round < 2; round++) {
-            char path[300];
+            char path[PATH_MAX + 64];
             snprintf(path, sizeof(path), "%s/%d", dir, round);
             unlink(path);
         }
@@ -763,6 +772,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     mt_rank = rank;
+    static char here[PATH_MAX];
+    if (realpath(argv[0], here)) {
+        *strrchr(here, '/') = '\0';
+        prog_dir = here;
+    }
     MPI_Type_contiguous(2, MPI_UINT32_T, &affine_t);
     MPI_Type_commit(&affine_t);
     MPI_Op_create(affine_fn, 0, &affine_op);

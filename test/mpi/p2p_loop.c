@@ -1,6 +1,6 @@
 /* MPI test helper: ranks 0 and 1 exchange messages (64 B eager and 256 KiB
  * rendezvous, contents checked) until `seconds` (argument, default 60)
- * have passed, printing "# exchanging" once the first round is done, so
+ * have passed on rank 0, printing "# exchanging" once the first round is done, so
  * that a test can break something underneath a running job (the verbs
  * test removes the device) and check how the job ends. */
 #include "test/mpi/p2p_common.c"
@@ -18,8 +18,18 @@ int main(int argc, char **argv)
         return mt_done();
     }
     double end = p2p_now() + seconds;
-    int bad = 0;
-    while (p2p_now() < end) {
+    int bad = 0, go = 1;
+    for (;;) {
+        /* rank 0's clock decides, and says so: with each rank watching its
+         * own, one could stop while the other waits for another round */
+        if (p2p_rank == 0) {
+            go = p2p_now() < end;
+            MPI_Send(&go, 1, MPI_INT, peer, 2, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(&go, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        if (!go)
+            break;
         for (int k = 0; k < 2; k++) {
             size_t n = k ? big : 64;
             MPI_Request q[2];
