@@ -20,7 +20,7 @@ test_unit_shm_segment_LDADD = $(RD_TL_TEST_LIBS)
 
 # the whole transport through its contract; rd_job_put/get are stubbed by
 # the test (a key/value directory shared by forked "ranks")
-test_unit_shm_transport_SOURCES = test/unit/shm_transport.c $(RD_TL_SHM_SOURCES) \
+test_unit_shm_transport_SOURCES = test/unit/shm_transport.c test/unit/tl_harness.h $(RD_TL_SHM_SOURCES) \
 	runtime/error.c
 test_unit_shm_transport_CFLAGS = $(RD_TL_TEST_CFLAGS)
 test_unit_shm_transport_LDADD = $(RD_TL_TEST_LIBS)

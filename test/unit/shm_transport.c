@@ -6,13 +6,11 @@
  *
  * World ranks 0, 2 and 3 share the node (local ranks 0, 1, 2); rank 1 is
  * elsewhere. Each rank records its checks in shared memory; the parent
- * prints them as TAP. */
+ * prints them as TAP (test/unit/tl_harness.h, shared with verbs_unit.c). */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,92 +25,21 @@
 #include "transports/shm/shm_cma.h"
 #include "transports/transport.h"
 
-/* ---- stub job service */
-static char kvdir[256];
-static int stub_rank;
-
-rd_status rd_job_put(const char *key, const void *data, size_t len)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%d.%s", kvdir, stub_rank, key);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return RD_ERR_IO;
-    size_t n = fwrite(data, 1, len, f);
-    fclose(f);
-    return n == len ? RD_OK : RD_ERR_IO;
-}
-
-rd_status rd_job_get(int rank, const char *key, void **data, size_t *len)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%d.%s", kvdir, rank, key);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return RD_ERR_UNREACH;
-    char *buf = malloc(4096);
-    size_t n = buf ? fread(buf, 1, 4096, f) : 0;
-    fclose(f);
-    if (!buf)
-        return RD_ERR_NOMEM;
-    *data = buf;
-    *len = n;
-    return RD_OK;
-}
-
-/* ---- checks recorded by the ranks, printed by the parent */
-#define MAXCHECK 256
 #define NRANKS 3
+#define TL_NRANKS NRANKS
+#include "test/unit/tl_harness.h"
+
 #define NMSG 20000
 
 typedef struct shared {
-    _Atomic int barrier_count, barrier_gen;
-    _Atomic int ncheck;
-    struct {
-        int ok;
-        char desc[120];
-        long long got, exp;
-    } check[MAXCHECK];
-    uint64_t buf_addr; /* rank 3's buffer for get/put */
+    struct tl_shared tl; /* checks and barrier (tl_harness.h) */
+    uint64_t buf_addr;   /* rank 3's buffer for get/put */
     _Atomic int seen_peer[4];
 } shared;
 
 static shared *sh;
 static int cma_permitted; /* found out before the ranks start */
 static const int world_of_local[NRANKS] = {0, 2, 3};
-
-static void check(int ok, long long got, long long exp, const char *fmt, ...)
-{
-    int i = atomic_fetch_add(&sh->ncheck, 1);
-    if (i >= MAXCHECK)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = snprintf(sh->check[i].desc, sizeof(sh->check[i].desc), "[rank %d] ", stub_rank);
-    vsnprintf(sh->check[i].desc + n, sizeof(sh->check[i].desc) - (size_t)n, fmt, ap);
-    va_end(ap);
-    sh->check[i].got = got;
-    sh->check[i].exp = exp;
-    sh->check[i].ok = ok;
-}
-#define CHECK_INT(got, exp, ...)                                                      \
-    do {                                                                               \
-        long long g_ = (long long)(got), e_ = (long long)(exp);                        \
-        check(g_ == e_, g_, e_, __VA_ARGS__);                                          \
-    } while (0)
-#define CHECK(cond, ...) check((cond) != 0, 1, 1, __VA_ARGS__)
-
-static void barrier(void)
-{
-    int gen = atomic_load(&sh->barrier_gen);
-    if (atomic_fetch_add(&sh->barrier_count, 1) == NRANKS - 1) {
-        atomic_store(&sh->barrier_count, 0);
-        atomic_fetch_add(&sh->barrier_gen, 1);
-    } else {
-        while (atomic_load(&sh->barrier_gen) == gen)
-            sched_yield();
-    }
-}
 
 /* ---- the handler: checks per-source order and payloads */
 typedef struct rx_state {
@@ -427,6 +354,7 @@ int main(void)
         perror("set-up");
         return 1;
     }
+    tl_sh = &sh->tl;
     snprintf(ns1, sizeof(ns1), "shmtest/%ld", (long)getpid());
     snprintf(ns2, sizeof(ns2), "shmtest2/%ld", (long)getpid());
     snprintf(prefix1, sizeof(prefix1), "rdmpi-shmtest_%ld-", (long)getpid());
@@ -445,12 +373,7 @@ int main(void)
         waitpid(kids[lr], &st, 0);
         tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rank %d exited 0", world_of_local[lr]);
     }
-    int n = atomic_load(&sh->ncheck);
-    for (int i = 0; i < n && i < MAXCHECK; i++) {
-        tap_ok(sh->check[i].ok, "%s", sh->check[i].desc);
-        if (!sh->check[i].ok)
-            printf("# got %lld, expected %lld\n", sh->check[i].got, sh->check[i].exp);
-    }
+    int n = tl_report();
     tap_is_int(n, cma_permitted ? 91 : 91 - 17, "every check ran");
     char p2[96];
     snprintf(p2, sizeof(p2), "rdmpi-shmtest2_%ld-", (long)getpid());

@@ -10,11 +10,10 @@
  *     on the peer's word with every old value checked, both ranks at once,
  *     compare-and-swap that hits and one that misses;
  *     where it has none, atomic() says RD_ERR_UNSUPPORTED
- * The ranks record their checks in shared memory; the parent prints TAP. */
+ * The ranks record their checks in shared memory; the parent prints TAP
+ * (test/unit/tl_harness.h, shared with shm_transport.c). */
 #include "config.h"
 
-#include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,38 +27,8 @@
 #include "test/tap.h"
 #include "transports/transport.h"
 
-/* ---- stub job service */
-static char kvdir[256];
-static int stub_rank;
-
-rd_status rd_job_put(const char *key, const void *data, size_t len)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%d.%s", kvdir, stub_rank, key);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return RD_ERR_IO;
-    size_t n = fwrite(data, 1, len, f);
-    fclose(f);
-    return n == len ? RD_OK : RD_ERR_IO;
-}
-
-rd_status rd_job_get(int rank, const char *key, void **data, size_t *len)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%d.%s", kvdir, rank, key);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return RD_ERR_UNREACH;
-    char *buf = malloc(65536);
-    size_t n = buf ? fread(buf, 1, 65536, f) : 0;
-    fclose(f);
-    if (!buf)
-        return RD_ERR_NOMEM;
-    *data = buf;
-    *len = n;
-    return RD_OK;
-}
+#define TL_NRANKS 2
+#include "test/unit/tl_harness.h"
 
 _Noreturn void rd_job_abort(int code, const char *msg)
 {
@@ -67,16 +36,8 @@ _Noreturn void rd_job_abort(int code, const char *msg)
     _exit(3);
 }
 
-/* ---- checks in shared memory */
-#define MAXCHECK 256
 typedef struct shared {
-    _Atomic int barrier_count, barrier_gen;
-    _Atomic int ncheck;
-    struct {
-        int ok;
-        char desc[160];
-        long long got, exp;
-    } check[MAXCHECK];
+    struct tl_shared tl;   /* checks and barrier (tl_harness.h) */
     uint64_t addr[2];      /* each rank's RMA buffer */
     unsigned char rkey[2][64];
     size_t rkey_len[2];
@@ -86,45 +47,14 @@ typedef struct shared {
 } shared;
 
 static shared *sh;
-
-static void check(int ok, long long got, long long exp, const char *fmt, ...)
-{
-    int i = atomic_fetch_add(&sh->ncheck, 1);
-    if (i >= MAXCHECK)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = snprintf(sh->check[i].desc, sizeof(sh->check[i].desc), "[rank %d] ", stub_rank);
-    vsnprintf(sh->check[i].desc + n, sizeof(sh->check[i].desc) - (size_t)n, fmt, ap);
-    va_end(ap);
-    sh->check[i].got = got;
-    sh->check[i].exp = exp;
-    sh->check[i].ok = ok;
-}
-#define CHECK_INT(got, exp, ...)                                                      \
-    do {                                                                               \
-        long long g_ = (long long)(got), e_ = (long long)(exp);                        \
-        check(g_ == e_, g_, e_, __VA_ARGS__);                                          \
-    } while (0)
-#define CHECK(cond, ...) check((cond) != 0, 1, 1, __VA_ARGS__)
-
 static rd_tl *tl;
 
-/* the other rank waits here too; progress meanwhile (the peer may need
- * our credits or completions) */
-static void barrier(void)
+/* while the other rank is awaited at the barrier: progress (the peer may
+ * need our credits or completions) */
+static void progress_tl(void)
 {
-    int gen = atomic_load(&sh->barrier_gen);
-    if (atomic_fetch_add(&sh->barrier_count, 1) == 1) {
-        atomic_store(&sh->barrier_count, 0);
-        atomic_fetch_add(&sh->barrier_gen, 1);
-    } else {
-        while (atomic_load(&sh->barrier_gen) == gen) {
-            if (tl)
-                tl->ops->progress(tl);
-            sched_yield();
-        }
-    }
+    if (tl)
+        tl->ops->progress(tl);
 }
 
 /* ---- receiving */
@@ -372,6 +302,8 @@ int main(void)
         return 1;
     }
     sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    tl_sh = &sh->tl;
+    tl_barrier_idle = progress_tl;
     fflush(stdout);
     pid_t pid[2];
     for (int r = 0; r < 2; r++)
@@ -382,12 +314,7 @@ int main(void)
         waitpid(pid[r], &status, 0);
         tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "rank %d exited 0 (status 0x%x)", r, status);
     }
-    int nc = atomic_load(&sh->ncheck);
-    for (int i = 0; i < nc && i < MAXCHECK; i++) {
-        tap_ok(sh->check[i].ok, "%s", sh->check[i].desc);
-        if (!sh->check[i].ok)
-            printf("# got %lld, expected %lld\n", sh->check[i].got, sh->check[i].exp);
-    }
+    tl_report();
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", kvdir);
     if (system(cmd) != 0)
