@@ -25,4 +25,4 @@ endif
 
 # the transport on real devices, or in a VM with soft-RoCE and soft-iWARP
 TESTS += test/mpi/verbs.sh
-EXTRA_DIST += test/mpi/verbs.sh test/mpi/verbs_suite.sh test/tools/run-in-rdma-vm.sh
+EXTRA_DIST += test/mpi/verbs.sh test/mpi/verbs_suite.sh test/tools/run-in-rdma-vm.sh test/tools/rdma-vm.sh

@@ -28,11 +28,9 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 builddir=$(cd "${1:-build}" && pwd) || { echo "run.sh: no build directory ${1:-build}" >&2; exit 2; }
 
-if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] && [ "${RDMA_VM:-}" != 1 ]; then
-    runner=${RDMPI_TEST_RDMA_VM:-$src/test/tools/run-in-rdma-vm.sh}
-    echo "# no verbs device here: the benchmark runs in the RDMA VM ($runner)"
-    cd "$builddir" && RDMA_VM_RW='' exec "$runner" bash "$src/bench/verbs/run.sh" "$builddir"
-fi
+# shellcheck source=test/tools/rdma-vm.sh
+. "$src/test/tools/rdma-vm.sh"
+rdma_vm_unless_device "$src" "$builddir" "$src/bench/verbs/run.sh"
 
 dev=${VB_BENCH_DEV:-rxe0}
 gid=${VB_BENCH_GID:-${RDMA_VM_RXE_GID_INDEX:-1}}

@@ -43,15 +43,9 @@ ls -d /lib/modules/*/build >/dev/null 2>&1 || missing="$missing linux-headers-am
 [ -z "$missing" ] || skip_all "no verbs device here, and the RDMA test VM needs:$missing"
 
 tap_tmpdir
-# The guest sees the host's files read-only through an overlay, except /tmp
-# and /run, where it mounts its own tmpfs: a tree there (a clone in /tmp) is
-# shared into the guest explicitly. Elsewhere nothing is shared read-write, so
-# the guest cannot write into the build tree.
-vm_rw=
-for d in "$RD_SRCDIR" "$RD_BUILDDIR"; do
-    d=$(cd "$d" && pwd -P)
-    case "$d" in /tmp | /tmp/* | /run | /run/*) vm_rw=${vm_rw:+$vm_rw:}$d ;; esac
-done
+# shellcheck source=test/tools/rdma-vm.sh
+. "$RD_SRCDIR/test/tools/rdma-vm.sh"
+vm_rw=$(rdma_vm_rw "$RD_SRCDIR" "$RD_BUILDDIR") # a tree under /tmp or /run
 start=$SECONDS
 n=0
 # The guest prints the suite's points; they pass through as they come.
