@@ -86,9 +86,33 @@ static struct lend *lent(MPI_Comm comm, int j, uint64_t s)
 /* The geometry of one exchange: block k of rank j's result comes from
  * rank k (Allgather: k's one block; Alltoall: k's block j). */
 struct xgeo {
-    size_t bytes;
+    size_t bytes;   /* one block */
     int all2all;
+    int inplace;    /* (Allgather only) */
+    const char *sb; /* what this rank sends: in sdt, Alltoall's blocks sstride apart */
+    MPI_Datatype sdt;
+    MPI_Aint sstride, rstride;
 };
+
+static struct xgeo geometry(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
+{
+    struct xgeo g = {(size_t)a->rcount * a->rdt->size, all2all, a->sbuf == MPI_IN_PLACE, a->sbuf, a->sdt, 0,
+                     (MPI_Aint)a->rcount * a->rdt->extent};
+    if (g.inplace) {
+        g.sb = (const char *)a->rbuf + comm->rank * g.rstride;
+        g.sdt = a->rdt;
+    } else {
+        g.sstride = (MPI_Aint)a->scount * a->sdt->extent;
+    }
+    return g;
+}
+
+/* This rank's own block, from its send buffer to its receive buffer. */
+static void own_block(const struct rd_coll_args *a, int me, const struct xgeo *g)
+{
+    rd_coll_copy(g->sb + (g->all2all ? me * g->sstride : 0), a->scount, a->sdt, (char *)a->rbuf + me * g->rstride,
+                 a->rcount, a->rdt);
+}
 
 /* Copy block src -> dst if nobody has taken it yet; this rank is one of
  * the two. 1: copied here, 0: somebody else has it, < 0: an MPI error. */
@@ -138,13 +162,6 @@ static void land_unpack(void *buf, MPI_Datatype dt, MPI_Aint stride, size_t byte
             rd_dt_unpack((char *)buf + j * stride, dt, 0, (char *)tmp->p + (size_t)j * bytes, bytes);
 }
 
-static void own_block(const struct rd_coll_args *a, int me, const char *sb, MPI_Aint sstride, MPI_Aint rstride,
-                      int all2all)
-{
-    rd_coll_copy(sb + (all2all ? me * sstride : 0), a->scount, a->sdt, (char *)a->rbuf + me * rstride, a->rcount,
-                 a->rdt);
-}
-
 /* Allgather and Alltoall. Every rank lends both ends of its blocks, then
  * each block is copied once, by whichever of its two ranks takes it
  * first: the source writes it (preferred: its data is in its cache) or
@@ -161,21 +178,16 @@ static void own_block(const struct rd_coll_args *a, int me, const char *sb, MPI_
 static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
 {
     int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
-    struct xgeo g = {(size_t)a->rcount * a->rdt->size, all2all};
-    MPI_Aint rstride = (MPI_Aint)a->rcount * a->rdt->extent;
-    int inplace = a->sbuf == MPI_IN_PLACE; /* (Allgather only) */
-    const char *sb = inplace ? (char *)a->rbuf + me * rstride : a->sbuf;
-    MPI_Datatype sdt = inplace ? a->rdt : a->sdt;
-    MPI_Aint sstride = inplace ? 0 : (MPI_Aint)a->scount * a->sdt->extent;
+    struct xgeo g = geometry(comm, a, all2all);
     int nout = all2all ? n : 1;
     /* what this rank sends, as runs of bytes: block j (Alltoall) at j * bytes */
     struct rd_scratch land_tmp = {0}, out_tmp = {0};
-    const char *out = sb + sdt->true_lb;
-    if (!sdt->contig) {
+    const char *out = g.sb + g.sdt->true_lb;
+    if (!g.sdt->contig) {
         out_tmp = rd_scratch_get(g.bytes * (size_t)nout);
         if (out_tmp.p)
             for (int j = 0; j < nout; j++)
-                rd_dt_pack(sb + j * sstride, sdt, 0, (char *)out_tmp.p + (size_t)j * g.bytes, g.bytes);
+                rd_dt_pack(g.sb + j * g.sstride, g.sdt, 0, (char *)out_tmp.p + (size_t)j * g.bytes, g.bytes);
         out = out_tmp.p;
     }
     char *land = landing(a->rbuf, a->rdt, g.bytes, n, &land_tmp);
@@ -188,7 +200,7 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
     struct lend *mine = lend_of(comm, me, s);
     /* this rank's own block: once nothing else can be done (the others
      * wait for what this rank sends, not for this) */
-    int own = err != MPI_SUCCESS || inplace;
+    int own = err != MPI_SUCCESS || g.inplace;
     long idle = 0;
     uint32_t want = (uint32_t)n - 1;
     while (err == MPI_SUCCESS && (atomic_load_explicit(&mine->landed, memory_order_acquire) < want ||
@@ -209,19 +221,19 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
                 did |= r > 0;
             }
         if (!did && err == MPI_SUCCESS && !own) {
-            own_block(a, me, sb, sstride, rstride, all2all);
+            own_block(a, me, &g);
             own = did = 1;
         }
         if (!did && err == MPI_SUCCESS)
             rd_wait_step(&idle);
     }
     if (!own && err == MPI_SUCCESS)
-        own_block(a, me, sb, sstride, rstride, all2all);
+        own_block(a, me, &g);
     rd_nc_finish(comm, s);
     if (err != MPI_SUCCESS)
         rd_nc_wait_done(comm, s);
     else
-        land_unpack(a->rbuf, a->rdt, rstride, g.bytes, n, me, &land_tmp);
+        land_unpack(a->rbuf, a->rdt, g.rstride, g.bytes, n, me, &land_tmp);
     rd_scratch_put(land_tmp);
     rd_scratch_put(out_tmp);
     return err;
@@ -272,12 +284,8 @@ static void stage_in(char *buf, MPI_Datatype dt, const unsigned char *from, size
 static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
 {
     int me = comm->rank, n = comm->size, slot = comm->node_slot - 1;
-    size_t bytes = (size_t)a->rcount * a->rdt->size;
-    MPI_Aint rstride = (MPI_Aint)a->rcount * a->rdt->extent;
-    int inplace = a->sbuf == MPI_IN_PLACE; /* (Allgather only) */
-    const char *sb = inplace ? (char *)a->rbuf + me * rstride : a->sbuf;
-    MPI_Datatype sdt = inplace ? a->rdt : a->sdt;
-    MPI_Aint sstride = inplace ? 0 : (MPI_Aint)a->scount * a->sdt->extent;
+    struct xgeo g = geometry(comm, a, all2all);
+    size_t bytes = g.bytes;
     uint64_t s = ++comm->node_seq;
     if (comm->node_staged)
         rd_nc_wait_done(comm, comm->node_staged);
@@ -285,13 +293,13 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
     /* Alltoall: the block for rank (me + k) % n at k - 1 */
     unsigned char *mine = rd_node_stage(slot, me);
     if (!all2all)
-        stage_out(sb, sdt, mine, bytes);
+        stage_out(g.sb, g.sdt, mine, bytes);
     else
         for (int k = 1; k < n; k++)
-            stage_out(sb + ((me + k) % n) * sstride, sdt, mine + (size_t)(k - 1) * bytes, bytes);
+            stage_out(g.sb + ((me + k) % n) * g.sstride, g.sdt, mine + (size_t)(k - 1) * bytes, bytes);
     rd_nc_post(comm, s);
-    if (!inplace)
-        own_block(a, me, sb, sstride, rstride, all2all);
+    if (!g.inplace)
+        own_block(a, me, &g);
     /* copy out of every stage as it is posted */
     long idle = 0;
     uint64_t got = 0; /* n <= RD_SHM_COLL_MAX_RANKS = 64 */
@@ -302,7 +310,7 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
             if ((got >> j & 1) || !rd_nc_posted(comm, j, s))
                 continue;
             size_t at = all2all ? (size_t)(n - k - 1) * bytes : 0; /* j's block for me */
-            stage_in((char *)a->rbuf + j * rstride, a->rdt, rd_node_stage(slot, j) + at, bytes);
+            stage_in((char *)a->rbuf + j * g.rstride, a->rdt, rd_node_stage(slot, j) + at, bytes);
             got |= 1ULL << j;
             left--;
             did = 1;
