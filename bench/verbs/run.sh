@@ -70,6 +70,8 @@ perftest() {
     echo "$line"
 }
 
+# ratio R P: R / P to two places, n/a without both
+ratio() { awk -v r="$1" -v p="$2" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }'; }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
 echo "# perftest: $rounds runs per figure, median of the runs"
@@ -118,7 +120,6 @@ echo "## latency on $dev, us (half round trip), medians of runs. rdmpi's figure 
 echo "## iterations), so the like-for-like ratios are to perftest's t_avg (its mean); t_typical is its median"
 printf '%8s | %10s | %17s | %17s | %10s | %10s | %10s\n' size rdmpi "send_lat avg/typ" "write_lat avg/typ" \
     "/send avg" "/send typ" "/write avg"
-ratio() { awk -v r="$1" -v p="$2" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }'; }
 for s in $lat_sizes; do
     r=$(row lat "$(human "$s")")
     a=${pt[ib_send_lat,$s]:-} aa=${pa[ib_send_lat,$s]:-} b=${pt[ib_write_lat,$s]:-} ba=${pa[ib_write_lat,$s]:-}
@@ -132,5 +133,5 @@ for s in $bw_sizes; do
     r=$(row bw "$(human "$s")")
     a=${pt[ib_write_bw,$s]:-}
     printf '%8s | %10s | %11s | %12s\n' "$(human "$s")" "${r:-n/a}" "${a:-n/a}" \
-        "$(awk -v r="$r" -v p="$a" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }')"
+        "$(ratio "$r" "$a")"
 done
