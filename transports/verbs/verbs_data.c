@@ -190,6 +190,16 @@ static inline int sq_room(const vb_tl *tl, const vb_ep *ep)
     return ep->sq_head - ep->sq_tail < tl->sq_depth && tl->scq_out < tl->scq_size;
 }
 
+/* What a send queue entry was, for messages: "<what> rank N failed". */
+static const char *sqe_what(const struct vb_sqe *e)
+{
+    if (e->rma)
+        return e->rma->is_put ? "RDMA write to" : "RDMA read from";
+    if (e->atom)
+        return "atomic operation on";
+    return "send to";
+}
+
 /* Post one work request on ep's send queue (room checked by the caller). */
 static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_sbuf *sb, struct vb_rma *rma,
                         struct vb_atomic *atom, int force_signal)
@@ -205,8 +215,13 @@ static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_
         wr->send_flags |= IBV_SEND_SIGNALED;
     struct ibv_send_wr *bad;
     int rc = ibv_post_send(ep->qp, wr, &bad);
-    if (rc != 0)
-        vb_fatal(tl, ep->base.peer, "ibv_post_send to rank %d: %s", ep->base.peer, strerror(rc));
+    if (rc != 0) {
+        /* an errno value; some providers (siw, its device being removed)
+         * return -1 and set errno, or a negated errno */
+        int err = rc > 0 ? rc : rc == -1 ? errno : -rc;
+        vb_fatal(tl, ep->base.peer, "%s rank %d failed: ibv_post_send: %s", sqe_what(e), ep->base.peer,
+                 strerror(err));
+    }
     ep->sq_head++;
     tl->sq_out++;
     if (sig) {
@@ -475,15 +490,6 @@ void vb_mem_dereg(rd_tl *base, rd_mr *mr)
 }
 
 /* ------------------------------------------------------------ completions */
-
-static const char *sqe_what(const struct vb_sqe *e)
-{
-    if (e->rma)
-        return e->rma->is_put ? "RDMA write to" : "RDMA read from";
-    if (e->atom)
-        return "atomic operation on";
-    return "send to";
-}
 
 static int poll_send(vb_tl *tl)
 {
