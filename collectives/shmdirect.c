@@ -53,6 +53,7 @@ struct lend {
     uint64_t pid;
     uint64_t land; /* 0: this rank cannot take part */
     uint64_t out;
+    struct rd_node_xkey kland, kout; /* land and out exposed for direct mapping */
     _Atomic uint32_t landed;
     _Atomic uint32_t sent;
     _Atomic uint32_t taken[];
@@ -63,13 +64,20 @@ static struct lend *lend_of(MPI_Comm comm, int j, uint64_t s)
     return (struct lend *)(void *)rd_nc_data(comm, j, s);
 }
 
-static void lend(MPI_Comm comm, uint64_t s, const void *land, const void *out)
+static void lend(MPI_Comm comm, uint64_t s, const void *land, size_t nland, const void *out, size_t nout)
 {
+    struct rd_node_xkey kland = {0}, kout = {0};
+    if (land) {
+        rd_node_expose(land, nland, &kland);
+        rd_node_expose(out, nout, &kout);
+    }
     rd_nc_guard(comm, s);
     struct lend *l = lend_of(comm, comm->rank, s);
     l->pid = (uint64_t)getpid();
     l->land = (uint64_t)(uintptr_t)land;
     l->out = (uint64_t)(uintptr_t)out;
+    l->kland = kland;
+    l->kout = kout;
     atomic_store_explicit(&l->landed, 0, memory_order_relaxed);
     atomic_store_explicit(&l->sent, 0, memory_order_relaxed);
     for (int i = 0; i < comm->size; i++)
@@ -128,12 +136,11 @@ static int take(MPI_Comm comm, const struct xgeo *g, int src, int dst, struct le
     size_t off = g->all2all ? (size_t)dst * g->bytes : 0;
     rd_status st;
     if (src == comm->rank)
-        st = rd_node_arena.write((pid_t)ld->pid, rd_comm_world_rank(comm, dst),
-                                 (const char *)(uintptr_t)ls->out + off, ld->land + (size_t)src * g->bytes,
-                                 g->bytes);
+        st = rd_node_copy(1, (pid_t)ld->pid, rd_comm_world_rank(comm, dst), &ld->kland,
+                          (char *)(uintptr_t)ls->out + off, ld->land + (size_t)src * g->bytes, g->bytes);
     else
-        st = rd_node_arena.read((pid_t)ls->pid, rd_comm_world_rank(comm, src),
-                                (char *)(uintptr_t)ld->land + (size_t)src * g->bytes, ls->out + off, g->bytes);
+        st = rd_node_copy(0, (pid_t)ls->pid, rd_comm_world_rank(comm, src), &ls->kout,
+                          (char *)(uintptr_t)ld->land + (size_t)src * g->bytes, ls->out + off, g->bytes);
     if (st != RD_OK)
         return -rd_status_to_mpi(st);
     atomic_fetch_add_explicit(&ld->landed, 1, memory_order_release);
@@ -196,7 +203,7 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
         land = NULL;
     }
     uint64_t s = ++comm->node_seq;
-    lend(comm, s, land, out);
+    lend(comm, s, land, g.bytes * (size_t)n, out, g.bytes * (size_t)nout);
     struct lend *mine = lend_of(comm, me, s);
     /* this rank's own block: once nothing else can be done (the others
      * wait for what this rank sends, not for this) */

@@ -58,8 +58,9 @@ static void print_info(void)
     print_lib("libibverbs:", RD_INFO_IBVERBS_LIBS);
     print_lib("librdmacm:", RD_INFO_RDMACM_LIBS);
     printf("%-18s %s\n", "libucm:",
-           RD_INFO_UCM_LIBS[0] ? "yes (the verbs registration cache learns of unmapped memory)"
-                               : "no (the verbs transport registers memory for every message)");
+           RD_INFO_UCM_LIBS[0] ? "yes (the verbs registration cache and the shm buffer mapping learn of unmapped memory)"
+                               : "no (the verbs transport registers memory for every message; "
+                                 "node collectives copy by CMA)");
 }
 
 static int print_params(void)

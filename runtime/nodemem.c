@@ -3,6 +3,8 @@
 
 #include "runtime/nodemem.h"
 
+#include <string.h>
+
 struct rd_node_arena rd_node_arena;
 
 /* A slot: header and done lines, the areas, then the stages (pages). */
@@ -40,6 +42,46 @@ void rd_node_arena_unregister(void)
     rd_node_arena.nslots = 0;
     rd_node_arena.write = NULL;
     rd_node_arena.read = NULL;
+    rd_node_arena.expose = NULL;
+    rd_node_arena.attach = NULL;
+}
+
+void rd_node_expose(const void *buf, size_t len, struct rd_node_xkey *key)
+{
+    key->id = 0;
+    if (rd_node_arena.expose)
+        rd_node_arena.expose(buf, len, key);
+}
+
+static rd_status cma(int to_remote, pid_t pid, int peer, void *local, uint64_t remote, size_t len)
+{
+    if (!len)
+        return RD_OK;
+    return to_remote ? rd_node_arena.write(pid, peer, local, remote, len)
+                     : rd_node_arena.read(pid, peer, local, remote, len);
+}
+
+rd_status rd_node_copy(int to_remote, pid_t pid, int peer, const struct rd_node_xkey *key, void *local,
+                       uint64_t remote, size_t len)
+{
+    unsigned char *map = key->id && rd_node_arena.attach ? rd_node_arena.attach(pid, peer, key) : NULL;
+    uint64_t lo = remote > key->addr ? remote : key->addr;
+    uint64_t hi = remote + len < key->addr + key->len ? remote + len : key->addr + key->len;
+    if (!map || lo >= hi)
+        return cma(to_remote, pid, peer, local, remote, len);
+    /* the edges outside the region by CMA, the rest by memcpy */
+    size_t head = (size_t)(lo - remote), mid = (size_t)(hi - lo);
+    unsigned char *l = local, *r = map + (lo - key->addr);
+    rd_status st = cma(to_remote, pid, peer, l, remote, head);
+    if (st == RD_OK)
+        st = cma(to_remote, pid, peer, l + head + mid, hi, len - head - mid);
+    if (st == RD_OK) {
+        if (to_remote)
+            memcpy(r, l + head, mid);
+        else
+            memcpy(l + head, r, mid);
+    }
+    return st;
 }
 
 void rd_node_slot_release(int slot, int n)

@@ -23,6 +23,14 @@
 #define RD_NODE_LINE 64
 #define RD_NODE_DEPTH 64
 
+/* A user buffer a rank exposed to the node's ranks for direct mapping
+ * (transports/shm/shm_xmap.h): its pages [addr, addr + len) live in the
+ * anonymous file `fd` of that process (inode ino). id 0: none. */
+struct rd_node_xkey {
+    uint64_t id, addr, len, ino;
+    int64_t fd;
+};
+
 struct rd_node_arena {
     unsigned char *base; /* NULL: no arena (one rank on the node, or no shm) */
     int nslots;
@@ -38,8 +46,23 @@ struct rd_node_arena {
     rd_status (*write)(pid_t pid, int peer, const void *local, uint64_t remote, size_t len);
     /* The same, from remote in process pid to local (lent with write). */
     rd_status (*read)(pid_t pid, int peer, void *local, uint64_t remote, size_t len);
+    /* Direct mapping (lent with read and write where the module is on,
+     * else NULL): expose a buffer of this process; map a peer's. */
+    void (*expose)(const void *buf, size_t len, struct rd_node_xkey *key);
+    void *(*attach)(pid_t pid, int peer, const struct rd_node_xkey *key);
 };
 extern struct rd_node_arena rd_node_arena;
+
+/* Expose [buf, buf + len) to the node's ranks if the arena can (key->id
+ * 0 otherwise). */
+void rd_node_expose(const void *buf, size_t len, struct rd_node_xkey *key);
+
+/* Copy len bytes between local and address remote of process pid (world
+ * rank peer), which exposed `key` (id 0: nothing): by memcpy where the
+ * peer's exposed region covers them, by CMA elsewhere. to_remote: local
+ * is the source. */
+rd_status rd_node_copy(int to_remote, pid_t pid, int peer, const struct rd_node_xkey *key, void *local,
+                       uint64_t remote, size_t len);
 
 /* A slot's header: who owns it, and how many of its ranks let it go. */
 struct rd_node_slot_hdr {

@@ -4,9 +4,15 @@ RD_TL_TEST_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 RD_TL_TEST_LIBS = librdutil.la -lpthread
 
 check_PROGRAMS += test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
-	test/unit/self_transport
+	test/unit/self_transport test/unit/shm_xmap
 TESTS += test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
-	test/unit/self_transport
+	test/unit/self_transport test/unit/shm_xmap
+
+# buffers mapped between two processes, and copies through the mappings
+test_unit_shm_xmap_SOURCES = test/unit/shm_xmap.c transports/shm/shm_xmap.c transports/shm/shm_cma.c \
+	runtime/nodemem.c
+test_unit_shm_xmap_CFLAGS = $(RD_TL_TEST_CFLAGS)
+test_unit_shm_xmap_LDADD = $(RD_TL_TEST_LIBS) $(UCM_LIBS)
 
 test_unit_shm_ring_SOURCES = test/unit/shm_ring.c transports/shm/shm_ring.c
 test_unit_shm_ring_CFLAGS = $(RD_TL_TEST_CFLAGS)
@@ -23,7 +29,7 @@ test_unit_shm_segment_LDADD = $(RD_TL_TEST_LIBS)
 test_unit_shm_transport_SOURCES = test/unit/shm_transport.c test/unit/tl_harness.h $(RD_TL_SHM_SOURCES) \
 	runtime/error.c
 test_unit_shm_transport_CFLAGS = $(RD_TL_TEST_CFLAGS)
-test_unit_shm_transport_LDADD = $(RD_TL_TEST_LIBS)
+test_unit_shm_transport_LDADD = $(RD_TL_TEST_LIBS) $(UCM_LIBS)
 
 test_unit_self_transport_SOURCES = test/unit/self_transport.c $(RD_TL_SELF_SOURCES)
 test_unit_self_transport_CFLAGS = $(RD_TL_TEST_CFLAGS)

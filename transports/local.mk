@@ -6,6 +6,7 @@ RD_TL_SHM_SOURCES = \
 	transports/shm/shm_ring.c transports/shm/shm_ring.h \
 	transports/shm/shm_segment.c transports/shm/shm_segment.h \
 	transports/shm/shm_cma.c transports/shm/shm_cma.h \
+	transports/shm/shm_xmap.c transports/shm/shm_xmap.h \
 	runtime/nodemem.c runtime/nodemem.h
 librdmpi_la_SOURCES += $(RD_TL_SELF_SOURCES) $(RD_TL_SHM_SOURCES)
 EXTRA_DIST += transports/README.md
@@ -35,5 +36,7 @@ RD_TL_VERBS_SOURCES = \
 if HAVE_VERBS
 librdmpi_la_SOURCES += $(RD_TL_VERBS_SOURCES)
 librdmpi_la_CFLAGS += $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS)
-librdmpi_la_LIBADD += $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS) $(UCM_LIBS)
+librdmpi_la_LIBADD += $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS)
 endif
+# libucm's memory events: the verbs registration cache and shm_xmap.c
+librdmpi_la_LIBADD += $(UCM_LIBS)

@@ -766,6 +766,61 @@ static void t_barrier_sync(MPI_Comm comm)
     }
 }
 
+/* Allgather and Alltoall over the same buffers again and again, as a
+ * simulation's time steps do: the large ones take the direct paths, whose
+ * buffers become mapped by the other ranks from their second use
+ * (transports/shm/shm_xmap.c). The contents change every step (each step
+ * must see the new ones), the buffers start at odd offsets (the partial
+ * pages at their edges are copied another way), are freed and allocated
+ * again mid-way (a new buffer at an old address must not be confused with
+ * the old one), and one step is in place. */
+static int step_val(int it, int from, int to, long i)
+{
+    return it * 100000 + from * 1000 + to * 100 + (int)(i % 89);
+}
+
+static void t_direct_reuse(MPI_Comm comm)
+{
+    const long c = 20000; /* ints per block: 80 KB, above the direct minimum */
+    int *sb = NULL, *rb = NULL, *sbase = NULL, *rbase = NULL;
+    long bad_ag = -1, bad_a2a = -1;
+    int bad_it = -1;
+    for (int it = 0; it < 8; it++) {
+        if (it == 0 || it == 4) { /* new buffers, at other offsets */
+            free(sbase);
+            free(rbase);
+            sbase = malloc(sizeof(int) * (c * size + 16));
+            rbase = malloc(sizeof(int) * (c * size + 16));
+            sb = sbase + (it == 0 ? 3 : 7);
+            rb = rbase + (it == 0 ? 1 : 5);
+        }
+        /* Allgather (in place at step 6) */
+        for (long i = 0; i < c * size; i++)
+            rb[i] = -1;
+        for (long i = 0; i < c; i++)
+            (it == 6 ? rb + rank * c : sb)[i] = step_val(it, rank, 0, i);
+        MPI_Allgather(it == 6 ? MPI_IN_PLACE : sb, (int)c, MPI_INT, rb, (int)c, MPI_INT, comm);
+        for (long i = 0; i < c * size && bad_ag < 0; i++)
+            if (rb[i] != step_val(it, (int)(i / c), 0, i % c))
+                bad_ag = i, bad_it = it;
+        /* Alltoall */
+        for (int j = 0; j < size; j++)
+            for (long i = 0; i < c; i++)
+                sb[j * c + i] = step_val(it, rank, j, i);
+        MPI_Alltoall(sb, (int)c, MPI_INT, rb, (int)c, MPI_INT, comm);
+        for (long i = 0; i < c * size && bad_a2a < 0; i++)
+            if (rb[i] != step_val(it, (int)(i / c), rank, i % c))
+                bad_a2a = i, bad_it = it;
+    }
+    mt_ok(bad_ag < 0, "Allgather of 80 KB blocks, 8 steps over reused buffers");
+    mt_ok(bad_a2a < 0, "Alltoall of 80 KB blocks, 8 steps over reused buffers");
+    if (bad_ag >= 0 || bad_a2a >= 0)
+        printf("# [rank %d] step %d: Allgather element %ld, Alltoall element %ld wrong\n", rank, bad_it, bad_ag,
+               bad_a2a);
+    free(sbase);
+    free(rbase);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -802,6 +857,7 @@ int main(int argc, char **argv)
     t_bcast(9001, size - 1, MPI_COMM_WORLD);
     t_bcast(9001, 0, MPI_COMM_WORLD);
     t_barrier_sync(MPI_COMM_WORLD);
+    t_direct_reuse(MPI_COMM_WORLD);
     t_neighbor();
     t_idup();
     t_errors();

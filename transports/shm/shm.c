@@ -28,6 +28,7 @@
 #include "transports/shm/shm_cma.h"
 #include "transports/shm/shm_ring.h"
 #include "transports/shm/shm_segment.h"
+#include "transports/shm/shm_xmap.h"
 #include "transports/transport.h"
 
 #define SHM_KEY "rd.shm.seg"
@@ -73,6 +74,7 @@ typedef struct shm_tl {
     int nsenders;
     int next;          /* where the next progress call starts */
     char *creator_key; /* local rank 0's published value, read in activate */
+    int xmap;          /* shm_xmap.c is on */
 } shm_tl;
 
 static rd_mr *const shm_dummy_mr = (rd_mr *)&shm_dummy_mr;
@@ -261,6 +263,16 @@ static rd_status shm_activate(rd_tl *base)
                                RD_SHM_COLL_DATA, RD_SHM_COLL_STAGE);
         rd_node_arena.write = tl->base.caps.rma ? rd_shm_cma_write : NULL;
         rd_node_arena.read = tl->base.caps.rma ? rd_shm_cma_read : NULL;
+        const char *why = "off (RDMPI_SHM_XMAP=0)";
+        if (tl->base.caps.rma && rd_param.shm_xmap &&
+            rd_shm_xmap_init((size_t)rd_param.shm_xmap_min, (size_t)rd_param.shm_xmap_cache, &why)) {
+            tl->xmap = 1;
+            rd_node_arena.expose = rd_shm_xmap_expose;
+            rd_node_arena.attach = rd_shm_xmap_attach;
+            rd_debug("shm", "direct mapping of large collective buffers on");
+        } else {
+            rd_debug("shm", "direct mapping of collective buffers %s", tl->base.caps.rma ? why : "off (no CMA)");
+        }
     }
 out:
     free(val);
@@ -424,6 +436,8 @@ static void shm_close(rd_tl *base)
     if (tl->have_seg) {
         if (rd_node_arena.base && rd_node_arena.base == tl->seg.base + tl->seg.coll_off)
             rd_node_arena_unregister();
+        if (tl->xmap)
+            rd_shm_xmap_fini();
         rd_shm_seg_close(&tl->seg);
     }
     shm_free(tl);

@@ -1,0 +1,379 @@
+/* shm_xmap.c - user buffers mapped into the node's other ranks (shm_xmap.h). */
+#include "config.h"
+
+#include "transports/shm/shm_xmap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/log.h"
+
+#if defined(RD_HAVE_UCM) && !defined(__SANITIZE_ADDRESS__)
+#include <ucm/api/ucm.h>
+#define XMAP_EVENTS 1
+#endif
+
+#define XMAP_REGIONS 64 /* regions this process exposes at once */
+#define XMAP_SEEN 16    /* page ranges asked for once, not exposed yet */
+#define XMAP_ATTS 64    /* peers' regions mapped here */
+#define XMAP_NAME "rdmpi-xmap"
+
+enum { R_FREE, R_LIVE, R_DEAD };
+
+/* A region of this process in a file of its own. The memory-event hook
+ * (any thread, inside munmap) only turns R_LIVE into R_DEAD; the rest is
+ * done under the lock: addr and len are set before the state turns live. */
+struct region {
+    _Atomic int state;
+    uintptr_t addr;
+    size_t len;
+    int fd;
+    uint64_t id, ino, used;
+};
+
+struct seen {
+    uintptr_t addr, end;
+    int refused; /* not private anonymous memory: never moved */
+};
+
+/* A peer's region mapped here. */
+struct att {
+    pid_t pid; /* 0: free */
+    int peer;
+    uint64_t id, addr, len, used;
+    unsigned char *map;
+};
+
+static struct {
+    int on;
+    size_t min, cache_max, att_bytes, page;
+    uint64_t next_id, tick;
+    unsigned seen_next;
+    pthread_mutex_t lock;
+    struct region regions[XMAP_REGIONS];
+    struct seen seen[XMAP_SEEN];
+    struct att atts[XMAP_ATTS];
+} xm = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int overlap(uintptr_t a, size_t alen, uintptr_t b, size_t blen)
+{
+    return a < b + blen && b < a + alen;
+}
+
+#ifdef XMAP_EVENTS
+static void vm_unmapped(ucm_event_type_t type, ucm_event_t *ev, void *arg)
+{
+    (void)type;
+    (void)arg;
+    uintptr_t a = (uintptr_t)ev->vm_unmapped.address;
+    size_t len = ev->vm_unmapped.size;
+    for (int i = 0; i < XMAP_REGIONS; i++) {
+        struct region *r = &xm.regions[i];
+        int live = R_LIVE;
+        if (atomic_load_explicit(&r->state, memory_order_acquire) == R_LIVE && overlap(a, len, r->addr, r->len))
+            atomic_compare_exchange_strong(&r->state, &live, R_DEAD);
+    }
+}
+
+/* Install the hook (only the unmapping events, no malloc replacement) and
+ * check that an munmap of a region is really seen. */
+static int hook(const char **why)
+{
+    ucm_global_config_t opts = ucm_global_opts;
+    opts.enable_malloc_hooks = 0;
+    opts.enable_malloc_reloc = 0;
+    ucm_set_global_opts(&opts);
+    if (ucm_set_event_handler(UCM_EVENT_VM_UNMAPPED, 0, vm_unmapped, NULL) != UCS_OK) {
+        *why = "libucm could not install its memory hooks";
+        return 0;
+    }
+    void *p = mmap(NULL, xm.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    struct region *r = &xm.regions[0];
+    if (p != MAP_FAILED) {
+        r->addr = (uintptr_t)p;
+        r->len = xm.page;
+        atomic_store(&r->state, R_LIVE);
+        munmap(p, xm.page);
+    }
+    int seen = p != MAP_FAILED && atomic_load(&r->state) == R_DEAD;
+    atomic_store(&r->state, R_FREE);
+    if (!seen) {
+        ucm_unset_event_handler(UCM_EVENT_VM_UNMAPPED, vm_unmapped, NULL);
+        *why = "libucm's hooks did not report a test munmap";
+    }
+    return seen;
+}
+#endif
+
+int rd_shm_xmap_init(size_t min, size_t cache, const char **why)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    xm.page = pg > 0 ? (size_t)pg : 4096;
+    xm.min = min > 2 * xm.page ? min : 2 * xm.page;
+    xm.cache_max = cache;
+    xm.next_id = 1;
+    xm.on = 0;
+#if defined(__SANITIZE_ADDRESS__)
+    *why = "off under AddressSanitizer (its allocator unmaps behind the hooks' back)";
+#elif defined(XMAP_EVENTS)
+    xm.on = cache > 0 ? hook(why) : 0;
+    if (cache == 0)
+        *why = "off (RDMPI_SHM_XMAP_CACHE=0)";
+#else
+    *why = "off: no memory event source (built without libucm)";
+#endif
+    return xm.on;
+}
+
+static void drop_att(struct att *t)
+{
+    munmap(t->map, t->len);
+    xm.att_bytes -= t->len;
+    t->pid = 0;
+}
+
+void rd_shm_xmap_fini(void)
+{
+    if (!xm.on)
+        return;
+#ifdef XMAP_EVENTS
+    ucm_unset_event_handler(UCM_EVENT_VM_UNMAPPED, vm_unmapped, NULL);
+#endif
+    pthread_mutex_lock(&xm.lock);
+    for (int i = 0; i < XMAP_ATTS; i++)
+        if (xm.atts[i].pid)
+            drop_att(&xm.atts[i]);
+    /* the moved pages stay mapped (they are the program's memory); only
+     * the files' descriptors go */
+    for (int i = 0; i < XMAP_REGIONS; i++)
+        if (atomic_load(&xm.regions[i].state) != R_FREE) {
+            close(xm.regions[i].fd);
+            atomic_store(&xm.regions[i].state, R_FREE);
+        }
+    xm.on = 0;
+    pthread_mutex_unlock(&xm.lock);
+}
+
+/* ------------------------------------------------------------ exposing */
+
+/* Whether [a, e) is all private anonymous read-write memory (or pages of
+ * earlier regions), by /proc/self/maps. */
+static int movable(uintptr_t a, uintptr_t e)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f)
+        return 0;
+    char line[512];
+    uintptr_t cur = a;
+    int ok = 1;
+    while (ok && cur < e && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi, ino;
+        char perm[8], path[256] = "";
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %255[^\n]", &lo, &hi, perm, &ino, path) < 4)
+            continue;
+        if (hi <= cur)
+            continue;
+        if (lo > cur) {
+            ok = 0; /* a hole */
+            break;
+        }
+        const char *p = path;
+        while (*p == ' ')
+            p++;
+        int anon = ino == 0 && (!*p || !strcmp(p, "[heap]")) && !strcmp(perm, "rw-p");
+        int ours = !strcmp(perm, "rw-s") && !strncmp(p, "/memfd:" XMAP_NAME, strlen("/memfd:" XMAP_NAME));
+        ok = anon || ours;
+        cur = hi;
+    }
+    fclose(f);
+    return ok && cur >= e;
+}
+
+/* Move [a, e) into a file of its own; 0 on success. */
+static int move(uintptr_t a, uintptr_t e, int *fdp, uint64_t *ino)
+{
+    size_t len = e - a;
+    int fd = memfd_create(XMAP_NAME, MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (ftruncate(fd, (off_t)len) != 0 || fstat(fd, &st) != 0)
+        goto fail;
+    for (size_t done = 0; done < len;) {
+        ssize_t n = pwrite(fd, (const char *)a + done, len - done, (off_t)done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            goto fail;
+        done += (size_t)n;
+    }
+    if (mmap((void *)a, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED) {
+        /* the old pages may be gone: put the contents back in fresh ones */
+        int e0 = errno;
+        if (mmap((void *)a, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+                MAP_FAILED ||
+            pread(fd, (void *)a, len, 0) != (ssize_t)len)
+            rd_error("shm", "moving %zu bytes at %#lx into shared memory failed (%s) and their contents "
+                     "could not be put back", len, (unsigned long)a, strerror(e0));
+        goto fail;
+    }
+    *fdp = fd;
+    *ino = (uint64_t)st.st_ino;
+    return 0;
+fail:
+    close(fd);
+    return -1;
+}
+
+static void fill(struct rd_node_xkey *key, const struct region *r)
+{
+    key->id = r->id;
+    key->addr = r->addr;
+    key->len = r->len;
+    key->ino = r->ino;
+    key->fd = r->fd;
+}
+
+/* A free entry: dead regions' files closed first, then the least
+ * recently used live region forgotten (its pages stay shared). */
+static struct region *free_region(void)
+{
+    struct region *lru = NULL;
+    for (int i = 0; i < XMAP_REGIONS; i++) {
+        struct region *r = &xm.regions[i];
+        int st = atomic_load_explicit(&r->state, memory_order_acquire);
+        if (st == R_DEAD) {
+            close(r->fd);
+            atomic_store(&r->state, R_FREE);
+            st = R_FREE;
+        }
+        if (st == R_FREE)
+            lru = r;
+        else if (!lru || (atomic_load(&lru->state) == R_LIVE && r->used < lru->used))
+            lru = r;
+    }
+    if (atomic_load(&lru->state) == R_LIVE) {
+        atomic_store(&lru->state, R_FREE);
+        close(lru->fd);
+    }
+    return lru;
+}
+
+void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
+{
+    key->id = 0;
+    if (!xm.on || len < xm.min)
+        return;
+    uintptr_t a = ((uintptr_t)buf + xm.page - 1) & ~(uintptr_t)(xm.page - 1);
+    uintptr_t e = ((uintptr_t)buf + len) & ~(uintptr_t)(xm.page - 1);
+    if (e <= a || e - a < xm.min / 2)
+        return;
+    pthread_mutex_lock(&xm.lock);
+    xm.tick++;
+    for (int i = 0; i < XMAP_REGIONS; i++) {
+        struct region *r = &xm.regions[i];
+        if (atomic_load_explicit(&r->state, memory_order_acquire) == R_LIVE && r->addr <= a &&
+            e <= r->addr + r->len) {
+            r->used = xm.tick;
+            fill(key, r);
+            pthread_mutex_unlock(&xm.lock);
+            return;
+        }
+    }
+    struct seen *s = NULL;
+    for (int i = 0; i < XMAP_SEEN && !s; i++)
+        if (xm.seen[i].addr == a && xm.seen[i].end == e)
+            s = &xm.seen[i];
+    if (!s) { /* the first time: remembered, copied by CMA */
+        s = &xm.seen[xm.seen_next++ % XMAP_SEEN];
+        *s = (struct seen){a, e, 0};
+    } else if (!s->refused) {
+        struct region *r = free_region();
+        int fd;
+        uint64_t ino;
+        if (!movable(a, e) || move(a, e, &fd, &ino) != 0) {
+            s->refused = 1;
+            rd_debug("shm", "buffer %#lx+%zu not exposed to the node (not private anonymous memory, or "
+                     "the move failed)", (unsigned long)a, (size_t)(e - a));
+        } else {
+            r->addr = a;
+            r->len = e - a;
+            r->fd = fd;
+            r->ino = ino;
+            r->id = xm.next_id++;
+            r->used = xm.tick;
+            atomic_store_explicit(&r->state, R_LIVE, memory_order_release);
+            s->addr = s->end = 0;
+            fill(key, r);
+        }
+    }
+    pthread_mutex_unlock(&xm.lock);
+}
+
+/* ------------------------------------------------------------ attaching */
+
+void *rd_shm_xmap_attach(pid_t pid, int peer, const struct rd_node_xkey *key)
+{
+    if (!xm.on || !key->id || key->len > xm.cache_max)
+        return NULL;
+    pthread_mutex_lock(&xm.lock);
+    xm.tick++;
+    struct att *t = NULL;
+    for (int i = 0; i < XMAP_ATTS; i++) {
+        struct att *x = &xm.atts[i];
+        if (x->pid == pid && x->id == key->id) {
+            x->used = xm.tick;
+            pthread_mutex_unlock(&xm.lock);
+            return x->map;
+        }
+        /* an older region of the same process at these addresses is gone */
+        if (x->pid == pid && overlap(x->addr, x->len, key->addr, key->len))
+            drop_att(x);
+    }
+    /* room: a free entry, and the bytes under the bound */
+    for (;;) {
+        struct att *lru = NULL;
+        t = NULL;
+        for (int i = 0; i < XMAP_ATTS; i++) {
+            struct att *x = &xm.atts[i];
+            if (!x->pid)
+                t = x;
+            else if (!lru || x->used < lru->used)
+                lru = x;
+        }
+        if (t && xm.att_bytes + key->len <= xm.cache_max)
+            break;
+        drop_att(lru);
+    }
+    void *map = NULL;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, (int)key->fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        rd_debug("shm", "rank %d's buffer file %s: %s (copies by CMA)", peer, path, strerror(errno));
+    } else if (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != key->ino || (uint64_t)st.st_size < key->len) {
+        rd_debug("shm", "rank %d's buffer file %s is not the one it exposed (copies by CMA)", peer, path);
+    } else {
+        map = mmap(NULL, key->len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+        if (map == MAP_FAILED) {
+            rd_debug("shm", "mapping rank %d's buffer file: %s (copies by CMA)", peer, strerror(errno));
+            map = NULL;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    if (map) {
+        *t = (struct att){pid, peer, key->id, key->addr, key->len, xm.tick, map};
+        xm.att_bytes += key->len;
+    }
+    pthread_mutex_unlock(&xm.lock);
+    return map;
+}
