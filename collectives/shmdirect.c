@@ -22,13 +22,13 @@
  * 48 us against 135 by get); a destination reads only what its source
  * has not written yet.
  *
- * (An Allreduce built the same way — each rank writes segment r of its
- * contribution to rank r, which reduces the pieces, then every rank writes
- * its reduced segment to all — measured slower than the message path at
- * every size on 2 and 4 ranks: 12 against 5.5 us at 64 KiB on 2 ranks,
- * 156 against 130 at 512 KiB; single copies through the kernel lose to
- * the rings' user-space copies below a few hundred KiB, and the two global
- * waits cost more than Rabenseifner's pairwise ones. It is not done.)
+ * (An Allreduce built the same way over CMA — each rank writes segment r
+ * of its contribution to rank r, which reduces the pieces, then every
+ * rank writes its reduced segment to all — measured slower than the
+ * message path at every size on 2 and 4 ranks: 12 against 5.5 us at 64
+ * KiB on 2 ranks, 156 against 130 at 512 KiB. With the buffers mapped
+ * (shm_xmap.c) the reducer reads the contributions where they lie, with
+ * no copy, and it wins from 128 KiB on 2 ranks and 64 KiB on 4: below.)
  *
  * A rank whose own layout is not one run of bytes packs what it sends
  * into scratch, or lends scratch and unpacks what arrived: the ranks need
@@ -43,6 +43,7 @@
 #include "runtime/datatype.h"
 #include "runtime/job.h"
 #include "runtime/nodemem.h"
+#include "runtime/op.h"
 #include "runtime/params.h"
 
 /* What a rank lends for one collective number (in its area): where its
@@ -269,7 +270,11 @@ static int staged_fits(int all2all, const struct rd_coll_args *a)
 {
     size_t bytes = (size_t)a->rcount * a->rdt->size;
     size_t need = all2all ? bytes * (size_t)(a->comm->size - 1) : bytes;
-    return rd_shmdirect_staging() && need <= rd_node_arena.stage;
+    /* auto: not where buffers are mapped (one memcpy beats two: 4 ranks on
+     * 2 cores, 64 KiB: Allgather 30 us against 48 staged) */
+    long mode = rd_param.coll_shm_staged;
+    int want = rd_shmdirect_staging() && (mode == 1 || !rd_node_arena.attach);
+    return want && need <= rd_node_arena.stage;
 }
 
 static void stage_out(const char *buf, MPI_Datatype dt, unsigned char *to, size_t bytes)
@@ -366,6 +371,140 @@ static int stage_bcast(MPI_Comm comm, const struct rd_coll_args *a)
     return MPI_SUCCESS;
 }
 
+/* ------------------------------------------------------------ Allreduce */
+
+/* Allreduce of a node-local communicator with the buffers mapped (no
+ * messages): rank r reduces segment r of the vector, reading every
+ * rank's contribution to it where it lies (through the mapping of that
+ * rank's send buffer, by CMA where nothing is mapped yet), into segment r
+ * of its own result, and says so; then it copies every other segment from
+ * the result of the rank that reduced it. Every rank ends with the same
+ * bits (each segment is reduced once), in rank order for an op that does
+ * not commute. It returns once every rank has copied what it needs (its
+ * contribution and its segment are read by the others). The lend record
+ * of exchange() serves: land is the result, out the contribution, and
+ * landed says "reduced". */
+
+/* How many elements a CMA copy of a contribution moves at once. */
+#define AR_CHUNK (256 * 1024)
+
+/* inout (the origin of element e0 of this rank's result) op= rank j's
+ * elements [e0, e0 + ne) of its contribution: in place through the
+ * mapping where j exposed them, else copied by CMA into tmp (tmpn bytes)
+ * first. */
+static int fold_in(MPI_Comm comm, int j, const struct lend *lj, const struct rd_coll_args *a, long e0, long ne,
+                   char *inout, char *tmp, size_t tmpn)
+{
+    MPI_Datatype dt = a->dt;
+    size_t es = dt->size;
+    uint64_t r0 = lj->out + (uint64_t)e0 * es;
+    const struct rd_node_xkey *k = &lj->kout;
+    int peer = rd_comm_world_rank(comm, j);
+    unsigned char *m = k->id && rd_node_arena.attach ? rd_node_arena.attach((pid_t)lj->pid, peer, k) : NULL;
+    long lo = 0, hi = 0; /* elements [lo, hi) are mapped */
+    uint64_t kb = k->addr, ke = k->addr + k->len;
+    if (m) {
+        lo = kb > r0 ? (long)((kb - r0 + es - 1) / es) : 0;
+        hi = ke > r0 ? (long)((ke - r0) / es) : 0;
+        if (hi > ne)
+            hi = ne;
+        if (lo >= hi)
+            lo = hi = 0;
+    }
+    if (hi > lo) {
+        int err = rd_op_apply(a->op, m + (r0 + (uint64_t)lo * es - kb) - dt->true_lb, inout + lo * dt->extent,
+                              (int)(hi - lo), dt);
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+    static const struct rd_node_xkey none = {0};
+    long per = (long)(tmpn / es);
+    for (int piece = 0; piece < 2; piece++) {
+        long p0 = piece ? hi : 0, p1 = piece ? ne : lo; /* (nothing mapped: all in the second) */
+        for (long e = p0; e < p1; e += per) {
+            long c = p1 - e < per ? p1 - e : per;
+            rd_status st = rd_node_copy(0, (pid_t)lj->pid, peer, &none, tmp, r0 + (uint64_t)e * es, (size_t)c * es);
+            if (st != RD_OK)
+                return rd_status_to_mpi(st);
+            int err = rd_op_apply(a->op, tmp - dt->true_lb, inout + e * dt->extent, (int)c, dt);
+            if (err != MPI_SUCCESS)
+                return err;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
+{
+    int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
+    MPI_Datatype dt = a->dt;
+    size_t es = dt->size, bytes = (size_t)a->count * es;
+    int inplace = a->sbuf == MPI_IN_PLACE;
+    char *res = (char *)a->rbuf + dt->true_lb; /* the result's bytes */
+    const char *in = inplace ? res : (const char *)a->sbuf + dt->true_lb;
+    long e0 = (long)((int64_t)a->count * me / n), e1 = (long)((int64_t)a->count * (me + 1) / n);
+    size_t seg = (size_t)(e1 - e0) * es, maxseg = ((size_t)a->count / (size_t)n + 1) * es;
+    size_t tmpn = maxseg < AR_CHUNK ? maxseg : AR_CHUNK;
+    /* an op that does not commute goes in rank order from the last rank:
+     * in place, this rank's own segment is kept aside first */
+    int ordered = !a->op->commute, keep = ordered && inplace && me != n - 1 && seg;
+    struct rd_scratch tmp = rd_scratch_get(tmpn), own = {0};
+    if (keep)
+        own = rd_scratch_get(seg);
+    if (!tmp.p || (keep && !own.p))
+        err = MPI_ERR_NO_MEM;
+    uint64_t s = ++comm->node_seq;
+    lend(comm, s, err == MPI_SUCCESS ? res : NULL, bytes, in, bytes);
+    struct lend *mine = lend_of(comm, me, s);
+    struct lend *l[64];
+    for (int j = 0; j < n; j++) {
+        rd_nc_wait_posted(comm, j, s);
+        l[j] = lend_of(comm, j, s);
+        if (!l[j]->land && err == MPI_SUCCESS)
+            err = MPI_ERR_OTHER; /* a rank that cannot take part: all fail */
+    }
+    char *acc = (char *)a->rbuf + e0 * dt->extent; /* origin of the segment, for the op */
+    if (err == MPI_SUCCESS && seg) {
+        if (keep)
+            memcpy(own.p, res + (size_t)e0 * es, seg);
+        int first = ordered ? n - 1 : me;
+        if (first != me) {
+            rd_status st = rd_node_copy(0, (pid_t)l[first]->pid, rd_comm_world_rank(comm, first), &l[first]->kout,
+                                        res + (size_t)e0 * es, l[first]->out + (size_t)e0 * es, seg);
+            err = rd_status_to_mpi(st);
+        } else if (!inplace) {
+            memcpy(res + (size_t)e0 * es, in + (size_t)e0 * es, seg);
+        }
+        for (int k = 1; k < n && err == MPI_SUCCESS; k++) {
+            int j = ordered ? n - 1 - k : (me + k) % n;
+            if (j == me)
+                err = rd_op_apply(a->op, (keep ? (char *)own.p : (char *)in + (size_t)e0 * es) - dt->true_lb, acc,
+                                  (int)(e1 - e0), dt);
+            else
+                err = fold_in(comm, j, l[j], a, e0, e1 - e0, acc, tmp.p, tmpn);
+        }
+    }
+    /* reduced (or failed): the others may copy this segment now, and
+     * nobody waits for a rank that failed */
+    atomic_store_explicit(&mine->landed, 1, memory_order_release);
+    long idle = 0;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n;
+        while (!atomic_load_explicit(&l[j]->landed, memory_order_acquire))
+            rd_wait_step(&idle);
+        long f0 = (long)((int64_t)a->count * j / n), f1 = (long)((int64_t)a->count * (j + 1) / n);
+        if (err == MPI_SUCCESS && f1 > f0)
+            err = rd_status_to_mpi(rd_node_copy(0, (pid_t)l[j]->pid, rd_comm_world_rank(comm, j), &l[j]->kland,
+                                                res + (size_t)f0 * es, l[j]->land + (size_t)f0 * es,
+                                                (size_t)(f1 - f0) * es));
+    }
+    rd_nc_finish(comm, s);
+    rd_nc_wait_done(comm, s); /* nobody reads this rank's buffers any more */
+    rd_scratch_put(tmp);
+    rd_scratch_put(own);
+    return err;
+}
+
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
 {
     size_t min = (size_t)rd_param.coll_shm_direct_min;
@@ -383,6 +522,13 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
         break;
     case RD_COLL_BCAST: /* (the small ones took the areas already) */
         return rd_param.coll_bcast == 0 && rd_shmdirect_staging();
+    case RD_COLL_ALLREDUCE: /* only mapped: by CMA it loses to the rings (above) */
+        /* (on 2 ranks Rabenseifner's one exchange of halves is as fast up
+         * to 128 KiB: 5.5 against 6.1-7.9 us at 64 KiB, 16 against 15 at
+         * 128) */
+        return rd_param.coll_allreduce == 0 && rd_node_arena.attach && a->dt->contig &&
+               rd_param.coll_shm_allreduce_min > 0 &&
+               (size_t)a->count * a->dt->size >= (size_t)rd_param.coll_shm_allreduce_min * (a->comm->size == 2 ? 2 : 1);
     default:
         return 0;
     }
@@ -394,5 +540,7 @@ int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
     int all2all = kind == RD_COLL_ALLTOALL;
     if (kind == RD_COLL_BCAST)
         return stage_bcast(a->comm, a);
+    if (kind == RD_COLL_ALLREDUCE)
+        return allreduce(a->comm, a);
     return staged_fits(all2all, a) ? staged(a->comm, a, all2all) : exchange(a->comm, a, all2all);
 }

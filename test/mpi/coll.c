@@ -766,14 +766,14 @@ static void t_barrier_sync(MPI_Comm comm)
     }
 }
 
-/* Allgather and Alltoall over the same buffers again and again, as a
- * simulation's time steps do: the large ones take the direct paths, whose
- * buffers become mapped by the other ranks from their second use
- * (transports/shm/shm_xmap.c). The contents change every step (each step
- * must see the new ones), the buffers start at odd offsets (the partial
- * pages at their edges are copied another way), are freed and allocated
- * again mid-way (a new buffer at an old address must not be confused with
- * the old one), and one step is in place. */
+/* Allgather, Alltoall and Allreduce over the same buffers again and
+ * again, as a simulation's time steps do: the large ones take the direct
+ * paths, whose buffers become mapped by the other ranks from their second
+ * use (transports/shm/shm_xmap.c). The contents change every step (each
+ * step must see the new ones), the buffers start at odd offsets (the
+ * partial pages at their edges are copied another way), are freed and
+ * allocated again mid-way (a new buffer at an old address must not be
+ * confused with the old one), and some steps are in place. */
 static int step_val(int it, int from, int to, long i)
 {
     return it * 100000 + from * 1000 + to * 100 + (int)(i % 89);
@@ -783,7 +783,7 @@ static void t_direct_reuse(MPI_Comm comm)
 {
     const long c = 20000; /* ints per block: 80 KB, above the direct minimum */
     int *sb = NULL, *rb = NULL, *sbase = NULL, *rbase = NULL;
-    long bad_ag = -1, bad_a2a = -1;
+    long bad_ag = -1, bad_a2a = -1, bad_ar = -1;
     int bad_it = -1;
     for (int it = 0; it < 8; it++) {
         if (it == 0 || it == 4) { /* new buffers, at other offsets */
@@ -811,12 +811,43 @@ static void t_direct_reuse(MPI_Comm comm)
         for (long i = 0; i < c * size && bad_a2a < 0; i++)
             if (rb[i] != step_val(it, (int)(i / c), rank, i % c))
                 bad_a2a = i, bad_it = it;
+        /* Allreduce of c * size ints: SUM, or the non-commutative op (at
+         * steps 3 and 5) on half as many pairs; in place at steps 5 and 6 */
+        long na = c * size, np = na / 2;
+        int ip = it == 5 || it == 6, nc = it == 3 || it == 5;
+        int *src = ip ? rb : sb;
+        affine *asrc = (affine *)(void *)src, *ares = (affine *)(void *)rb;
+        if (nc)
+            for (long i = 0; i < np; i++)
+                asrc[i] = aval(rank + it, i);
+        else
+            for (long i = 0; i < na; i++)
+                src[i] = step_val(it, rank, 0, i);
+        if (nc)
+            MPI_Allreduce(ip ? MPI_IN_PLACE : sb, rb, (int)np, affine_t, affine_op, comm);
+        else
+            MPI_Allreduce(ip ? MPI_IN_PLACE : sb, rb, (int)na, MPI_INT, MPI_SUM, comm);
+        for (long i = 0; i < (nc ? np : na) && bad_ar < 0; i++) {
+            int ok;
+            if (nc) {
+                affine e = aexpect(it, it + size, i);
+                ok = ares[i].a == e.a && ares[i].b == e.b;
+            } else {
+                int e = 0;
+                for (int k = 0; k < size; k++)
+                    e += step_val(it, k, 0, i);
+                ok = rb[i] == e;
+            }
+            if (!ok)
+                bad_ar = i, bad_it = it;
+        }
     }
     mt_ok(bad_ag < 0, "Allgather of 80 KB blocks, 8 steps over reused buffers");
     mt_ok(bad_a2a < 0, "Alltoall of 80 KB blocks, 8 steps over reused buffers");
-    if (bad_ag >= 0 || bad_a2a >= 0)
-        printf("# [rank %d] step %d: Allgather element %ld, Alltoall element %ld wrong\n", rank, bad_it, bad_ag,
-               bad_a2a);
+    mt_ok(bad_ar < 0, "Allreduce of 80 KB per rank, SUM and a non-commutative op, 8 steps over reused buffers");
+    if (bad_ag >= 0 || bad_a2a >= 0 || bad_ar >= 0)
+        printf("# [rank %d] step %d: Allgather element %ld, Alltoall element %ld, Allreduce element %ld wrong\n",
+               rank, bad_it, bad_ag, bad_a2a, bad_ar);
     free(sbase);
     free(rbase);
 }

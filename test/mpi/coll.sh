@@ -4,7 +4,8 @@
 # (COLL_SETS below covers each choice of each RDMPI_COLL_* parameter), and
 # with the shared-memory path of small collectives off (RDMPI_COLL_SHM=0),
 # with every size above zero going through the direct paths (through the
-# stage where the blocks fit it, and single copy by CMA), and with them off.
+# stage where the blocks fit it, and single copy: through mapped buffers
+# from their second use, or by CMA only), and with them off.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 COLL_SETS=(
@@ -13,9 +14,10 @@ COLL_SETS=(
     "RDMPI_COLL_BCAST=pipeline RDMPI_COLL_SEGMENT=4k RDMPI_COLL_ALLREDUCE=ring RDMPI_COLL_ALLGATHER=ring RDMPI_COLL_ALLTOALL=linear"
     "RDMPI_COLL_BCAST=linear RDMPI_COLL_ALLREDUCE=reduce_bcast"
     "RDMPI_COLL_SHM=0"
-    "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_STAGED=yes"
-    "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_STAGED=no"
-    "RDMPI_COLL_SHM_DIRECT_MIN=0"
+    "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_ALLREDUCE_MIN=1 RDMPI_COLL_SHM_STAGED=yes"
+    "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_ALLREDUCE_MIN=1 RDMPI_COLL_SHM_STAGED=no"
+    "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_STAGED=no RDMPI_SHM_XMAP=0"
+    "RDMPI_COLL_SHM_DIRECT_MIN=0 RDMPI_COLL_SHM_ALLREDUCE_MIN=0"
 )
 for np in ${COLL_NPS:-1 2 3 4 5 6 7 8}; do
     mpi_check "$np" "$RD_BUILDDIR/test/mpi/coll"
