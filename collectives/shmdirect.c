@@ -505,6 +505,37 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
     return err;
 }
 
+/* ------------------------------------------------------------ Bcast */
+
+/* Bcast with the root's buffer mapped: the root lends it and waits until
+ * every rank has copied it out (each straight into its own buffer; by CMA
+ * before the buffer is mapped). Contiguous types only. */
+static int mapped_bcast_fits(const struct rd_coll_args *a)
+{
+    size_t min = (size_t)rd_param.coll_shm_direct_min;
+    return rd_node_arena.attach && a->dt->contig && min && (size_t)a->count * a->dt->size >= min;
+}
+
+static int mapped_bcast(MPI_Comm comm, const struct rd_coll_args *a)
+{
+    size_t bytes = (size_t)a->count * a->dt->size;
+    char *buf = (char *)a->rbuf + a->dt->true_lb;
+    int err = MPI_SUCCESS;
+    uint64_t s = ++comm->node_seq;
+    if (comm->rank == a->root) {
+        lend(comm, s, buf, bytes, buf, bytes);
+    } else {
+        rd_nc_wait_posted(comm, a->root, s);
+        struct lend *lr = lend_of(comm, a->root, s);
+        err = rd_status_to_mpi(rd_node_copy(0, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kout, buf,
+                                            lr->out, bytes));
+    }
+    rd_nc_finish(comm, s);
+    if (comm->rank == a->root)
+        rd_nc_wait_done(comm, s);
+    return err;
+}
+
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
 {
     size_t min = (size_t)rd_param.coll_shm_direct_min;
@@ -521,7 +552,7 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
             return 0;
         break;
     case RD_COLL_BCAST: /* (the small ones took the areas already) */
-        return rd_param.coll_bcast == 0 && rd_shmdirect_staging();
+        return rd_param.coll_bcast == 0 && (mapped_bcast_fits(a) || rd_shmdirect_staging());
     case RD_COLL_ALLREDUCE: /* only mapped: by CMA it loses to the rings (above) */
         /* (on 2 ranks Rabenseifner's one exchange of halves is as fast up
          * to 128 KiB: 5.5 against 6.1-7.9 us at 64 KiB, 16 against 15 at
@@ -539,7 +570,7 @@ int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
 {
     int all2all = kind == RD_COLL_ALLTOALL;
     if (kind == RD_COLL_BCAST)
-        return stage_bcast(a->comm, a);
+        return mapped_bcast_fits(a) ? mapped_bcast(a->comm, a) : stage_bcast(a->comm, a);
     if (kind == RD_COLL_ALLREDUCE)
         return allreduce(a->comm, a);
     return staged_fits(all2all, a) ? staged(a->comm, a, all2all) : exchange(a->comm, a, all2all);

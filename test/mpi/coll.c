@@ -766,8 +766,8 @@ static void t_barrier_sync(MPI_Comm comm)
     }
 }
 
-/* Allgather, Alltoall and Allreduce over the same buffers again and
- * again, as a simulation's time steps do: the large ones take the direct
+/* Allgather, Alltoall, Bcast and Allreduce over the same buffers again
+ * and again, as a simulation's time steps do: the large ones take the direct
  * paths, whose buffers become mapped by the other ranks from their second
  * use (transports/shm/shm_xmap.c). The contents change every step (each
  * step must see the new ones), the buffers start at odd offsets (the
@@ -783,7 +783,7 @@ static void t_direct_reuse(MPI_Comm comm)
 {
     const long c = 20000; /* ints per block: 80 KB, above the direct minimum */
     int *sb = NULL, *rb = NULL, *sbase = NULL, *rbase = NULL;
-    long bad_ag = -1, bad_a2a = -1, bad_ar = -1;
+    long bad_ag = -1, bad_a2a = -1, bad_ar = -1, bad_bc = -1;
     int bad_it = -1;
     for (int it = 0; it < 8; it++) {
         if (it == 0 || it == 4) { /* new buffers, at other offsets */
@@ -811,6 +811,14 @@ static void t_direct_reuse(MPI_Comm comm)
         for (long i = 0; i < c * size && bad_a2a < 0; i++)
             if (rb[i] != step_val(it, (int)(i / c), rank, i % c))
                 bad_a2a = i, bad_it = it;
+        /* Bcast of c * size ints from a root that changes every step */
+        int root = it % size;
+        for (long i = 0; i < c * size; i++)
+            rb[i] = rank == root ? step_val(it, root, 1, i) : -1;
+        MPI_Bcast(rb, (int)(c * size), MPI_INT, root, comm);
+        for (long i = 0; i < c * size && bad_bc < 0; i++)
+            if (rb[i] != step_val(it, root, 1, i))
+                bad_bc = i, bad_it = it;
         /* Allreduce of c * size ints: SUM, or the non-commutative op (at
          * steps 3 and 5) on half as many pairs; in place at steps 5 and 6 */
         long na = c * size, np = na / 2;
@@ -845,9 +853,11 @@ static void t_direct_reuse(MPI_Comm comm)
     mt_ok(bad_ag < 0, "Allgather of 80 KB blocks, 8 steps over reused buffers");
     mt_ok(bad_a2a < 0, "Alltoall of 80 KB blocks, 8 steps over reused buffers");
     mt_ok(bad_ar < 0, "Allreduce of 80 KB per rank, SUM and a non-commutative op, 8 steps over reused buffers");
-    if (bad_ag >= 0 || bad_a2a >= 0 || bad_ar >= 0)
-        printf("# [rank %d] step %d: Allgather element %ld, Alltoall element %ld, Allreduce element %ld wrong\n",
-               rank, bad_it, bad_ag, bad_a2a, bad_ar);
+    mt_ok(bad_bc < 0, "Bcast of 80 KB per rank from changing roots, 8 steps over reused buffers");
+    if (bad_ag >= 0 || bad_a2a >= 0 || bad_ar >= 0 || bad_bc >= 0)
+        printf("# [rank %d] step %d: Allgather element %ld, Alltoall element %ld, Allreduce element %ld, Bcast "
+               "element %ld wrong\n",
+               rank, bad_it, bad_ag, bad_a2a, bad_ar, bad_bc);
     free(sbase);
     free(rbase);
 }
