@@ -70,7 +70,10 @@ static void lend(MPI_Comm comm, uint64_t s, const void *land, size_t nland, cons
     struct rd_node_xkey kland = {0}, kout = {0};
     if (land) {
         rd_node_expose(land, nland, &kland);
-        rd_node_expose(out, nout, &kout);
+        if (out == land && nout == nland) /* (once: a second call would count as a second use) */
+            kout = kland;
+        else
+            rd_node_expose(out, nout, &kout);
     }
     rd_nc_guard(comm, s);
     struct lend *l = lend_of(comm, comm->rank, s);
@@ -539,8 +542,9 @@ static int mapped_bcast(MPI_Comm comm, const struct rd_coll_args *a)
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
 {
     size_t min = (size_t)rd_param.coll_shm_direct_min;
+    size_t armin = (size_t)rd_param.coll_shm_allreduce_min;
     int all2all = kind == RD_COLL_ALLTOALL;
-    if (min == 0 || a->comm->size > 64)
+    if (a->comm->size > 64)
         return 0;
     switch (kind) {
     case RD_COLL_ALLGATHER:
@@ -552,18 +556,19 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
             return 0;
         break;
     case RD_COLL_BCAST: /* (the small ones took the areas already) */
-        return rd_param.coll_bcast == 0 && (mapped_bcast_fits(a) || rd_shmdirect_staging());
-    case RD_COLL_ALLREDUCE: /* only mapped: by CMA it loses to the rings (above) */
-        /* (on 2 ranks Rabenseifner's one exchange of halves is as fast up
-         * to 128 KiB: 5.5 against 6.1-7.9 us at 64 KiB, 16 against 15 at
-         * 128) */
-        return rd_param.coll_allreduce == 0 && rd_node_arena.attach && a->dt->contig &&
-               rd_param.coll_shm_allreduce_min > 0 &&
-               (size_t)a->count * a->dt->size >= (size_t)rd_param.coll_shm_allreduce_min * (a->comm->size == 2 ? 2 : 1);
+        return min && rd_param.coll_bcast == 0 && (mapped_bcast_fits(a) || rd_shmdirect_staging());
+    case RD_COLL_ALLREDUCE:
+        /* only mapped: by CMA it loses to the rings (above); on 2 ranks
+         * Rabenseifner's one exchange of halves is as fast up to 128 KiB
+         * (5.5 against 6.1-7.9 us at 64 KiB, 16 against 15 at 128) */
+        if (a->comm->size == 2)
+            armin *= 2;
+        return armin && rd_param.coll_allreduce == 0 && rd_node_arena.attach && a->dt->contig &&
+               (size_t)a->count * a->dt->size >= armin;
     default:
         return 0;
     }
-    return (size_t)a->rcount * a->rdt->size >= min && (staged_fits(all2all, a) || rd_node_arena.write);
+    return min && (size_t)a->rcount * a->rdt->size >= min && (staged_fits(all2all, a) || rd_node_arena.write);
 }
 
 int rd_shmdirect_run(int kind, const struct rd_coll_args *a)

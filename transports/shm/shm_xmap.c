@@ -52,7 +52,7 @@ struct att {
 };
 
 static struct {
-    int on;
+    int on, no_attach;
     size_t min, cache_max, att_bytes, page;
     uint64_t next_id, tick;
     unsigned seen_next;
@@ -164,9 +164,19 @@ void rd_shm_xmap_fini(void)
 /* ------------------------------------------------------------ exposing */
 
 /* Whether [a, e) is all private anonymous read-write memory (or pages of
- * earlier regions), by /proc/self/maps. */
+ * earlier regions), by /proc/self/maps, and not this thread's stack (which
+ * the maps do not always name: under valgrind, or a thread's). */
 static int movable(uintptr_t a, uintptr_t e)
 {
+    pthread_attr_t at;
+    if (pthread_getattr_np(pthread_self(), &at) == 0) {
+        void *sa = NULL;
+        size_t sl = 0;
+        int got = pthread_attr_getstack(&at, &sa, &sl) == 0;
+        pthread_attr_destroy(&at);
+        if (got && overlap(a, e - a, (uintptr_t)sa, sl))
+            return 0;
+    }
     FILE *f = fopen("/proc/self/maps", "re");
     if (!f)
         return 0;
@@ -321,7 +331,7 @@ void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
 
 void *rd_shm_xmap_attach(pid_t pid, int peer, const struct rd_node_xkey *key)
 {
-    if (!xm.on || !key->id || key->len > xm.cache_max)
+    if (!xm.on || xm.no_attach || !key->id || key->len > xm.cache_max)
         return NULL;
     pthread_mutex_lock(&xm.lock);
     xm.tick++;
@@ -358,7 +368,11 @@ void *rd_shm_xmap_attach(pid_t pid, int peer, const struct rd_node_xkey *key)
     int fd = open(path, O_RDWR | O_CLOEXEC);
     struct stat st;
     if (fd < 0) {
-        rd_debug("shm", "rank %d's buffer file %s: %s (copies by CMA)", peer, path, strerror(errno));
+        int e = errno;
+        rd_debug("shm", "rank %d's buffer file %s: %s (copies by CMA%s)", peer, path, strerror(e),
+                 e == EACCES || e == EPERM ? "; no more attempts" : "");
+        if (e == EACCES || e == EPERM)
+            xm.no_attach = 1; /* not permitted here: do not try on every copy */
     } else if (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != key->ino || (uint64_t)st.st_size < key->len) {
         rd_debug("shm", "rank %d's buffer file %s is not the one it exposed (copies by CMA)", peer, path);
     } else {
