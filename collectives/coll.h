@@ -85,9 +85,18 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err);
 /* The schedule of a collective on an intercommunicator (inter.c). */
 rd_status rd_inter_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
 
+/* Communicators that span nodes (hier.c): whether the two-level
+ * algorithms apply (more than one node, and some node with more than one
+ * of its ranks). */
+int rd_coll_hier_useful(const struct rd_coll_args *a);
+
 /* ---- algorithms, by family (the menus in select.c list them) */
 rd_status rd_barrier_dissemination(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_barrier_linear(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_barrier_hier(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_bcast_hier(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_reduce_hier(struct rd_sched *s, const struct rd_coll_args *a);
+rd_status rd_allreduce_hier(struct rd_sched *s, const struct rd_coll_args *a);
 
 rd_status rd_bcast_binomial(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_bcast_scatter_allgather(struct rd_sched *s, const struct rd_coll_args *a);

@@ -24,6 +24,17 @@ static int commutative(const struct rd_coll_args *a)
     return a->op->commute;
 }
 
+/* The communicator spans nodes, some with more than one of its ranks. */
+static int spans_nodes(const struct rd_coll_args *a)
+{
+    return rd_coll_hier_useful(a);
+}
+
+static int commutative_spans_nodes(const struct rd_coll_args *a)
+{
+    return a->op->commute && rd_coll_hier_useful(a);
+}
+
 static int pow2_size(const struct rd_coll_args *a)
 {
     return (a->comm->size & (a->comm->size - 1)) == 0;
@@ -39,17 +50,21 @@ static int pow2_size(const struct rd_coll_args *a)
 
 /* Menus: in the order of their parameter's choices (after "auto"). */
 static const struct rd_coll_alg barrier_menu[] = {
-    ALG("dissemination", rd_barrier_dissemination, NULL), ALG("linear", rd_barrier_linear, NULL), END};
+    ALG("dissemination", rd_barrier_dissemination, NULL), ALG("linear", rd_barrier_linear, NULL),
+    ALG("hierarchical", rd_barrier_hier, spans_nodes), END};
 static const struct rd_coll_alg bcast_menu[] = {
     ALG("binomial", rd_bcast_binomial, NULL), ALG("scatter_allgather", rd_bcast_scatter_allgather, NULL),
-    ALG("pipeline", rd_bcast_pipeline, NULL), ALG("linear", rd_bcast_linear, NULL), END};
+    ALG("pipeline", rd_bcast_pipeline, NULL), ALG("linear", rd_bcast_linear, NULL),
+    ALG("hierarchical", rd_bcast_hier, spans_nodes), END};
 static const struct rd_coll_alg reduce_menu[] = {
-    ALG("binomial", rd_reduce_binomial, NULL), ALG("linear", rd_reduce_linear, NULL), END};
+    ALG("binomial", rd_reduce_binomial, NULL), ALG("linear", rd_reduce_linear, NULL),
+    ALG("hierarchical", rd_reduce_hier, commutative_spans_nodes), END};
 static const struct rd_coll_alg allreduce_menu[] = {
     ALG("recursive_doubling", rd_allreduce_recursive_doubling, NULL),
     ALG("rabenseifner", rd_allreduce_rabenseifner, commutative),
     ALG("ring", rd_allreduce_ring, commutative),
-    ALG("reduce_bcast", rd_allreduce_reduce_bcast, NULL), END};
+    ALG("reduce_bcast", rd_allreduce_reduce_bcast, NULL),
+    ALG("hierarchical", rd_allreduce_hier, commutative_spans_nodes), END};
 static const struct rd_coll_alg gather_menu[] = {
     ALG("binomial", rd_gather_binomial, NULL), ALG("linear", rd_gather_linear, NULL), END};
 static const struct rd_coll_alg gatherv_menu[] = {ALG("linear", rd_gatherv_linear, NULL), END};
@@ -140,6 +155,12 @@ struct rule {
 };
 
 static const struct rule table[] = {
+    /* communicators that span nodes (the algorithm declines otherwise) */
+    {RD_COLL_BARRIER, 0, 0, "hierarchical"},
+    {RD_COLL_BCAST, 0, 0, "hierarchical"},
+    {RD_COLL_REDUCE, 0, 0, "hierarchical"},
+    {RD_COLL_ALLREDUCE, 0, 65536, "hierarchical"},
+    /* the rest */
     {RD_COLL_BARRIER, 0, 0, "dissemination"},
     {RD_COLL_BCAST, 8, 0, "binomial"},
     {RD_COLL_BCAST, 0, 16384, "binomial"},

@@ -60,6 +60,8 @@ void rd_comm_fini(void)
 {
     free(rd_mpi_comm_world.node_known);
     free(rd_mpi_comm_self.node_known);
+    rd_coll_hier_free(&rd_mpi_comm_world);
+    rd_coll_hier_free(&rd_mpi_comm_self);
     rd_mpi_comm_world.node_known = rd_mpi_comm_self.node_known = NULL;
     rd_mpi_comm_world.node_slot = rd_mpi_comm_self.node_slot = 0;
     rd_mpi_comm_world.node_seq = rd_mpi_comm_self.node_seq = 0;
@@ -119,6 +121,7 @@ void rd_comm_release(MPI_Comm comm)
     if (comm->node_slot > 0)
         rd_node_slot_release(comm->node_slot - 1, comm->size);
     free(comm->node_known);
+    rd_coll_hier_free(comm);
     comm->magic = 0;
     comm->coll->magic = 0;
     free(comm->coll);

@@ -55,7 +55,11 @@ struct rd_comm_s {
     uint64_t node_seq;      /* such collectives run so far */
     uint64_t *node_known;   /* per rank: highest sequence number seen posted */
     uint64_t node_staged;   /* the last of them that left blocks in this rank's stage */
+    struct rd_coll_hier *hier; /* its ranks by node, once a collective asked (collectives/hier.c) */
 };
+
+/* Free the node hierarchy a collective kept on comm (collectives/hier.c). */
+void rd_coll_hier_free(MPI_Comm comm);
 
 /* Set up MPI_COMM_WORLD and MPI_COMM_SELF from the job facts. */
 void rd_comm_init_predefined(void);

@@ -13,6 +13,8 @@
 #include "runtime/log.h"
 #include "runtime/params.h"
 
+#define NODE_KEY "rd.node" /* a rank's node id, for the others (rd_job_node_of) */
+
 extern char **environ;
 
 struct rd_job rd_job;
@@ -171,6 +173,15 @@ rd_status rd_job_init(void)
     rd_job.universe_size = get_long(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, &v) == 0 ? (int)v : rd_job.size;
     rd_job.num_nodes = get_long(PMIX_RANK_WILDCARD, PMIX_NUM_NODES, &v) == 0 ? (int)v : 1;
     rd_job.node_id = get_long(rd_job_self.rank, PMIX_NODEID, &v) == 0 ? (int)v : 0;
+    /* every rank's node for the collectives' hierarchy (rd_job_node_of):
+     * in the exchange, since not every launcher's daemons answer PMIx
+     * queries of another host's ranks (rrun's do not) */
+    if (rd_job.num_nodes > 1) {
+        int32_t nid = rd_job.node_id;
+        rd_status pst = rd_job_put(NODE_KEY, &nid, sizeof nid);
+        if (pst != RD_OK)
+            return pst;
+    }
     rd_job.appnum = get_long(rd_job_self.rank, PMIX_APPNUM, &v) == 0 ? (int)v : 0;
     get_string(rd_job_self.rank, PMIX_HOSTNAME, rd_job.hostname, sizeof(rd_job.hostname));
 
@@ -213,6 +224,37 @@ node_facts:
     return RD_OK;
 }
 
+static int *node_of; /* world rank -> node id, filled on demand; -2: not asked yet */
+
+int rd_job_node_of(int r)
+{
+    if (r < 0 || r >= rd_job.size)
+        return -1;
+    if (rd_param.coll_fake_nodes > 0)
+        return r % (int)rd_param.coll_fake_nodes;
+    if (rd_job.num_nodes <= 1 || rd_job.singleton)
+        return 0;
+    if (!node_of) {
+        node_of = malloc(sizeof(int) * (size_t)rd_job.size);
+        if (!node_of)
+            return -1;
+        for (int i = 0; i < rd_job.size; i++)
+            node_of[i] = -2;
+    }
+    if (node_of[r] == -2) {
+        void *d = NULL;
+        size_t len = 0;
+        int32_t nid = -1;
+        if (r == rd_job.rank)
+            nid = rd_job.node_id;
+        else if (rd_job_get(r, NODE_KEY, &d, &len) == RD_OK && len == sizeof nid)
+            memcpy(&nid, d, sizeof nid);
+        free(d);
+        node_of[r] = nid;
+    }
+    return node_of[r];
+}
+
 rd_status rd_job_finalize(void)
 {
     rd_status st = RD_OK;
@@ -226,6 +268,8 @@ rd_status rd_job_finalize(void)
     }
     free(rd_job.local_peers);
     rd_job.local_peers = NULL;
+    free(node_of);
+    node_of = NULL;
     return st;
 }
 

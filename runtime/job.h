@@ -34,6 +34,10 @@ rd_status rd_job_put(const char *key, const void *data, size_t len);
 rd_status rd_job_commit(void);
 /* Collective over the whole job; collect != 0 gathers every put value. */
 rd_status rd_job_fence(int collect);
+/* The node of world rank r, as a number the same on every rank (PMIx's
+ * node id; RDMPI_COLL_FAKE_NODES overrides it for tests); -1: unknown. */
+int rd_job_node_of(int r);
+
 /* Read a peer's value: *data is malloc'd, the caller frees it. */
 rd_status rd_job_get(int rank, const char *key, void **data, size_t *len);
 

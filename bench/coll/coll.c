@@ -35,8 +35,8 @@
  *                         (each rank contributes N*SIZE/4 floats)
  *
  * Timing: each size starts with uncounted warm-up batches of 1, 2, 4, ...
- * operations until a batch lasts a tenth of the target (batches after the
- * first are the calibration). Then REPS repetitions of MPI_Barrier followed
+ * operations until a batch from the third on lasts a tenth of the target
+ * (the fastest batch after the first is the calibration). Then REPS repetitions of MPI_Barrier followed
  * by a loop of ITERS operations, ITERS chosen so that one repetition lasts
  * about the target; a repetition's time per operation is the slowest rank's
  * loop time / ITERS (an MPI_Reduce MAX after the loop, outside the timed
@@ -307,7 +307,7 @@ static double slowest(double t)
 
 /*
  * Warm-up and calibration: batches of 1, 2, 4, ... operations until a batch
- * (not the first) lasts a tenth of the target time for the slowest rank;
+ * (from the third) lasts a tenth of the target time for the slowest rank;
  * the timed repetitions then run enough operations to last about the
  * target, within [LO, HI]. Rank 0 decides and broadcasts its decision.
  * Returns the iteration count.
@@ -324,10 +324,12 @@ static long warm_up(const struct ctx *c, long lo, long hi)
         long next = 0;
         if (rank == 0) {
             /* The first batch pays for first-time costs: never calibrate on
-             * it. Later ones may be stretched by a preemption: take the fastest. */
+             * it. Later ones may be stretched by a preemption or by costs
+             * of a buffer's second use (rdmpi maps large collective buffers
+             * then): take the fastest, and never stop on the second. */
             if (batch >= 2 && (per_iter == 0 || t / (double)n < per_iter))
                 per_iter = t / (double)n;
-            if ((t >= target / 10 && batch >= 2) || n >= hi) {
+            if ((t >= target / 10 && batch >= 3) || n >= hi) {
                 double it = per_iter > 0 ? target / per_iter : (double)hi;
                 next = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
             } else {

@@ -46,6 +46,11 @@ RD_P2P_LAUNCHER="$ON_HOSTS -np"
 for prog in $SUITE_PROGS; do
     p2p_check "" 3 "$RD_BUILDDIR/test/mpi/$prog"
 done
+# 2 ranks per host: the collectives of MPI_COMM_WORLD go in two levels
+out=$(RDMPI_LOG=debug:coll timeout -k 5 60 $ON_HOSTS -np 4 "$RD_BUILDDIR/test/mpi/coll" 2>&1); rc=$?
+is "$rc" 0 "coll on 4 ranks over 2 hosts, with the collectives' log: exit status"
+like "$out" "rdmpi\\[0\\] coll debug: communicator of 4 ranks over 2 nodes: two-level collectives" \
+    "the world communicator is seen over 2 nodes and takes the two-level algorithms"
 for t in ucx ofi; do
     if ! "$RD_BUILDDIR/launcher/rdmpi_info" | grep -q "^transports:.* $t\( \|\$\)"; then
         skip "the $t transport is not built"

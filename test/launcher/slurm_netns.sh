@@ -109,12 +109,14 @@ Hello from rank 3 of 4 on $H2" "srun -N 2 -n 4: every rank says hello, ranks 0-1
 # build without UCX) between the nodes.
 net=ucx
 "$RD_BUILDDIR/launcher/rdmpi_info" | grep -q '^transports:.* ucx\( \|$\)' || net=ofi
-out=$(RDMPI_LOG=debug:p2p timeout -k 5 60 $SRUN -n 4 "$RD_BUILDDIR/test/mpi/coll" 2>&1); rc=$?
+out=$(RDMPI_LOG=debug:p2p,coll timeout -k 5 60 $SRUN -n 4 "$RD_BUILDDIR/test/mpi/coll" 2>&1); rc=$?
 is "$rc" 0 "coll on 2 nodes with the connection log: exit status"
 is "$(printf '%s\n' "$out" | sed -n 's/^rdmpi\[\([0-3]\)\] p2p debug: rank \([0-3]\) via \([a-z]*\):.*/\1-\2 \3/p' |
       grep -v '^\(.\)-\1 self$' | sort | tr '\n' ' ')" \
     "0-1 shm 0-2 $net 0-3 $net 1-0 shm 1-2 $net 1-3 $net 2-0 $net 2-1 $net 2-3 shm 3-0 $net 3-1 $net 3-2 shm " \
     "transports chosen per peer: shm on the same node, $net between the nodes"
+like "$out" "rdmpi\\[0\\] coll debug: communicator of 4 ranks over 2 nodes: two-level collectives" \
+    "Slurm's node ids: the world communicator takes the two-level collectives"
 
 # The collectives on 4 ranks (2 per node) and the suite on 3 (2 on node 1,
 # 1 on node 2: a node with one rank, a node with two).

@@ -5,7 +5,10 @@
 # with the shared-memory path of small collectives off (RDMPI_COLL_SHM=0),
 # with every size above zero going through the direct paths (through the
 # stage where the blocks fit it, and single copy: through mapped buffers
-# from their second use, or by CMA only), and with them off.
+# from their second use, or by CMA only), and with them off; and as if
+# the ranks were spread over 2 or 3 nodes (RDMPI_COLL_FAKE_NODES: world
+# rank modulo the count), so that the two-level algorithms run, chosen by
+# the table and forced.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 COLL_SETS=(
@@ -18,6 +21,8 @@ COLL_SETS=(
     "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_ALLREDUCE_MIN=1 RDMPI_COLL_SHM_STAGED=no"
     "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_STAGED=no RDMPI_SHM_XMAP=0"
     "RDMPI_COLL_SHM_DIRECT_MIN=0 RDMPI_COLL_SHM_ALLREDUCE_MIN=0"
+    "RDMPI_COLL_SHM=0 RDMPI_COLL_FAKE_NODES=2"
+    "RDMPI_COLL_SHM=0 RDMPI_COLL_FAKE_NODES=3 RDMPI_COLL_BARRIER=hierarchical RDMPI_COLL_BCAST=hierarchical RDMPI_COLL_REDUCE=hierarchical RDMPI_COLL_ALLREDUCE=hierarchical"
 )
 for np in ${COLL_NPS:-1 2 3 4 5 6 7 8}; do
     mpi_check "$np" "$RD_BUILDDIR/test/mpi/coll"

@@ -147,6 +147,9 @@ static void owner(void)
     put(&m);
     wait_ack();
     uint64_t old = m.k.id;
+    struct rd_node_xkey again;
+    for (int i = 0; i < 4; i++) /* used a few times: worth its move */
+        rd_shm_xmap_expose(q, MIB, &again);
     munmap(q, MIB);
     unsigned char *q2 = mmap(q, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
                              -1, 0);
@@ -155,9 +158,21 @@ static void owner(void)
     expose2(q2, MIB, &m, 0);
     m.v[1] = q2 == q;
     m.v[2] = m.k.id != old;
+    m.v[3] = again.id == old;
     put(&m);
     wait_ack();
+    /* unmapped right after its move (a buffer allocated for each call):
+     * not moved again */
     munmap(q2, MIB);
+    unsigned char *q3 = mmap(q, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                             -1, 0);
+    fill(q3, MIB, 7);
+    memset(&m, 0, sizeof m);
+    expose2(q3, MIB, &m, 0);
+    m.v[1] = q3 == q;
+    put(&m);
+    wait_ack();
+    munmap(q3, MIB);
 
     /* 3. what is never exposed */
     memset(&m, 0, sizeof m);
@@ -300,10 +315,18 @@ int main(void)
     m = get();
     tap_is_int(m.v[0], 0, "after munmap and a new mapping at the same address, not exposed at first");
     tap_ok(m.v[1] == 1, "(the new mapping is at the same address)");
+    tap_ok(m.v[3] == 1, "(the region served four more calls before that)");
     tap_ok(m.k.id != 0 && m.v[2] == 1, "then exposed under a new number");
     memset(buf, 0, m.len);
     tap_is_int(rd_node_copy(0, pid, 1, &m.k, buf, m.addr, m.len), RD_OK, "read the new buffer");
     tap_is_int(differs(buf, m.len, 6), -1, "the peer sees the new contents, not the old region's");
+    ack();
+    m = get();
+    tap_ok(m.v[1] == 1, "(a third mapping at the same address)");
+    tap_ok(m.v[0] == 0 && m.k.id == 0, "a buffer unmapped right after its move is not moved again");
+    memset(buf, 0, m.len);
+    tap_is_int(rd_node_copy(0, pid, 1, &m.k, buf, m.addr, m.len), RD_OK, "read it (by CMA)");
+    tap_is_int(differs(buf, m.len, 7), -1, "its contents");
     ack();
 
     /* 3 */

@@ -24,6 +24,7 @@
 #define XMAP_SEEN 16    /* page ranges asked for once, not exposed yet */
 #define XMAP_ATTS 64    /* peers' regions mapped here */
 #define XMAP_NAME "rdmpi-xmap"
+#define XMAP_KEEP_USES 4 /* a moved buffer unmapped before this many more uses was not worth it */
 
 enum { R_FREE, R_LIVE, R_DEAD };
 
@@ -36,6 +37,7 @@ struct region {
     size_t len;
     int fd;
     uint64_t id, ino, used;
+    unsigned uses; /* exposures since the move */
 };
 
 struct seen {
@@ -292,10 +294,20 @@ void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
         if (atomic_load_explicit(&r->state, memory_order_acquire) == R_LIVE && r->addr <= a &&
             e <= r->addr + r->len) {
             r->used = xm.tick;
+            r->uses++;
             fill(key, r);
             pthread_mutex_unlock(&xm.lock);
             return;
         }
+    }
+    /* the same pages moved before and unmapped after a few uses: a buffer
+     * allocated afresh for each call, where a move would cost more than
+     * it saves; CMA for it */
+    int churn = 0;
+    for (int i = 0; i < XMAP_REGIONS; i++) {
+        struct region *r = &xm.regions[i];
+        churn |= atomic_load_explicit(&r->state, memory_order_acquire) == R_DEAD && r->addr == a &&
+                 r->len == e - a && r->uses < XMAP_KEEP_USES;
     }
     struct seen *s = NULL;
     for (int i = 0; i < XMAP_SEEN && !s; i++)
@@ -304,6 +316,10 @@ void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
     if (!s) { /* the first time: remembered, copied by CMA */
         s = &xm.seen[xm.seen_next++ % XMAP_SEEN];
         *s = (struct seen){a, e, 0};
+    } else if (churn) {
+        s->refused = 1;
+        rd_debug("shm", "buffer %#lx+%zu not exposed again: its last move was unmapped after a few uses",
+                 (unsigned long)a, (size_t)(e - a));
     } else if (!s->refused) {
         struct region *r = free_region();
         int fd;
@@ -319,7 +335,10 @@ void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
             r->ino = ino;
             r->id = xm.next_id++;
             r->used = xm.tick;
+            r->uses = 0;
             atomic_store_explicit(&r->state, R_LIVE, memory_order_release);
+            rd_debug("shm", "buffer %#lx+%zu exposed to the node (region %llu)", (unsigned long)a, (size_t)(e - a),
+                     (unsigned long long)r->id);
             s->addr = s->end = 0;
             fill(key, r);
         }
