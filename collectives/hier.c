@@ -139,6 +139,14 @@ static rd_status groups(struct rd_sched *s, struct rd_coll_hier *h, MPI_Comm com
     return RD_OK;
 }
 
+/* The communicator's hierarchy and this call's groups. */
+static rd_status two_levels(struct rd_sched *s, const struct rd_coll_args *a, int root, struct groups *g)
+{
+    struct rd_coll_hier *h = hier_of(a->comm);
+    RD_CNEW(h);
+    return groups(s, h, a->comm, root, g);
+}
+
 /* Binomial broadcast of (buf, count, dt) over group grp (m ranks, this
  * one at index i) from index ri. Zero-count messages are sent too (the
  * barrier's fan-out). */
@@ -206,10 +214,8 @@ static rd_status grp_reduce(struct rd_sched *s, const void *mine, void *out, int
  * the leaders, fan-out from them. */
 rd_status rd_barrier_hier(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    struct rd_coll_hier *h = hier_of(a->comm);
     struct groups g;
-    RD_CNEW(h);
-    RD_CTRY(groups(s, h, a->comm, -1, &g));
+    RD_CTRY(two_levels(s, a, -1, &g));
     RD_CTRY(grp_reduce(s, NULL, NULL, 0, MPI_BYTE, MPI_OP_NULL, g.local, g.nlocal, g.ilocal, g.rlocal));
     if (g.ilead >= 0) {
         int L = g.nlead, i = g.ilead;
@@ -227,10 +233,8 @@ rd_status rd_bcast_hier(struct rd_sched *s, const struct rd_coll_args *a)
 {
     if (a->count == 0)
         return RD_OK;
-    struct rd_coll_hier *h = hier_of(a->comm);
     struct groups g;
-    RD_CNEW(h);
-    RD_CTRY(groups(s, h, a->comm, a->root, &g));
+    RD_CTRY(two_levels(s, a, a->root, &g));
     if (g.ilead >= 0)
         RD_CTRY(grp_bcast(s, a->rbuf, a->count, a->dt, g.lead, g.nlead, g.ilead, g.rlead));
     return grp_bcast(s, a->rbuf, a->count, a->dt, g.local, g.nlocal, g.ilocal, g.rlocal);
@@ -242,10 +246,8 @@ rd_status rd_reduce_hier(struct rd_sched *s, const struct rd_coll_args *a)
 {
     if (a->count == 0)
         return RD_OK;
-    struct rd_coll_hier *h = hier_of(a->comm);
     struct groups g;
-    RD_CNEW(h);
-    RD_CTRY(groups(s, h, a->comm, a->root, &g));
+    RD_CTRY(two_levels(s, a, a->root, &g));
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     int root = a->comm->rank == a->root;
     void *part = NULL; /* the node's partial result, at its leader */
@@ -266,10 +268,8 @@ rd_status rd_allreduce_hier(struct rd_sched *s, const struct rd_coll_args *a)
 {
     if (a->count == 0)
         return RD_OK;
-    struct rd_coll_hier *h = hier_of(a->comm);
     struct groups g;
-    RD_CNEW(h);
-    RD_CTRY(groups(s, h, a->comm, -1, &g));
+    RD_CTRY(two_levels(s, a, -1, &g));
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     RD_CTRY(grp_reduce(s, mine, a->rbuf, a->count, a->dt, a->op, g.local, g.nlocal, g.ilocal, g.rlocal));
     if (g.ilead >= 0) {

@@ -95,6 +95,19 @@ static void expose2(const void *p, size_t n, struct msg *m, int first_slot)
     m->len = n;
 }
 
+/* q (MIB bytes) unmapped, and a fresh mapping at the same address filled
+ * with generation gen and exposed twice into *m (m->v[1]: same address) */
+static unsigned char *remap(unsigned char *q, int gen, struct msg *m)
+{
+    munmap(q, MIB);
+    unsigned char *p = mmap(q, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    fill(p, MIB, gen);
+    memset(m, 0, sizeof *m);
+    expose2(p, MIB, m, 0);
+    m->v[1] = p == q;
+    return p;
+}
+
 static int count_fds(void)
 {
     char path[64], target[256];
@@ -150,26 +163,14 @@ static void owner(void)
     struct rd_node_xkey again;
     for (int i = 0; i < 4; i++) /* used a few times: worth its move */
         rd_shm_xmap_expose(q, MIB, &again);
-    munmap(q, MIB);
-    unsigned char *q2 = mmap(q, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-                             -1, 0);
-    fill(q2, MIB, 6);
-    memset(&m, 0, sizeof m);
-    expose2(q2, MIB, &m, 0);
-    m.v[1] = q2 == q;
+    unsigned char *q2 = remap(q, 6, &m);
     m.v[2] = m.k.id != old;
     m.v[3] = again.id == old;
     put(&m);
     wait_ack();
     /* unmapped right after its move (a buffer allocated for each call):
      * not moved again */
-    munmap(q2, MIB);
-    unsigned char *q3 = mmap(q, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-                             -1, 0);
-    fill(q3, MIB, 7);
-    memset(&m, 0, sizeof m);
-    expose2(q3, MIB, &m, 0);
-    m.v[1] = q3 == q;
+    unsigned char *q3 = remap(q2, 7, &m);
     put(&m);
     wait_ack();
     munmap(q3, MIB);
