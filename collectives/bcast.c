@@ -2,6 +2,8 @@
  * root (v = rank - root mod n) so that every tree is rooted at v = 0. */
 #include "config.h"
 
+#include <limits.h>
+
 #include "collectives/coll.h"
 #include "runtime/comm.h"
 #include "runtime/params.h"
@@ -33,7 +35,7 @@ rd_status rd_bcast_binomial(struct rd_sched *s, const struct rd_coll_args *a)
 /* Scatter then allgather (van de Geijn): the root scatters n chunks down a
  * binomial tree, then a ring passes every chunk round. Each rank moves
  * about 2 * count elements whatever n, instead of count * log2 n. */
-rd_status rd_bcast_scatter_allgather(struct rd_sched *s, const struct rd_coll_args *a)
+static rd_status scatter_allgather(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, v = (a->comm->rank - a->root + n) % n;
     if (a->count == 0 || n == 1)
@@ -79,7 +81,7 @@ rd_status rd_bcast_scatter_allgather(struct rd_sched *s, const struct rd_coll_ar
 
 /* Pipelined chain: segments flow root -> v1 -> v2 ...; while a rank
  * receives segment j it forwards segment j - 1. */
-rd_status rd_bcast_pipeline(struct rd_sched *s, const struct rd_coll_args *a)
+static rd_status pipeline(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, v = (a->comm->rank - a->root + n) % n;
     if (a->count == 0 || n == 1)
@@ -104,6 +106,46 @@ rd_status rd_bcast_pipeline(struct rd_sched *s, const struct rd_coll_args *a)
         RD_CTRY(rd_sched_wait(s));
     }
     return RD_OK;
+}
+
+/* The algorithms that cut the vector in pieces cut its bytes: ranks may
+ * describe the same bytes with different (count, type) pairs (MPI asks
+ * only for the same type signature), and pieces of elements would not
+ * match. A rank whose layout is not one run of bytes works in packed
+ * scratch (the root packs first, the others unpack at the end). */
+static rd_status in_bytes(struct rd_sched *s, const struct rd_coll_args *a,
+                          rd_status (*alg)(struct rd_sched *, const struct rd_coll_args *))
+{
+    size_t bytes = (size_t)a->count * a->dt->size;
+    if (bytes > INT_MAX) /* (the same on every rank) */
+        return alg(s, a);
+    struct rd_coll_args b = *a;
+    b.count = (int)bytes;
+    b.dt = MPI_BYTE;
+    int root = a->comm->rank == a->root;
+    if (a->dt->contig) {
+        b.rbuf = (char *)a->rbuf + a->dt->true_lb;
+        return alg(s, &b);
+    }
+    b.rbuf = rd_sched_alloc(s, bytes ? bytes : 1);
+    RD_CNEW(b.rbuf);
+    if (root)
+        RD_CTRY(rd_sched_copy(s, a->rbuf, a->count, a->dt, b.rbuf, b.count, MPI_BYTE));
+    RD_CTRY(alg(s, &b));
+    if (root)
+        return RD_OK;
+    RD_CTRY(rd_sched_wait(s));
+    return rd_sched_copy(s, b.rbuf, b.count, MPI_BYTE, a->rbuf, a->count, a->dt);
+}
+
+rd_status rd_bcast_scatter_allgather(struct rd_sched *s, const struct rd_coll_args *a)
+{
+    return in_bytes(s, a, scatter_allgather);
+}
+
+rd_status rd_bcast_pipeline(struct rd_sched *s, const struct rd_coll_args *a)
+{
+    return in_bytes(s, a, pipeline);
 }
 
 /* Linear: the root sends to every rank. */

@@ -421,7 +421,7 @@ static int fold_in(MPI_Comm comm, int j, const struct lend *lj, const struct rd_
             return err;
     }
     static const struct rd_node_xkey none = {0};
-    long per = (long)(tmpn / es);
+    long per = (long)(tmpn / es) > 0 ? (long)(tmpn / es) : 1;
     for (int piece = 0; piece < 2; piece++) {
         long p0 = piece ? hi : 0, p1 = piece ? ne : lo; /* (nothing mapped: all in the second) */
         for (long e = p0; e < p1; e += per) {
@@ -448,6 +448,8 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
     long e0 = (long)((int64_t)a->count * me / n), e1 = (long)((int64_t)a->count * (me + 1) / n);
     size_t seg = (size_t)(e1 - e0) * es, maxseg = ((size_t)a->count / (size_t)n + 1) * es;
     size_t tmpn = maxseg < AR_CHUNK ? maxseg : AR_CHUNK;
+    if (tmpn < es)
+        tmpn = es; /* (one element larger than the chunk) */
     /* an op that does not commute goes in rank order from the last rank:
      * in place, this rank's own segment is kept aside first */
     int ordered = !a->op->commute, keep = ordered && inplace && me != n - 1 && seg;
@@ -487,14 +489,17 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
                 err = fold_in(comm, j, l[j], a, e0, e1 - e0, acc, tmp.p, tmpn);
         }
     }
-    /* reduced (or failed): the others may copy this segment now, and
-     * nobody waits for a rank that failed */
-    atomic_store_explicit(&mine->landed, 1, memory_order_release);
+    /* reduced (1) or failed (2): the others may copy this segment now,
+     * or fail too; nobody waits for a rank that failed */
+    atomic_store_explicit(&mine->landed, err == MPI_SUCCESS ? 1 : 2, memory_order_release);
     long idle = 0;
     for (int k = 1; k < n; k++) {
         int j = (me + k) % n;
-        while (!atomic_load_explicit(&l[j]->landed, memory_order_acquire))
+        uint32_t st;
+        while (!(st = atomic_load_explicit(&l[j]->landed, memory_order_acquire)))
             rd_wait_step(&idle);
+        if (st == 2 && err == MPI_SUCCESS)
+            err = MPI_ERR_OTHER; /* its segment is not reduced */
         long f0 = (long)((int64_t)a->count * j / n), f1 = (long)((int64_t)a->count * (j + 1) / n);
         if (err == MPI_SUCCESS && f1 > f0)
             err = rd_status_to_mpi(rd_node_copy(0, (pid_t)l[j]->pid, rd_comm_world_rank(comm, j), &l[j]->kland,
@@ -512,30 +517,47 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
 
 /* Bcast with the root's buffer mapped: the root lends it and waits until
  * every rank has copied it out (each straight into its own buffer; by CMA
- * before the buffer is mapped). Contiguous types only. */
+ * before the buffer is mapped). A rank whose type is not one run of bytes
+ * packs into scratch (the root) or unpacks from it: the ranks need only
+ * agree on the type signature. */
 static int mapped_bcast_fits(const struct rd_coll_args *a)
 {
     size_t min = (size_t)rd_param.coll_shm_direct_min;
-    return rd_node_arena.attach && a->dt->contig && min && (size_t)a->count * a->dt->size >= min;
+    return rd_node_arena.attach && min && (size_t)a->count * a->dt->size >= min;
 }
 
 static int mapped_bcast(MPI_Comm comm, const struct rd_coll_args *a)
 {
     size_t bytes = (size_t)a->count * a->dt->size;
+    int root = comm->rank == a->root, err = MPI_SUCCESS;
+    struct rd_scratch tmp = {0};
     char *buf = (char *)a->rbuf + a->dt->true_lb;
-    int err = MPI_SUCCESS;
+    if (!a->dt->contig) {
+        tmp = rd_scratch_get(bytes);
+        buf = tmp.p;
+        if (buf && root)
+            rd_dt_pack(a->rbuf, a->dt, 0, buf, bytes);
+    }
+    if (!buf)
+        err = MPI_ERR_NO_MEM;
     uint64_t s = ++comm->node_seq;
-    if (comm->rank == a->root) {
-        lend(comm, s, buf, bytes, buf, bytes);
+    if (root) {
+        lend(comm, s, buf, bytes, buf, bytes); /* (NULL: the readers fail) */
     } else {
         rd_nc_wait_posted(comm, a->root, s);
         struct lend *lr = lend_of(comm, a->root, s);
-        err = rd_status_to_mpi(rd_node_copy(0, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kout, buf,
-                                            lr->out, bytes));
+        if (!lr->land && err == MPI_SUCCESS)
+            err = MPI_ERR_OTHER;
+        if (err == MPI_SUCCESS)
+            err = rd_status_to_mpi(rd_node_copy(0, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kout,
+                                                buf, lr->out, bytes));
+        if (err == MPI_SUCCESS && tmp.p)
+            rd_dt_unpack(a->rbuf, a->dt, 0, buf, bytes);
     }
     rd_nc_finish(comm, s);
-    if (comm->rank == a->root)
+    if (root)
         rd_nc_wait_done(comm, s);
+    rd_scratch_put(tmp);
     return err;
 }
 

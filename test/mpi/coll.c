@@ -105,6 +105,22 @@ static void t_bcast(int c, int root, MPI_Comm comm)
             if (b[i] != (i % 2 == 0 && i < 2L * (c / 2) ? val(root, i) : rank == root ? val(root, i) : -5))
                 bad = i;
         mt_ok(bad < 0, "Bcast of a strided type root %d count %d", root, c);
+        /* the root's c/2 ints in a row, the others' every other int: the
+         * same type signature, laid out differently */
+        if (rank == root)
+            fill(b, c, root);
+        else
+            for (long i = 0; i < c; i++)
+                b[i] = -5;
+        if (rank == root)
+            MPI_Bcast(b, c / 2, MPI_INT, root, comm);
+        else
+            MPI_Bcast(b, 1, every2, root, comm);
+        bad = -1;
+        for (long i = 0; i < c && bad < 0; i++)
+            if (b[i] != (rank == root ? val(root, i) : i % 2 == 0 && i < 2L * (c / 2) ? val(root, i / 2) : -5))
+                bad = i;
+        mt_ok(bad < 0, "Bcast of ints in a row to a strided type root %d count %d", root, c);
         MPI_Type_free(&every2);
     }
     free(b);

@@ -3,11 +3,13 @@
 
 #include "transports/shm/shm_xmap.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -26,7 +28,7 @@
 #define XMAP_NAME "rdmpi-xmap"
 #define XMAP_KEEP_USES 4 /* a moved buffer unmapped before this many more uses was not worth it */
 
-enum { R_FREE, R_LIVE, R_DEAD };
+enum { R_FREE, R_LIVE, R_DEAD, R_GONE /* dead, file closed (kept for the churn test) */ };
 
 /* A region of this process in a file of its own. The memory-event hook
  * (any thread, inside munmap) only turns R_LIVE into R_DEAD; the rest is
@@ -48,8 +50,8 @@ struct seen {
 /* A peer's region mapped here. */
 struct att {
     pid_t pid; /* 0: free */
-    int peer;
-    uint64_t id, addr, len, used;
+    int peer, fd;
+    uint64_t id, addr, len, used, ino;
     unsigned char *map;
 };
 
@@ -114,6 +116,17 @@ static int hook(const char **why)
 }
 #endif
 
+/* Whether malloc is glibc's: other allocators (jemalloc, tcmalloc) purge
+ * with madvise(MADV_DONTNEED) and may count on the pages reading zero
+ * afterwards, which is not so for shared pages; glibc's does not count on
+ * it (its calloc clears what it reuses). */
+static int glibc_malloc(void)
+{
+    Dl_info d;
+    void *(*volatile fn)(size_t) = malloc;
+    return dladdr((void *)fn, &d) && d.dli_fname && strstr(d.dli_fname, "libc.so");
+}
+
 int rd_shm_xmap_init(size_t min, size_t cache, const char **why)
 {
     long pg = sysconf(_SC_PAGESIZE);
@@ -125,6 +138,11 @@ int rd_shm_xmap_init(size_t min, size_t cache, const char **why)
 #if defined(__SANITIZE_ADDRESS__)
     *why = "off under AddressSanitizer (its allocator unmaps behind the hooks' back)";
 #elif defined(XMAP_EVENTS)
+    if (!glibc_malloc()) {
+        *why = "off: the program's malloc is not the C library's (an allocator may count on madvise("
+               "MADV_DONTNEED) zeroing pages, which moved pages do not)";
+        return 0;
+    }
     xm.on = cache > 0 ? hook(why) : 0;
     if (cache == 0)
         *why = "off (RDMPI_SHM_XMAP_CACHE=0)";
@@ -154,11 +172,12 @@ void rd_shm_xmap_fini(void)
             drop_att(&xm.atts[i]);
     /* the moved pages stay mapped (they are the program's memory); only
      * the files' descriptors go */
-    for (int i = 0; i < XMAP_REGIONS; i++)
-        if (atomic_load(&xm.regions[i].state) != R_FREE) {
+    for (int i = 0; i < XMAP_REGIONS; i++) {
+        int st = atomic_load(&xm.regions[i].state);
+        if (st == R_LIVE || st == R_DEAD)
             close(xm.regions[i].fd);
-            atomic_store(&xm.regions[i].state, R_FREE);
-        }
+        atomic_store(&xm.regions[i].state, R_FREE);
+    }
     xm.on = 0;
     pthread_mutex_unlock(&xm.lock);
 }
@@ -253,6 +272,20 @@ static void fill(struct rd_node_xkey *key, const struct region *r)
     key->fd = r->fd;
 }
 
+/* Close the files of regions whose pages went (their memory is freed
+ * once no peer maps them either). */
+static void reap(void)
+{
+    for (int i = 0; i < XMAP_REGIONS; i++) {
+        struct region *r = &xm.regions[i];
+        int dead = R_DEAD;
+        if (atomic_compare_exchange_strong(&r->state, &dead, R_GONE)) {
+            close(r->fd);
+            r->fd = -1;
+        }
+    }
+}
+
 /* A free entry: dead regions' files closed first, then the least
  * recently used live region forgotten (its pages stay shared). */
 static struct region *free_region(void)
@@ -261,8 +294,9 @@ static struct region *free_region(void)
     for (int i = 0; i < XMAP_REGIONS; i++) {
         struct region *r = &xm.regions[i];
         int st = atomic_load_explicit(&r->state, memory_order_acquire);
-        if (st == R_DEAD) {
+        if (st == R_DEAD)
             close(r->fd);
+        if (st == R_DEAD || st == R_GONE) {
             atomic_store(&r->state, R_FREE);
             st = R_FREE;
         }
@@ -289,6 +323,7 @@ void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
         return;
     pthread_mutex_lock(&xm.lock);
     xm.tick++;
+    reap();
     for (int i = 0; i < XMAP_REGIONS; i++) {
         struct region *r = &xm.regions[i];
         if (atomic_load_explicit(&r->state, memory_order_acquire) == R_LIVE && r->addr <= a &&
@@ -306,7 +341,8 @@ void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
     int churn = 0;
     for (int i = 0; i < XMAP_REGIONS; i++) {
         struct region *r = &xm.regions[i];
-        churn |= atomic_load_explicit(&r->state, memory_order_acquire) == R_DEAD && r->addr == a &&
+        int st = atomic_load_explicit(&r->state, memory_order_acquire);
+        churn |= (st == R_DEAD || st == R_GONE) && r->addr == a &&
                  r->len == e - a && r->uses < XMAP_KEEP_USES;
     }
     struct seen *s = NULL;
@@ -357,13 +393,24 @@ void *rd_shm_xmap_attach(pid_t pid, int peer, const struct rd_node_xkey *key)
     struct att *t = NULL;
     for (int i = 0; i < XMAP_ATTS; i++) {
         struct att *x = &xm.atts[i];
-        if (x->pid == pid && x->id == key->id) {
+        if (x->pid == pid && x->id == key->id && x->ino == key->ino) {
             x->used = xm.tick;
             pthread_mutex_unlock(&xm.lock);
             return x->map;
         }
         /* an older region of the same process at these addresses is gone */
         if (x->pid == pid && overlap(x->addr, x->len, key->addr, key->len))
+            drop_att(x);
+    }
+    /* a new region of that process: drop the mappings of its regions that
+     * it has let go (its descriptor no longer names their file), so their
+     * memory goes back */
+    for (int i = 0; i < XMAP_ATTS; i++) {
+        struct att *x = &xm.atts[i];
+        char p[64];
+        struct stat st;
+        snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)pid, x->fd);
+        if (x->pid == pid && (stat(p, &st) != 0 || (uint64_t)st.st_ino != x->ino))
             drop_att(x);
     }
     /* room: a free entry, and the bytes under the bound */
@@ -404,7 +451,7 @@ void *rd_shm_xmap_attach(pid_t pid, int peer, const struct rd_node_xkey *key)
     if (fd >= 0)
         close(fd);
     if (map) {
-        *t = (struct att){pid, peer, key->id, key->addr, key->len, xm.tick, map};
+        *t = (struct att){pid, peer, (int)key->fd, key->id, key->addr, key->len, xm.tick, key->ino, map};
         xm.att_bytes += key->len;
     }
     pthread_mutex_unlock(&xm.lock);
