@@ -24,12 +24,6 @@ static int commutative(const struct rd_coll_args *a)
     return a->op->commute;
 }
 
-/* The communicator spans nodes, some with more than one of its ranks. */
-static int spans_nodes(const struct rd_coll_args *a)
-{
-    return rd_coll_hier_useful(a);
-}
-
 static int commutative_spans_nodes(const struct rd_coll_args *a)
 {
     return a->op->commute && rd_coll_hier_useful(a);
@@ -51,11 +45,11 @@ static int pow2_size(const struct rd_coll_args *a)
 /* Menus: in the order of their parameter's choices (after "auto"). */
 static const struct rd_coll_alg barrier_menu[] = {
     ALG("dissemination", rd_barrier_dissemination, NULL), ALG("linear", rd_barrier_linear, NULL),
-    ALG("hierarchical", rd_barrier_hier, spans_nodes), END};
+    ALG("hierarchical", rd_barrier_hier, rd_coll_hier_useful), END};
 static const struct rd_coll_alg bcast_menu[] = {
     ALG("binomial", rd_bcast_binomial, NULL), ALG("scatter_allgather", rd_bcast_scatter_allgather, NULL),
     ALG("pipeline", rd_bcast_pipeline, NULL), ALG("linear", rd_bcast_linear, NULL),
-    ALG("hierarchical", rd_bcast_hier, spans_nodes), END};
+    ALG("hierarchical", rd_bcast_hier, rd_coll_hier_useful), END};
 static const struct rd_coll_alg reduce_menu[] = {
     ALG("binomial", rd_reduce_binomial, NULL), ALG("linear", rd_reduce_linear, NULL),
     ALG("hierarchical", rd_reduce_hier, commutative_spans_nodes), END};

@@ -400,33 +400,25 @@ static int fold_in(MPI_Comm comm, int j, const struct lend *lj, const struct rd_
 {
     MPI_Datatype dt = a->dt;
     size_t es = dt->size;
-    uint64_t r0 = lj->out + (uint64_t)e0 * es;
-    const struct rd_node_xkey *k = &lj->kout;
+    uint64_t r0 = lj->out + (uint64_t)e0 * es, blo, bhi;
     int peer = rd_comm_world_rank(comm, j);
-    unsigned char *m = k->id && rd_node_arena.attach ? rd_node_arena.attach((pid_t)lj->pid, peer, k) : NULL;
-    long lo = 0, hi = 0; /* elements [lo, hi) are mapped */
-    uint64_t kb = k->addr, ke = k->addr + k->len;
-    if (m) {
-        lo = kb > r0 ? (long)((kb - r0 + es - 1) / es) : 0;
-        hi = ke > r0 ? (long)((ke - r0) / es) : 0;
-        if (hi > ne)
-            hi = ne;
-        if (lo >= hi)
-            lo = hi = 0;
-    }
+    unsigned char *m = rd_node_mapped((pid_t)lj->pid, peer, &lj->kout, r0, (size_t)ne * es, &blo, &bhi);
+    /* the whole elements among the mapped bytes: [lo, hi) */
+    long lo = (long)((blo - r0 + es - 1) / es), hi = (long)((bhi - r0) / es);
+    if (lo >= hi)
+        lo = hi = 0;
     if (hi > lo) {
-        int err = rd_op_apply(a->op, m + (r0 + (uint64_t)lo * es - kb) - dt->true_lb, inout + lo * dt->extent,
+        int err = rd_op_apply(a->op, m + (r0 + (uint64_t)lo * es - blo) - dt->true_lb, inout + lo * dt->extent,
                               (int)(hi - lo), dt);
         if (err != MPI_SUCCESS)
             return err;
     }
-    static const struct rd_node_xkey none = {0};
     long per = (long)(tmpn / es) > 0 ? (long)(tmpn / es) : 1;
     for (int piece = 0; piece < 2; piece++) {
         long p0 = piece ? hi : 0, p1 = piece ? ne : lo; /* (nothing mapped: all in the second) */
         for (long e = p0; e < p1; e += per) {
             long c = p1 - e < per ? p1 - e : per;
-            rd_status st = rd_node_copy(0, (pid_t)lj->pid, peer, &none, tmp, r0 + (uint64_t)e * es, (size_t)c * es);
+            rd_status st = rd_node_arena.read((pid_t)lj->pid, peer, tmp, r0 + (uint64_t)e * es, (size_t)c * es);
             if (st != RD_OK)
                 return rd_status_to_mpi(st);
             int err = rd_op_apply(a->op, tmp - dt->true_lb, inout + e * dt->extent, (int)c, dt);

@@ -61,17 +61,29 @@ static rd_status cma(int to_remote, pid_t pid, int peer, void *local, uint64_t r
                      : rd_node_arena.read(pid, peer, local, remote, len);
 }
 
+unsigned char *rd_node_mapped(pid_t pid, int peer, const struct rd_node_xkey *key, uint64_t remote, size_t len,
+                              uint64_t *lo, uint64_t *hi)
+{
+    unsigned char *map = key->id && rd_node_arena.attach ? rd_node_arena.attach(pid, peer, key) : NULL;
+    *lo = remote > key->addr ? remote : key->addr;
+    *hi = remote + len < key->addr + key->len ? remote + len : key->addr + key->len;
+    if (!map || *lo >= *hi) {
+        *lo = *hi = remote;
+        return NULL;
+    }
+    return map + (*lo - key->addr);
+}
+
 rd_status rd_node_copy(int to_remote, pid_t pid, int peer, const struct rd_node_xkey *key, void *local,
                        uint64_t remote, size_t len)
 {
-    unsigned char *map = key->id && rd_node_arena.attach ? rd_node_arena.attach(pid, peer, key) : NULL;
-    uint64_t lo = remote > key->addr ? remote : key->addr;
-    uint64_t hi = remote + len < key->addr + key->len ? remote + len : key->addr + key->len;
-    if (!map || lo >= hi)
+    uint64_t lo, hi;
+    unsigned char *r = rd_node_mapped(pid, peer, key, remote, len, &lo, &hi);
+    if (!r)
         return cma(to_remote, pid, peer, local, remote, len);
     /* the edges outside the region by CMA, the rest by memcpy */
     size_t head = (size_t)(lo - remote), mid = (size_t)(hi - lo);
-    unsigned char *l = local, *r = map + (lo - key->addr);
+    unsigned char *l = local;
     rd_status st = cma(to_remote, pid, peer, l, remote, head);
     if (st == RD_OK)
         st = cma(to_remote, pid, peer, l + head + mid, hi, len - head - mid);

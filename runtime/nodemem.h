@@ -57,6 +57,12 @@ extern struct rd_node_arena rd_node_arena;
  * 0 otherwise). */
 void rd_node_expose(const void *buf, size_t len, struct rd_node_xkey *key);
 
+/* The part [*lo, *hi) of [remote, remote + len) in process pid (world
+ * rank peer) that its exposed region `key` covers, mapped here: where *lo
+ * appears in this process, or NULL (nothing mapped; *lo = *hi). */
+unsigned char *rd_node_mapped(pid_t pid, int peer, const struct rd_node_xkey *key, uint64_t remote, size_t len,
+                              uint64_t *lo, uint64_t *hi);
+
 /* Copy len bytes between local and address remote of process pid (world
  * rank peer), which exposed `key` (id 0: nothing): by memcpy where the
  * peer's exposed region covers them, by CMA elsewhere. to_remote: local

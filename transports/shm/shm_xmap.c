@@ -286,17 +286,16 @@ static void reap(void)
     }
 }
 
-/* A free entry: dead regions' files closed first, then the least
- * recently used live region forgotten (its pages stay shared). */
+/* A free entry: one of a region gone (reap), else the least recently used
+ * live region forgotten (its pages stay shared). */
 static struct region *free_region(void)
 {
     struct region *lru = NULL;
+    reap();
     for (int i = 0; i < XMAP_REGIONS; i++) {
         struct region *r = &xm.regions[i];
         int st = atomic_load_explicit(&r->state, memory_order_acquire);
-        if (st == R_DEAD)
-            close(r->fd);
-        if (st == R_DEAD || st == R_GONE) {
+        if (st == R_GONE) {
             atomic_store(&r->state, R_FREE);
             st = R_FREE;
         }
@@ -324,26 +323,21 @@ void rd_shm_xmap_expose(const void *buf, size_t len, struct rd_node_xkey *key)
     pthread_mutex_lock(&xm.lock);
     xm.tick++;
     reap();
+    /* a live region holding these pages; or the same pages moved before
+     * and unmapped after a few uses (churn: a buffer allocated afresh for
+     * each call, where a move would cost more than it saves; CMA for it) */
+    int churn = 0;
     for (int i = 0; i < XMAP_REGIONS; i++) {
         struct region *r = &xm.regions[i];
-        if (atomic_load_explicit(&r->state, memory_order_acquire) == R_LIVE && r->addr <= a &&
-            e <= r->addr + r->len) {
+        int st = atomic_load_explicit(&r->state, memory_order_acquire);
+        if (st == R_LIVE && r->addr <= a && e <= r->addr + r->len) {
             r->used = xm.tick;
             r->uses++;
             fill(key, r);
             pthread_mutex_unlock(&xm.lock);
             return;
         }
-    }
-    /* the same pages moved before and unmapped after a few uses: a buffer
-     * allocated afresh for each call, where a move would cost more than
-     * it saves; CMA for it */
-    int churn = 0;
-    for (int i = 0; i < XMAP_REGIONS; i++) {
-        struct region *r = &xm.regions[i];
-        int st = atomic_load_explicit(&r->state, memory_order_acquire);
-        churn |= (st == R_DEAD || st == R_GONE) && r->addr == a &&
-                 r->len == e - a && r->uses < XMAP_KEEP_USES;
+        churn |= (st == R_DEAD || st == R_GONE) && r->addr == a && r->len == e - a && r->uses < XMAP_KEEP_USES;
     }
     struct seen *s = NULL;
     for (int i = 0; i < XMAP_SEEN && !s; i++)
@@ -398,19 +392,18 @@ void *rd_shm_xmap_attach(pid_t pid, int peer, const struct rd_node_xkey *key)
             pthread_mutex_unlock(&xm.lock);
             return x->map;
         }
-        /* an older region of the same process at these addresses is gone */
-        if (x->pid == pid && overlap(x->addr, x->len, key->addr, key->len))
-            drop_att(x);
     }
-    /* a new region of that process: drop the mappings of its regions that
-     * it has let go (its descriptor no longer names their file), so their
-     * memory goes back */
+    /* a new region of that process: drop its older regions at these
+     * addresses, and those it has let go (its descriptor no longer names
+     * their file), so that their memory goes back */
     for (int i = 0; i < XMAP_ATTS; i++) {
         struct att *x = &xm.atts[i];
         char p[64];
         struct stat st;
+        if (x->pid != pid)
+            continue;
         snprintf(p, sizeof p, "/proc/%d/fd/%d", (int)pid, x->fd);
-        if (x->pid == pid && (stat(p, &st) != 0 || (uint64_t)st.st_ino != x->ino))
+        if (overlap(x->addr, x->len, key->addr, key->len) || stat(p, &st) != 0 || (uint64_t)st.st_ino != x->ino)
             drop_att(x);
     }
     /* room: a free entry, and the bytes under the bound */
