@@ -93,8 +93,9 @@ names=() # libraries that built
 declare -A label cmd ok
 # launch NAME NP: the command line that starts NP ranks of library NAME.
 # Binding one rank per core only when the ranks fit the cores; beyond that
-# the peers are not bound (Open MPI needs --oversubscribe to start at all,
-# MPICH's -bind-to core would stack ranks) and rrun unbinds by itself.
+# the peers run as shipped, not bound (Open MPI needs --oversubscribe to
+# start at all, MPICH's -bind-to core would stack ranks), and rrun does what
+# it does by default: rank i on core i modulo the cores.
 launch() {
     local n=$1 np=$2
     case $n in
@@ -189,7 +190,7 @@ for np in ${nps//,/ }; do
     if [ "$np" -le "$cores" ]; then
         echo "# $np ranks <= $cores cores: one rank per core, every library binds (rrun by default)"
     else
-        echo "# $np ranks > $cores cores: OVERSUBSCRIBED, nothing bound (rrun unbinds and sets RDMPI_OVERSUBSCRIBED=1;"
+        echo "# $np ranks > $cores cores: OVERSUBSCRIBED (rrun binds rank i to core i mod $cores and sets RDMPI_OVERSUBSCRIBED=1;"
         echo "#   Open MPI gets --oversubscribe --bind-to none, MPICH no -bind-to): figures depend on the scheduler"
     fi
 done

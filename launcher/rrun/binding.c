@@ -97,12 +97,19 @@ int rrun_binding_plan(struct rrun_job *job, enum rrun_bind mode)
         nunits = 1;
 
     job->oversubscribed = job->np > nunits;
-    if (mode == RRUN_BIND_NONE || job->oversubscribed) {
+    if (mode == RRUN_BIND_NONE) {
         rc = 0;
         goto out;
     }
+    /* Rank i on core i, wrapping around when ranks outnumber cores: each
+     * core takes its share, and the ranks sharing one stay together. Left
+     * unbound, the kernel's balancer now and then puts three of 4 ranks
+     * on one of 2 cores, and a small collective, which needs every rank
+     * to run once per call, waits on the crowded core. 4 ranks on 2
+     * cores, 8-byte Allreduce over 11 rounds: median 5.2 us unbound and
+     * 4.9 bound, slowest round 6.9 and 5.5 (bench/coll). */
     for (i = 0; i < job->np; i++) {
-        hwloc_obj_t obj = hwloc_get_obj_by_type(topo, unit, (unsigned)i);
+        hwloc_obj_t obj = hwloc_get_obj_by_type(topo, unit, (unsigned)(i % nunits));
         struct rrun_rank *r = &job->ranks[i];
 
         if (obj == NULL || obj->cpuset == NULL)

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Binding: with N <= cores rank i runs on core i (by default and with
-# --bind-to core); --bind-to none leaves the full mask; with more ranks than
-# cores nobody is bound and every rank gets RDMPI_OVERSUBSCRIBED=1.
+# Binding: rank i runs on core i (by default and with --bind-to core),
+# wrapping around (core i modulo the cores) when ranks outnumber cores, and
+# then every rank gets RDMPI_OVERSUBSCRIBED=1; --bind-to none leaves the
+# full mask.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/launcher/rrun_lib.sh"
 
@@ -22,6 +23,13 @@ done
 
 expected_bound() { # N: rank i on the i-th allowed CPU
     printf '%s\n' "$CPUS" | head -n "$1" | awk '{ print "rank " NR - 1 " cpus " $1 " oversubscribed unset" }'
+}
+expected_wrapped() { # N: rank i on allowed CPU i modulo NCPU, oversubscribed
+    _r=0
+    while [ $_r -lt "$1" ]; do
+        echo "rank $_r cpus $(printf '%s\n' "$CPUS" | sed -n "$((_r % NCPU + 1))p") oversubscribed 1"
+        _r=$((_r + 1))
+    done
 }
 expected_unbound() { # N OVERSUBSCRIBED
     _r=0
@@ -46,12 +54,16 @@ is "$(printf '%s\n' "$OUT" | sort -k2n)" "$(expected_unbound "$NCPU" unset)" \
 NOVER=$((NCPU * 2))
 run_rrun -np "$NOVER" "$PROGS/rrun_probe" affinity
 is "$RC" 0 "oversubscribed: runs without any flag"
-is "$(printf '%s\n' "$OUT" | sort -k2n)" "$(expected_unbound "$NOVER" 1)" \
-    "oversubscribed -np $NOVER: no binding, RDMPI_OVERSUBSCRIBED=1 everywhere"
+is "$(printf '%s\n' "$OUT" | sort -k2n)" "$(expected_wrapped "$NOVER")" \
+    "oversubscribed -np $NOVER: rank i on core i mod $NCPU, RDMPI_OVERSUBSCRIBED=1 everywhere"
 
 run_rrun -np "$NOVER" --bind-to core "$PROGS/rrun_probe" affinity
+is "$(printf '%s\n' "$OUT" | sort -k2n)" "$(expected_wrapped "$NOVER")" \
+    "oversubscribed with --bind-to core: the same"
+
+run_rrun -np "$NOVER" --bind-to none "$PROGS/rrun_probe" affinity
 is "$(printf '%s\n' "$OUT" | sort -k2n)" "$(expected_unbound "$NOVER" 1)" \
-    "oversubscribed with --bind-to core: still no binding"
+    "oversubscribed with --bind-to none: full mask, RDMPI_OVERSUBSCRIBED=1 everywhere"
 
 # Only the cores rrun may use count: under taskset, core 0 is that CPU.
 if [ "$NCPU" -ge 2 ]; then
