@@ -782,7 +782,7 @@ static void t_barrier_sync(MPI_Comm comm)
     }
 }
 
-/* Allgather, Alltoall, Bcast and Allreduce over the same buffers again
+/* Allgather, Alltoall, Bcast, Allreduce and Reduce over the same buffers again
  * and again, as a simulation's time steps do: the large ones take the direct
  * paths, whose buffers become mapped by the other ranks from their second
  * use (transports/shm/shm_xmap.c). The contents change every step (each
@@ -799,7 +799,7 @@ static void t_direct_reuse(MPI_Comm comm)
 {
     const long c = 20000; /* ints per block: 80 KB, above the direct minimum */
     int *sb = NULL, *rb = NULL, *sbase = NULL, *rbase = NULL;
-    long bad_ag = -1, bad_a2a = -1, bad_ar = -1, bad_bc = -1;
+    long bad_ag = -1, bad_a2a = -1, bad_ar = -1, bad_bc = -1, bad_rd = -1;
     int bad_it = -1;
     for (int it = 0; it < 8; it++) {
         if (it == 0 || it == 4) { /* new buffers, at other offsets */
@@ -865,15 +865,53 @@ static void t_direct_reuse(MPI_Comm comm)
             if (!ok)
                 bad_ar = i, bad_it = it;
         }
+        /* Reduce of c * size ints to a root that changes every step: SUM,
+         * or the non-commutative op (steps 2 and 5) on half as many pairs;
+         * in place at the root at steps 5 and 7. The others' receive
+         * buffers stay as they were. */
+        root = (it * 3 + 1) % size, ip = it == 5 || it == 7, nc = it == 2 || it == 5;
+        src = ip && rank == root ? rb : sb;
+        asrc = (affine *)(void *)src;
+        for (long i = 0; i < na; i++)
+            rb[i] = -7;
+        if (nc)
+            for (long i = 0; i < np; i++)
+                asrc[i] = aval(rank + it, i);
+        else
+            for (long i = 0; i < na; i++)
+                src[i] = step_val(it, rank, 2, i);
+        const void *rsend = ip && rank == root ? MPI_IN_PLACE : sb;
+        if (nc)
+            MPI_Reduce(rsend, rb, (int)np, affine_t, affine_op, root, comm);
+        else
+            MPI_Reduce(rsend, rb, (int)na, MPI_INT, MPI_SUM, root, comm);
+        for (long i = 0; i < (nc && rank == root ? np : na) && bad_rd < 0; i++) {
+            int ok;
+            if (rank != root) {
+                ok = rb[i] == -7;
+            } else if (nc) {
+                affine e = aexpect(it, it + size, i);
+                ok = ares[i].a == e.a && ares[i].b == e.b;
+            } else {
+                int e = 0;
+                for (int k = 0; k < size; k++)
+                    e += step_val(it, k, 2, i);
+                ok = rb[i] == e;
+            }
+            if (!ok)
+                bad_rd = i, bad_it = it;
+        }
     }
     mt_ok(bad_ag < 0, "Allgather of 80 KB blocks, 8 steps over reused buffers");
     mt_ok(bad_a2a < 0, "Alltoall of 80 KB blocks, 8 steps over reused buffers");
     mt_ok(bad_ar < 0, "Allreduce of 80 KB per rank, SUM and a non-commutative op, 8 steps over reused buffers");
     mt_ok(bad_bc < 0, "Bcast of 80 KB per rank from changing roots, 8 steps over reused buffers");
-    if (bad_ag >= 0 || bad_a2a >= 0 || bad_ar >= 0 || bad_bc >= 0)
+    mt_ok(bad_rd < 0, "Reduce of 80 KB per rank to changing roots, SUM and a non-commutative op, 8 steps over "
+                      "reused buffers");
+    if (bad_ag >= 0 || bad_a2a >= 0 || bad_ar >= 0 || bad_bc >= 0 || bad_rd >= 0)
         printf("# [rank %d] step %d: Allgather element %ld, Alltoall element %ld, Allreduce element %ld, Bcast "
-               "element %ld wrong\n",
-               rank, bad_it, bad_ag, bad_a2a, bad_ar, bad_bc);
+               "element %ld, Reduce element %ld wrong\n",
+               rank, bad_it, bad_ag, bad_a2a, bad_ar, bad_bc, bad_rd);
     free(sbase);
     free(rbase);
 }
