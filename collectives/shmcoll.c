@@ -185,15 +185,6 @@ void rd_nc_wait_done(MPI_Comm comm, uint64_t s)
             rd_wait_step(&idle);
 }
 
-static void reduce_all(MPI_Comm comm, uint64_t s, void *rbuf, int count, MPI_Datatype dt, MPI_Op op)
-{
-    size_t bytes = (size_t)count * dt->size;
-    int n = comm->size;
-    memcpy((char *)rbuf + dt->true_lb, rd_nc_data(comm, n - 1, s), bytes);
-    for (int j = n - 2; j >= 0; j--)
-        rd_op_apply(op, (char *)rd_nc_data(comm, j, s) - dt->true_lb, rbuf, count, dt);
-}
-
 /* Does this call go through the node's memory? Every rank answers alike:
  * the answer depends on arguments that MPI requires to match. */
 static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
@@ -224,9 +215,32 @@ static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
     case RD_COLL_ALLTOALL:
         *bytes = (size_t)a->rcount * a->rdt->size;
         return rd_param.coll_alltoall == 0 && *bytes * n <= max;
+    case RD_COLL_GATHER: /* (the receive side counts at the root only) */
+        *bytes = a->comm->rank == a->root ? (size_t)a->rcount * a->rdt->size : (size_t)a->scount * a->sdt->size;
+        return rd_param.coll_gather == 0 && *bytes <= max;
+    case RD_COLL_SCATTER: /* (the send side counts at the root only) */
+        *bytes = a->comm->rank == a->root ? (size_t)a->scount * a->sdt->size : (size_t)a->rcount * a->rdt->size;
+        return rd_param.coll_scatter == 0 && *bytes * n <= max;
+    case RD_COLL_REDUCE_SCATTER:
+    case RD_COLL_REDUCE_SCATTER_BLOCK:
+        *bytes = 0; /* the whole vector */
+        for (int j = 0; j < a->comm->size; j++)
+            *bytes += (size_t)(kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[j] : a->count) * a->dt->size;
+        return rd_param.coll_reduce_scatter == 0 && a->dt->contig && *bytes <= max;
     default:
         return 0;
     }
+}
+
+/* Elements [e0, e1) of every rank's vector in its area s, reduced in rank
+ * order into rbuf (a contiguous type). */
+static void reduce_part(MPI_Comm comm, uint64_t s, void *rbuf, long e0, long e1, MPI_Datatype dt, MPI_Op op)
+{
+    size_t off = (size_t)e0 * dt->size;
+    int n = comm->size;
+    memcpy((char *)rbuf + dt->true_lb, rd_nc_data(comm, n - 1, s) + off, (size_t)(e1 - e0) * dt->size);
+    for (int j = n - 2; j >= 0; j--)
+        rd_op_apply(op, (char *)rd_nc_data(comm, j, s) + off - dt->true_lb, rbuf, (int)(e1 - e0), dt);
 }
 
 int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
@@ -286,7 +300,7 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
         rd_nc_post(comm, s);
         if (kind == RD_COLL_ALLREDUCE || me == a->root) {
             rd_nc_wait_all(comm, s);
-            reduce_all(comm, s, a->rbuf, a->count, a->dt, a->op);
+            reduce_part(comm, s, a->rbuf, 0, a->count, a->dt, a->op);
         }
         break;
     }
@@ -303,6 +317,59 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
         for (int j = 0; j < n; j++)
             if (j != me || a->sbuf != MPI_IN_PLACE)
                 rd_dt_unpack((char *)a->rbuf + j * bstride, rdt, 0, rd_nc_data(comm, j, s), bytes);
+        break;
+    }
+    case RD_COLL_GATHER: {
+        /* every rank leaves its block in its area; the root takes them */
+        int inplace = me == a->root && a->sbuf == MPI_IN_PLACE;
+        if (!inplace) {
+            rd_nc_guard(comm, s);
+            rd_dt_pack(a->sbuf, a->sdt, 0, rd_nc_data(comm, me, s), bytes);
+        }
+        rd_nc_post(comm, s);
+        if (me == a->root) {
+            MPI_Aint bstride = (MPI_Aint)a->rcount * a->rdt->extent;
+            for (int j = 0; j < n; j++) {
+                if (j == me && inplace)
+                    continue;
+                rd_nc_wait_posted(comm, j, s);
+                rd_dt_unpack((char *)a->rbuf + j * bstride, a->rdt, 0, rd_nc_data(comm, j, s), bytes);
+            }
+        }
+        break;
+    }
+    case RD_COLL_SCATTER: {
+        /* the root leaves every block in its area; each rank takes its own */
+        if (me == a->root) {
+            MPI_Aint bstride = (MPI_Aint)a->scount * a->sdt->extent;
+            unsigned char *out = rd_nc_data(comm, me, s);
+            rd_nc_guard(comm, s);
+            for (int j = 0; j < n; j++)
+                rd_dt_pack((const char *)a->sbuf + j * bstride, a->sdt, 0, out + (size_t)j * bytes, bytes);
+            rd_nc_post(comm, s);
+            if (a->rbuf != MPI_IN_PLACE)
+                rd_dt_unpack(a->rbuf, a->rdt, 0, out + (size_t)me * bytes, bytes);
+        } else {
+            rd_nc_post(comm, s);
+            rd_nc_wait_posted(comm, a->root, s);
+            rd_dt_unpack(a->rbuf, a->rdt, 0, rd_nc_data(comm, a->root, s) + (size_t)me * bytes, bytes);
+        }
+        break;
+    }
+    case RD_COLL_REDUCE_SCATTER:
+    case RD_COLL_REDUCE_SCATTER_BLOCK: {
+        /* every rank leaves its whole vector; each reduces its own block */
+        const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+        long e0 = 0;
+        for (int j = 0; j < me; j++)
+            e0 += kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[j] : a->count;
+        long e1 = e0 + (kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[me] : a->count);
+        rd_nc_guard(comm, s);
+        memcpy(rd_nc_data(comm, me, s), (const char *)mine + a->dt->true_lb, bytes);
+        rd_nc_post(comm, s);
+        rd_nc_wait_all(comm, s);
+        if (e1 > e0)
+            reduce_part(comm, s, a->rbuf, e0, e1, a->dt, a->op);
         break;
     }
     case RD_COLL_ALLTOALL: {

@@ -600,6 +600,51 @@ static int reduce(MPI_Comm comm, const struct rd_coll_args *a)
     return err;
 }
 
+/* Reduce_scatter(_block) the same way: rank r reduces its own block of
+ * the vector straight out of every rank's contribution into its receive
+ * buffer (in place, into scratch first: the others read its contribution
+ * there until they are done). */
+static int reduce_scatter(MPI_Comm comm, const struct rd_coll_args *a, int block)
+{
+    int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
+    MPI_Datatype dt = a->dt;
+    size_t es = dt->size;
+    long e0 = 0, total = 0;
+    for (int j = 0; j < n; j++) {
+        long c = block ? a->count : a->rcounts[j];
+        e0 += j < me ? c : 0;
+        total += c;
+    }
+    long e1 = e0 + (block ? a->count : a->rcounts[me]);
+    size_t seg = (size_t)(e1 - e0) * es, maxseg = 0;
+    for (int j = 0; j < n; j++) {
+        size_t c = (size_t)(block ? a->count : a->rcounts[j]) * es;
+        maxseg = c > maxseg ? c : maxseg;
+    }
+    size_t tmpn = maxseg < AR_CHUNK ? maxseg : AR_CHUNK;
+    if (tmpn < es)
+        tmpn = es;
+    int inplace = a->sbuf == MPI_IN_PLACE;
+    const char *in = (const char *)(inplace ? a->rbuf : a->sbuf) + dt->true_lb;
+    struct rd_scratch tmp = rd_scratch_get(tmpn + (inplace ? seg : 0));
+    if (!tmp.p)
+        err = MPI_ERR_NO_MEM;
+    uint64_t s = ++comm->node_seq;
+    struct lend *l[64];
+    int lerr = lend_all(comm, s, err == MPI_SUCCESS ? in : NULL, in, (size_t)total * es, l);
+    if (err == MPI_SUCCESS)
+        err = lerr;
+    char *dest = inplace ? (char *)tmp.p + tmpn : (char *)a->rbuf + dt->true_lb;
+    if (err == MPI_SUCCESS)
+        err = reduce_segment(comm, a, l, e0, e1, dest, in, -1, NULL, tmp.p, tmpn);
+    rd_nc_finish(comm, s);
+    rd_nc_wait_done(comm, s); /* nobody reads this rank's contribution any more */
+    if (err == MPI_SUCCESS && inplace)
+        memcpy((char *)a->rbuf + dt->true_lb, dest, seg);
+    rd_scratch_put(tmp);
+    return err;
+}
+
 /* ------------------------------------------------------------ Bcast */
 
 /* Bcast with the root's buffer mapped: the root lends it and waits until
@@ -669,6 +714,17 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
     case RD_COLL_REDUCE:
         return rd_param.coll_shm_reduce_min && rd_param.coll_reduce == 0 && rd_node_arena.attach && a->dt->contig &&
                (size_t)a->count * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min;
+    case RD_COLL_REDUCE_SCATTER:
+    case RD_COLL_REDUCE_SCATTER_BLOCK: {
+        /* by the average block */
+        size_t total = 0;
+        for (int j = 0; j < a->comm->size; j++)
+            total += (size_t)(kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[j] : a->count);
+        total *= a->dt->size;
+        return rd_param.coll_shm_reduce_min && rd_param.coll_reduce_scatter == 0 && rd_node_arena.attach &&
+               a->dt->contig &&
+               total >= (size_t)rd_param.coll_shm_reduce_min * (size_t)a->comm->size;
+    }
     case RD_COLL_ALLREDUCE:
         /* only mapped: by CMA it loses to the rings (above); on 2 ranks
          * Rabenseifner's one exchange of halves is as fast up to 128 KiB
@@ -692,5 +748,7 @@ int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
         return allreduce(a->comm, a);
     if (kind == RD_COLL_REDUCE)
         return reduce(a->comm, a);
+    if (kind == RD_COLL_REDUCE_SCATTER || kind == RD_COLL_REDUCE_SCATTER_BLOCK)
+        return reduce_scatter(a->comm, a, kind == RD_COLL_REDUCE_SCATTER_BLOCK);
     return staged_fits(all2all, a) ? staged(a->comm, a, all2all) : exchange(a->comm, a, all2all);
 }

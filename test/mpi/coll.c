@@ -271,6 +271,9 @@ static void t_reduce_scatter(int c, MPI_Comm comm)
     }
     MPI_Reduce_scatter(s, r, cnt, MPI_INT, MPI_SUM, comm);
     check_ints(r, e + off, cnt[rank], "Reduce_scatter SUM", c);
+    memcpy(r, s, sizeof(int) * total);
+    MPI_Reduce_scatter(MPI_IN_PLACE, r, cnt, MPI_INT, MPI_SUM, comm);
+    check_ints(r, e + off, cnt[rank], "Reduce_scatter SUM in place", c);
     affine *as = xmalloc(sizeof(affine) * (t2 + 1)), *ar = xmalloc(sizeof(affine) * (t2 + 1));
     for (long i = 0; i < t2; i++)
         as[i] = aval(rank, i);
@@ -458,6 +461,33 @@ static void t_mixed_types(int c, MPI_Comm comm)
     else
         MPI_Alltoall(s, c, MPI_INT, r, 1, wide, comm);
     check_ints(r, e, 2 * total, "Alltoall, types differing between ranks", c);
+    /* Gather to the last rank and Scatter from it: the odd ranks send or
+     * receive c ints spread out, the root's blocks are spread out when it
+     * is even */
+    int root = size - 1, reven = root % 2 == 0;
+    for (long i = 0; i < 2L * c; i++)
+        s[i] = odd ? (i % 2 ? -5 : val(rank, i / 2)) : (i < c ? val(rank, i) : -5);
+    for (long i = 0; i < 2 * total; i++)
+        r[i] = e[i] = -9;
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < c; i++)
+            e[reven ? 2 * ((long)k * c + i) : (long)k * c + i] = val(k, i);
+    if (rank == root)
+        MPI_Gather(s, odd ? 1 : c, odd ? wide : MPI_INT, r, reven ? 1 : c, reven ? wide : MPI_INT, root, comm);
+    else
+        MPI_Gather(s, odd ? 1 : c, odd ? wide : MPI_INT, NULL, 0, MPI_DATATYPE_NULL, root, comm);
+    if (rank == root)
+        check_ints(r, e, 2 * total, "Gather, types differing between ranks", c);
+    /* the root scatters the blocks it just gathered */
+    for (long i = 0; i < 2L * c; i++)
+        s[i] = -9;
+    if (rank == root)
+        MPI_Scatter(r, reven ? 1 : c, reven ? wide : MPI_INT, s, odd ? 1 : c, odd ? wide : MPI_INT, root, comm);
+    else
+        MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, s, odd ? 1 : c, odd ? wide : MPI_INT, root, comm);
+    for (long i = 0; i < 2L * c; i++)
+        e[i] = odd ? (i % 2 ? -9 : val(rank, i / 2)) : (i < c ? val(rank, i) : -9);
+    check_ints(s, e, 2L * c, "Scatter, types differing between ranks", c);
     MPI_Type_free(&wide);
     free(s);
     free(r);
@@ -782,7 +812,8 @@ static void t_barrier_sync(MPI_Comm comm)
     }
 }
 
-/* Allgather, Alltoall, Bcast, Allreduce and Reduce over the same buffers again
+/* Allgather, Alltoall, Bcast, Allreduce, Reduce and Reduce_scatter_block
+ * over the same buffers again
  * and again, as a simulation's time steps do: the large ones take the direct
  * paths, whose buffers become mapped by the other ranks from their second
  * use (transports/shm/shm_xmap.c). The contents change every step (each
@@ -799,7 +830,7 @@ static void t_direct_reuse(MPI_Comm comm)
 {
     const long c = 20000; /* ints per block: 80 KB, above the direct minimum */
     int *sb = NULL, *rb = NULL, *sbase = NULL, *rbase = NULL;
-    long bad_ag = -1, bad_a2a = -1, bad_ar = -1, bad_bc = -1, bad_rd = -1;
+    long bad_ag = -1, bad_a2a = -1, bad_ar = -1, bad_bc = -1, bad_rd = -1, bad_rs = -1;
     int bad_it = -1;
     for (int it = 0; it < 8; it++) {
         if (it == 0 || it == 4) { /* new buffers, at other offsets */
@@ -901,6 +932,41 @@ static void t_direct_reuse(MPI_Comm comm)
             if (!ok)
                 bad_rd = i, bad_it = it;
         }
+        /* Reduce_scatter_block of c ints per rank: SUM, or the
+         * non-commutative op (steps 1 and 6) on half as many pairs; in
+         * place at steps 3 and 6 */
+        ip = it == 3 || it == 6, nc = it == 1 || it == 6;
+        src = ip ? rb : sb;
+        asrc = (affine *)(void *)src;
+        long per = nc ? c / 2 : c;
+        if (nc)
+            for (long i = 0; i < per * size; i++)
+                asrc[i] = aval(rank + it, i);
+        else
+            for (long i = 0; i < na; i++)
+                src[i] = step_val(it, rank, 3, i);
+        if (!ip)
+            for (long i = 0; i < na; i++)
+                rb[i] = -7;
+        if (nc)
+            MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, (int)per, affine_t, affine_op, comm);
+        else
+            MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, (int)c, MPI_INT, MPI_SUM, comm);
+        for (long i = 0; i < per && bad_rs < 0; i++) {
+            int ok;
+            long g = rank * per + i; /* element of the whole vector */
+            if (nc) {
+                affine e = aexpect(it, it + size, g);
+                ok = ares[i].a == e.a && ares[i].b == e.b;
+            } else {
+                int e = 0;
+                for (int k = 0; k < size; k++)
+                    e += step_val(it, k, 3, g);
+                ok = rb[i] == e;
+            }
+            if (!ok)
+                bad_rs = i, bad_it = it;
+        }
     }
     mt_ok(bad_ag < 0, "Allgather of 80 KB blocks, 8 steps over reused buffers");
     mt_ok(bad_a2a < 0, "Alltoall of 80 KB blocks, 8 steps over reused buffers");
@@ -908,10 +974,12 @@ static void t_direct_reuse(MPI_Comm comm)
     mt_ok(bad_bc < 0, "Bcast of 80 KB per rank from changing roots, 8 steps over reused buffers");
     mt_ok(bad_rd < 0, "Reduce of 80 KB per rank to changing roots, SUM and a non-commutative op, 8 steps over "
                       "reused buffers");
-    if (bad_ag >= 0 || bad_a2a >= 0 || bad_ar >= 0 || bad_bc >= 0 || bad_rd >= 0)
+    mt_ok(bad_rs < 0, "Reduce_scatter_block of 80 KB per rank, SUM and a non-commutative op, 8 steps over "
+                      "reused buffers");
+    if (bad_ag >= 0 || bad_a2a >= 0 || bad_ar >= 0 || bad_bc >= 0 || bad_rd >= 0 || bad_rs >= 0)
         printf("# [rank %d] step %d: Allgather element %ld, Alltoall element %ld, Allreduce element %ld, Bcast "
-               "element %ld, Reduce element %ld wrong\n",
-               rank, bad_it, bad_ag, bad_a2a, bad_ar, bad_bc, bad_rd);
+               "element %ld, Reduce element %ld, Reduce_scatter_block element %ld wrong\n",
+               rank, bad_it, bad_ag, bad_a2a, bad_ar, bad_bc, bad_rd, bad_rs);
     free(sbase);
     free(rbase);
 }
