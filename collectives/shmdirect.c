@@ -645,6 +645,78 @@ static int reduce_scatter(MPI_Comm comm, const struct rd_coll_args *a, int block
     return err;
 }
 
+/* ------------------------------------------------------------ Gather, Scatter */
+
+/* Gather and Scatter: the root lends its whole buffer (receive buffer for
+ * Gather, send buffer for Scatter; scratch where its type is not one run
+ * of bytes), and every other rank copies its block straight into it or
+ * out of it (through the mapping; by CMA before it is mapped), with no
+ * message and no wait for the other ranks. The root returns once every
+ * block has been copied. */
+static int rooted(MPI_Comm comm, const struct rd_coll_args *a, int gather)
+{
+    int me = comm->rank, n = comm->size, root = me == a->root, err = MPI_SUCCESS;
+    /* this rank's side: the root's whole buffer, another rank's block */
+    const void *buf = gather == root ? a->rbuf : a->sbuf;
+    MPI_Datatype dt = gather == root ? a->rdt : a->sdt;
+    int cnt = gather == root ? a->rcount : a->scount;
+    size_t blk = (size_t)cnt * dt->size, len = root ? (size_t)n * blk : blk;
+    struct rd_scratch tmp = {0};
+    char *bytes = (char *)buf + dt->true_lb;
+    if (!dt->contig || (root && (MPI_Aint)blk != cnt * dt->extent)) {
+        tmp = rd_scratch_get(len);
+        bytes = tmp.p;
+        if (bytes && gather != root) /* what leaves: packed first */
+            rd_dt_pack(buf, dt, 0, bytes, len);
+        if (!bytes)
+            err = MPI_ERR_NO_MEM;
+    }
+    uint64_t s = ++comm->node_seq;
+    struct lend *l[64];
+    if (root) {
+        const void *own = gather ? a->sbuf : a->rbuf;
+        char *mine = bytes + (size_t)me * blk;
+        if (err == MPI_SUCCESS && own != MPI_IN_PLACE) {
+            if (gather)
+                rd_dt_pack(own, a->sdt, 0, mine, blk);
+            else
+                rd_dt_unpack((void *)own, a->rdt, 0, mine, blk);
+        } else if (err == MPI_SUCCESS && gather && tmp.p) {
+            rd_dt_pack(a->rbuf, a->rdt, (size_t)me * blk, mine, blk); /* in place: unpacked again below */
+        }
+        lend(comm, s, err == MPI_SUCCESS ? bytes : NULL, len, err == MPI_SUCCESS ? bytes : NULL, len);
+        for (int j = 0; j < n; j++) {
+            if (j == me)
+                continue;
+            rd_nc_wait_posted(comm, j, s);
+            l[j] = lend_of(comm, j, s);
+            int jerr = gather ? wait_reduced(l[j]) : MPI_SUCCESS;
+            if (err == MPI_SUCCESS)
+                err = jerr;
+        }
+        rd_nc_finish(comm, s);
+        if (!gather)
+            rd_nc_wait_done(comm, s); /* every block has been read */
+        if (err == MPI_SUCCESS && tmp.p && gather)
+            rd_dt_unpack(a->rbuf, a->rdt, 0, bytes, len);
+    } else {
+        lend(comm, s, bytes, 0, bytes, 0); /* (only its landed word is read) */
+        rd_nc_wait_posted(comm, a->root, s);
+        struct lend *lr = lend_of(comm, a->root, s);
+        if (!lr->land && err == MPI_SUCCESS)
+            err = MPI_ERR_OTHER; /* the root cannot take part */
+        if (err == MPI_SUCCESS && blk)
+            err = rd_status_to_mpi(rd_node_copy(gather, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kland,
+                                                bytes, lr->land + (uint64_t)me * blk, blk));
+        atomic_store_explicit(&lend_of(comm, me, s)->landed, err == MPI_SUCCESS ? 1 : 2, memory_order_release);
+        rd_nc_finish(comm, s);
+        if (err == MPI_SUCCESS && tmp.p && !gather)
+            rd_dt_unpack(a->rbuf, a->rdt, 0, bytes, len);
+    }
+    rd_scratch_put(tmp);
+    return err;
+}
+
 /* ------------------------------------------------------------ Bcast */
 
 /* Bcast with the root's buffer mapped: the root lends it and waits until
@@ -711,6 +783,15 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
         break;
     case RD_COLL_BCAST: /* (the small ones took the areas already) */
         return min && rd_param.coll_bcast == 0 && (mapped_bcast_fits(a) || rd_shmdirect_staging());
+    case RD_COLL_GATHER:
+    case RD_COLL_SCATTER: {
+        /* the block's size, from whichever side counts on this rank */
+        int sendside = (kind == RD_COLL_GATHER) != (a->comm->rank == a->root);
+        size_t blk = sendside ? (size_t)a->scount * a->sdt->size : (size_t)a->rcount * a->rdt->size;
+        size_t rmin = (size_t)rd_param.coll_shm_rooted_min;
+        return rmin && blk >= rmin && rd_node_arena.write &&
+               (kind == RD_COLL_GATHER ? rd_param.coll_gather : rd_param.coll_scatter) == 0;
+    }
     case RD_COLL_REDUCE:
         return rd_param.coll_shm_reduce_min && rd_param.coll_reduce == 0 && rd_node_arena.attach && a->dt->contig &&
                (size_t)a->count * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min;
@@ -748,6 +829,8 @@ int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
         return allreduce(a->comm, a);
     if (kind == RD_COLL_REDUCE)
         return reduce(a->comm, a);
+    if (kind == RD_COLL_GATHER || kind == RD_COLL_SCATTER)
+        return rooted(a->comm, a, kind == RD_COLL_GATHER);
     if (kind == RD_COLL_REDUCE_SCATTER || kind == RD_COLL_REDUCE_SCATTER_BLOCK)
         return reduce_scatter(a->comm, a, kind == RD_COLL_REDUCE_SCATTER_BLOCK);
     return staged_fits(all2all, a) ? staged(a->comm, a, all2all) : exchange(a->comm, a, all2all);

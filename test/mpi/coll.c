@@ -478,6 +478,17 @@ static void t_mixed_types(int c, MPI_Comm comm)
         MPI_Gather(s, odd ? 1 : c, odd ? wide : MPI_INT, NULL, 0, MPI_DATATYPE_NULL, root, comm);
     if (rank == root)
         check_ints(r, e, 2 * total, "Gather, types differing between ranks", c);
+    /* again in place at the root: its own block stays where it is */
+    if (rank == root)
+        for (long i = 0; i < 2 * total; i++)
+            if (i / (reven ? 2L * c : c) != root)
+                r[i] = -9;
+    if (rank == root)
+        MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, reven ? 1 : c, reven ? wide : MPI_INT, root, comm);
+    else
+        MPI_Gather(s, odd ? 1 : c, odd ? wide : MPI_INT, NULL, 0, MPI_DATATYPE_NULL, root, comm);
+    if (rank == root)
+        check_ints(r, e, 2 * total, "Gather in place, types differing between ranks", c);
     /* the root scatters the blocks it just gathered */
     for (long i = 0; i < 2L * c; i++)
         s[i] = -9;
