@@ -418,6 +418,22 @@ static MPI_Datatype every_other(int c)
     return t;
 }
 
+/* For a gather of c ints from each rank where the odd ranks send them
+ * spread out: this rank's block in s (2c ints), r and e cleared (2 c size
+ * ints), and in e every rank's block, spread out where `spread`. */
+static void gather_setup(int *s, int *r, int *e, int c, int spread)
+{
+    int odd = rank % 2;
+    long total = (long)c * size;
+    for (long i = 0; i < 2L * c; i++)
+        s[i] = odd ? (i % 2 ? -5 : val(rank, i / 2)) : (i < c ? val(rank, i) : -5);
+    for (long i = 0; i < 2 * total; i++)
+        r[i] = e[i] = -9;
+    for (int k = 0; k < size; k++)
+        for (long i = 0; i < c; i++)
+            e[spread ? 2 * ((long)k * c + i) : (long)k * c + i] = val(k, i);
+}
+
 static void t_mixed_types(int c, MPI_Comm comm)
 {
     if (c == 0)
@@ -429,13 +445,7 @@ static void t_mixed_types(int c, MPI_Comm comm)
     int *e = xmalloc(sizeof(int) * 2 * total);
     /* Allgather: send c ints (odd: spread out), receive blocks of c ints
      * (even: spread out) */
-    for (long i = 0; i < 2L * c; i++)
-        s[i] = odd ? (i % 2 ? -5 : val(rank, i / 2)) : (i < c ? val(rank, i) : -5);
-    for (long i = 0; i < 2 * total; i++)
-        r[i] = e[i] = -9;
-    for (int k = 0; k < size; k++)
-        for (long i = 0; i < c; i++)
-            e[even ? 2 * ((long)k * c + i) : (long)k * c + i] = val(k, i);
+    gather_setup(s, r, e, c, even);
     if (odd)
         MPI_Allgather(s, 1, wide, r, c, MPI_INT, comm);
     else
@@ -465,13 +475,7 @@ static void t_mixed_types(int c, MPI_Comm comm)
      * receive c ints spread out, the root's blocks are spread out when it
      * is even */
     int root = size - 1, reven = root % 2 == 0;
-    for (long i = 0; i < 2L * c; i++)
-        s[i] = odd ? (i % 2 ? -5 : val(rank, i / 2)) : (i < c ? val(rank, i) : -5);
-    for (long i = 0; i < 2 * total; i++)
-        r[i] = e[i] = -9;
-    for (int k = 0; k < size; k++)
-        for (long i = 0; i < c; i++)
-            e[reven ? 2 * ((long)k * c + i) : (long)k * c + i] = val(k, i);
+    gather_setup(s, r, e, c, reven);
     if (rank == root)
         MPI_Gather(s, odd ? 1 : c, odd ? wide : MPI_INT, r, reven ? 1 : c, reven ? wide : MPI_INT, root, comm);
     else
@@ -837,6 +841,34 @@ static int step_val(int it, int from, int to, long i)
     return it * 100000 + from * 1000 + to * 100 + (int)(i % 89);
 }
 
+/* Step it's contribution to a reduction over the reused buffers: n ints
+ * step_val(it, rank, tag, i), or (nc) n affine pairs aval(rank + it, i). */
+static void reduction_fill(int it, int tag, int nc, int *src, long n)
+{
+    affine *asrc = (affine *)(void *)src;
+    for (long i = 0; i < n; i++) {
+        if (nc)
+            asrc[i] = aval(rank + it, i);
+        else
+            src[i] = step_val(it, rank, tag, i);
+    }
+}
+
+/* Is element i of got element g of the reduction of every rank's
+ * contribution at step it (reduction_fill)? */
+static int reduction_ok(int it, int tag, int nc, const int *got, long i, long g)
+{
+    if (nc) {
+        const affine *agot = (const affine *)(const void *)got;
+        affine e = aexpect(it, it + size, g);
+        return agot[i].a == e.a && agot[i].b == e.b;
+    }
+    int e = 0;
+    for (int k = 0; k < size; k++)
+        e += step_val(it, k, tag, g);
+    return got[i] == e;
+}
+
 static void t_direct_reuse(MPI_Comm comm)
 {
     const long c = 20000; /* ints per block: 80 KB, above the direct minimum */
@@ -881,103 +913,45 @@ static void t_direct_reuse(MPI_Comm comm)
          * steps 3 and 5) on half as many pairs; in place at steps 5 and 6 */
         long na = c * size, np = na / 2;
         int ip = it == 5 || it == 6, nc = it == 3 || it == 5;
-        int *src = ip ? rb : sb;
-        affine *asrc = (affine *)(void *)src, *ares = (affine *)(void *)rb;
-        if (nc)
-            for (long i = 0; i < np; i++)
-                asrc[i] = aval(rank + it, i);
-        else
-            for (long i = 0; i < na; i++)
-                src[i] = step_val(it, rank, 0, i);
+        reduction_fill(it, 0, nc, ip ? rb : sb, nc ? np : na);
         if (nc)
             MPI_Allreduce(ip ? MPI_IN_PLACE : sb, rb, (int)np, affine_t, affine_op, comm);
         else
             MPI_Allreduce(ip ? MPI_IN_PLACE : sb, rb, (int)na, MPI_INT, MPI_SUM, comm);
-        for (long i = 0; i < (nc ? np : na) && bad_ar < 0; i++) {
-            int ok;
-            if (nc) {
-                affine e = aexpect(it, it + size, i);
-                ok = ares[i].a == e.a && ares[i].b == e.b;
-            } else {
-                int e = 0;
-                for (int k = 0; k < size; k++)
-                    e += step_val(it, k, 0, i);
-                ok = rb[i] == e;
-            }
-            if (!ok)
+        for (long i = 0; i < (nc ? np : na) && bad_ar < 0; i++)
+            if (!reduction_ok(it, 0, nc, rb, i, i))
                 bad_ar = i, bad_it = it;
-        }
         /* Reduce of c * size ints to a root that changes every step: SUM,
          * or the non-commutative op (steps 2 and 5) on half as many pairs;
          * in place at the root at steps 5 and 7. The others' receive
          * buffers stay as they were. */
-        root = (it * 3 + 1) % size, ip = it == 5 || it == 7, nc = it == 2 || it == 5;
-        src = ip && rank == root ? rb : sb;
-        asrc = (affine *)(void *)src;
+        root = (it * 3 + 1) % size, ip = (it == 5 || it == 7) && rank == root, nc = it == 2 || it == 5;
         for (long i = 0; i < na; i++)
             rb[i] = -7;
+        reduction_fill(it, 2, nc, ip ? rb : sb, nc ? np : na);
         if (nc)
-            for (long i = 0; i < np; i++)
-                asrc[i] = aval(rank + it, i);
+            MPI_Reduce(ip ? MPI_IN_PLACE : sb, rb, (int)np, affine_t, affine_op, root, comm);
         else
-            for (long i = 0; i < na; i++)
-                src[i] = step_val(it, rank, 2, i);
-        const void *rsend = ip && rank == root ? MPI_IN_PLACE : sb;
-        if (nc)
-            MPI_Reduce(rsend, rb, (int)np, affine_t, affine_op, root, comm);
-        else
-            MPI_Reduce(rsend, rb, (int)na, MPI_INT, MPI_SUM, root, comm);
-        for (long i = 0; i < (nc && rank == root ? np : na) && bad_rd < 0; i++) {
-            int ok;
-            if (rank != root) {
-                ok = rb[i] == -7;
-            } else if (nc) {
-                affine e = aexpect(it, it + size, i);
-                ok = ares[i].a == e.a && ares[i].b == e.b;
-            } else {
-                int e = 0;
-                for (int k = 0; k < size; k++)
-                    e += step_val(it, k, 2, i);
-                ok = rb[i] == e;
-            }
-            if (!ok)
+            MPI_Reduce(ip ? MPI_IN_PLACE : sb, rb, (int)na, MPI_INT, MPI_SUM, root, comm);
+        for (long i = 0; i < (nc && rank == root ? np : na) && bad_rd < 0; i++)
+            if (rank != root ? rb[i] != -7 : !reduction_ok(it, 2, nc, rb, i, i))
                 bad_rd = i, bad_it = it;
-        }
         /* Reduce_scatter_block of c ints per rank: SUM, or the
          * non-commutative op (steps 1 and 6) on half as many pairs; in
          * place at steps 3 and 6 */
         ip = it == 3 || it == 6, nc = it == 1 || it == 6;
-        src = ip ? rb : sb;
-        asrc = (affine *)(void *)src;
         long per = nc ? c / 2 : c;
-        if (nc)
-            for (long i = 0; i < per * size; i++)
-                asrc[i] = aval(rank + it, i);
-        else
-            for (long i = 0; i < na; i++)
-                src[i] = step_val(it, rank, 3, i);
         if (!ip)
             for (long i = 0; i < na; i++)
                 rb[i] = -7;
+        reduction_fill(it, 3, nc, ip ? rb : sb, per * size);
         if (nc)
             MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, (int)per, affine_t, affine_op, comm);
         else
             MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, (int)c, MPI_INT, MPI_SUM, comm);
-        for (long i = 0; i < per && bad_rs < 0; i++) {
-            int ok;
-            long g = rank * per + i; /* element of the whole vector */
-            if (nc) {
-                affine e = aexpect(it, it + size, g);
-                ok = ares[i].a == e.a && ares[i].b == e.b;
-            } else {
-                int e = 0;
-                for (int k = 0; k < size; k++)
-                    e += step_val(it, k, 3, g);
-                ok = rb[i] == e;
-            }
-            if (!ok)
+        for (long i = 0; i < per && bad_rs < 0; i++)
+            if (!reduction_ok(it, 3, nc, rb, i, rank * per + i))
                 bad_rs = i, bad_it = it;
-        }
     }
     mt_ok(bad_ag < 0, "Allgather of 80 KB blocks, 8 steps over reused buffers");
     mt_ok(bad_a2a < 0, "Alltoall of 80 KB blocks, 8 steps over reused buffers");
