@@ -63,23 +63,30 @@ static void issend_test(int n, int tag)
     free(rb);
 }
 
-/* Ssend blocks until the receive is posted; the receiver sleeps 300 ms */
+/* Ssend blocks until the receive is posted: the receiver sleeps 300 ms,
+ * notes the time just before it posts the receive and tells the sender,
+ * whose Ssend must have returned after that moment (one clock: the ranks
+ * of these tests share a kernel, also as namespace hosts). */
 static void ssend_blocks(int n, int tag)
 {
     char *b = malloc((size_t)n + 1);
+    double posted = 0;
     if (is_send) {
         p2p_fill(b, (size_t)n, p2p_rank, tag, 0);
         go_r2s(); /* the receiver is about to sleep */
-        double t0 = p2p_now();
         MPI_Ssend(b, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
-        double dt = p2p_now() - t0;
-        mt_ok(dt >= 0.2, "Ssend %d B took %.3f s: it waited for the receive posted after 300 ms", n, dt);
+        double done = p2p_now();
+        MPI_Recv(&posted, 1, MPI_DOUBLE, peer, P2P_TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        mt_ok(done >= posted, "Ssend %d B returned %.3f s after the receive was posted (not before)", n,
+              done - posted);
     } else {
         MPI_Status st;
         go_r2s();
         p2p_sleep_ms(300);
+        posted = p2p_now();
         MPI_Recv(b, n, MPI_BYTE, src, tag, MPI_COMM_WORLD, &st);
         mt_ok(count_of(&st) == n && p2p_check(b, (size_t)n, src, tag, 0) < 0, "Ssend %d B: received intact", n);
+        MPI_Send(&posted, 1, MPI_DOUBLE, peer, P2P_TAG_GO, MPI_COMM_WORLD);
     }
     free(b);
 }
