@@ -28,7 +28,7 @@
  * message path at every size on 2 and 4 ranks: 12 against 5.5 us at 64
  * KiB on 2 ranks, 156 against 130 at 512 KiB. With the buffers mapped
  * (shm_xmap.c) the reducer reads the contributions where they lie, with
- * no copy, and it wins from 128 KiB on 2 ranks and 64 KiB on 4: below.)
+ * no copy, and it wins from 16 KiB, the smallest buffer that is mapped: below.)
  *
  * A rank whose own layout is not one run of bytes packs what it sends
  * into scratch, or lends scratch and unpacks what arrived: the ranks need
@@ -807,11 +807,13 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
                total >= (size_t)rd_param.coll_shm_reduce_min * (size_t)a->comm->size;
     }
     case RD_COLL_ALLREDUCE:
-        /* only mapped: by CMA it loses to the rings (above); on 2 ranks
-         * Rabenseifner's one exchange of halves is as fast up to 128 KiB
-         * (5.5 against 6.1-7.9 us at 64 KiB, 16 against 15 at 128) */
-        if (a->comm->size == 2)
-            armin *= 2;
+        /* only mapped: by CMA it loses to the rings (above). From 16 KiB
+         * (the smallest buffer that is mapped) it beats Rabenseifner on
+         * 2 and 4 ranks alike: 2 ranks 32 KiB 4.8-5.5 against 6.0-6.6
+         * us, 64 KiB 7.7-9.6 against 10.9-12.8; 4 ranks 32 KiB 23-32
+         * against 34-41 (6 alternating runs; an earlier session, on a
+         * faster state of the machine, had found Rabenseifner as fast on
+         * 2 ranks up to 128 KiB) */
         return armin && rd_param.coll_allreduce == 0 && rd_node_arena.attach && a->dt->contig &&
                (size_t)a->count * a->dt->size >= armin;
     default:
