@@ -215,20 +215,38 @@ static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
     case RD_COLL_ALLTOALL:
         *bytes = (size_t)a->rcount * a->rdt->size;
         return rd_param.coll_alltoall == 0 && *bytes * n <= max;
-    case RD_COLL_GATHER: /* (the receive side counts at the root only) */
-        *bytes = a->comm->rank == a->root ? (size_t)a->rcount * a->rdt->size : (size_t)a->scount * a->sdt->size;
+    case RD_COLL_GATHER:
+        *bytes = rd_nc_rooted_block(kind, a);
         return rd_param.coll_gather == 0 && *bytes <= max;
-    case RD_COLL_SCATTER: /* (the send side counts at the root only) */
-        *bytes = a->comm->rank == a->root ? (size_t)a->scount * a->sdt->size : (size_t)a->rcount * a->rdt->size;
+    case RD_COLL_SCATTER:
+        *bytes = rd_nc_rooted_block(kind, a);
         return rd_param.coll_scatter == 0 && *bytes * n <= max;
     case RD_COLL_REDUCE_SCATTER:
-    case RD_COLL_REDUCE_SCATTER_BLOCK:
-        *bytes = 0; /* the whole vector */
-        for (int j = 0; j < a->comm->size; j++)
-            *bytes += (size_t)(kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[j] : a->count) * a->dt->size;
+    case RD_COLL_REDUCE_SCATTER_BLOCK: {
+        long e0, e1, total;
+        rd_nc_redscat_block(a, a->comm->rank, &e0, &e1, &total);
+        *bytes = (size_t)total * a->dt->size; /* the whole vector */
         return rd_param.coll_reduce_scatter == 0 && a->dt->contig && *bytes <= max;
+    }
     default:
         return 0;
+    }
+}
+
+size_t rd_nc_rooted_block(int kind, const struct rd_coll_args *a)
+{
+    int sendside = (kind == RD_COLL_GATHER) != (a->comm->rank == a->root);
+    return sendside ? (size_t)a->scount * a->sdt->size : (size_t)a->rcount * a->rdt->size;
+}
+
+void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1, long *total)
+{
+    *e0 = *e1 = *total = 0;
+    for (int j = 0; j < a->comm->size; j++) {
+        long c = a->rcounts ? a->rcounts[j] : a->count;
+        if (j == r)
+            *e0 = *total, *e1 = *total + c;
+        *total += c;
     }
 }
 
@@ -360,10 +378,8 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
     case RD_COLL_REDUCE_SCATTER_BLOCK: {
         /* every rank leaves its whole vector; each reduces its own block */
         const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-        long e0 = 0;
-        for (int j = 0; j < me; j++)
-            e0 += kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[j] : a->count;
-        long e1 = e0 + (kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[me] : a->count);
+        long e0, e1, total;
+        rd_nc_redscat_block(a, me, &e0, &e1, &total);
         rd_nc_guard(comm, s);
         memcpy(rd_nc_data(comm, me, s), (const char *)mine + a->dt->true_lb, bytes);
         rd_nc_post(comm, s);

@@ -28,6 +28,15 @@ void rd_nc_wait_all(MPI_Comm comm, uint64_t s);
 void rd_nc_finish(MPI_Comm comm, uint64_t s);
 void rd_nc_wait_done(MPI_Comm comm, uint64_t s);
 
+/* Gather and Scatter: the bytes of one block, from whichever side of the
+ * call counts on this rank (a Gather's receive side at the root and send
+ * side elsewhere; the reverse for Scatter). */
+size_t rd_nc_rooted_block(int kind, const struct rd_coll_args *a);
+/* Reduce_scatter(_block): rank r's block is elements [*e0, *e1) of the
+ * whole vector, of *total elements (rcounts, or count each for the block
+ * form). */
+void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1, long *total);
+
 /* The direct collectives (shmdirect.c): whether this call goes that way
  * (every rank answers alike: the answer depends only on what MPI requires
  * to match), and running it on a communicator that has a slot (returns the

@@ -391,6 +391,14 @@ static int stage_bcast(MPI_Comm comm, const struct rd_coll_args *a)
 /* How many elements a CMA copy of a contribution moves at once. */
 #define AR_CHUNK (256 * 1024)
 
+/* The scratch bytes for CMA reads of contributions whose largest segment
+ * is maxseg bytes (of elements of es bytes). */
+static size_t cma_chunk(size_t maxseg, size_t es)
+{
+    size_t n = maxseg < AR_CHUNK ? maxseg : AR_CHUNK;
+    return n < es ? es : n; /* (one element larger than the chunk) */
+}
+
 /* inout (the origin of element e0 of this rank's result) op= rank j's
  * elements [e0, e0 + ne) of its contribution: in place through the
  * mapping where j exposed them, else copied by CMA into tmp (tmpn bytes)
@@ -480,9 +488,9 @@ static int lend_all(MPI_Comm comm, uint64_t s, const char *land, const char *in,
     return err;
 }
 
-/* Wait until rank j says it has reduced its segment: MPI_ERR_OTHER if it
- * failed. */
-static int wait_reduced(struct lend *lj)
+/* Wait until rank j says its part is done (its landed word: segment
+ * reduced, or block copied): MPI_ERR_OTHER if it failed. */
+static int wait_landed(struct lend *lj)
 {
     long idle = 0;
     uint32_t st;
@@ -500,10 +508,7 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
     char *res = (char *)a->rbuf + dt->true_lb; /* the result's bytes */
     const char *in = inplace ? res : (const char *)a->sbuf + dt->true_lb;
     long e0 = (long)((int64_t)a->count * me / n), e1 = (long)((int64_t)a->count * (me + 1) / n);
-    size_t seg = (size_t)(e1 - e0) * es, maxseg = ((size_t)a->count / (size_t)n + 1) * es;
-    size_t tmpn = maxseg < AR_CHUNK ? maxseg : AR_CHUNK;
-    if (tmpn < es)
-        tmpn = es; /* (one element larger than the chunk) */
+    size_t seg = (size_t)(e1 - e0) * es, tmpn = cma_chunk(((size_t)a->count / (size_t)n + 1) * es, es);
     struct rd_scratch tmp = rd_scratch_get(tmpn), own = {0};
     if (inplace && !a->op->commute && seg)
         own = rd_scratch_get(seg); /* this rank's own segment, kept aside */
@@ -522,7 +527,7 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
     atomic_store_explicit(&mine->landed, err == MPI_SUCCESS ? 1 : 2, memory_order_release);
     for (int k = 1; k < n; k++) {
         int j = (me + k) % n;
-        int jerr = wait_reduced(l[j]);
+        int jerr = wait_landed(l[j]);
         if (err == MPI_SUCCESS)
             err = jerr; /* its segment is not reduced */
         long f0 = (long)((int64_t)a->count * j / n), f1 = (long)((int64_t)a->count * (j + 1) / n);
@@ -555,10 +560,7 @@ static int reduce(MPI_Comm comm, const struct rd_coll_args *a)
     char *res = me == root ? (char *)a->rbuf + dt->true_lb : NULL;
     const char *in = inplace ? res : (const char *)a->sbuf + dt->true_lb;
     long e0 = (long)((int64_t)a->count * me / n), e1 = (long)((int64_t)a->count * (me + 1) / n);
-    size_t seg = (size_t)(e1 - e0) * es, maxseg = ((size_t)a->count / (size_t)n + 1) * es;
-    size_t tmpn = maxseg < AR_CHUNK ? maxseg : AR_CHUNK;
-    if (tmpn < es)
-        tmpn = es;
+    size_t seg = (size_t)(e1 - e0) * es, tmpn = cma_chunk(((size_t)a->count / (size_t)n + 1) * es, es);
     /* scratch: the segment (when the root's buffer is not mapped), the
      * root's contribution kept aside (in place, op not commuting), and
      * CMA reads */
@@ -590,7 +592,7 @@ static int reduce(MPI_Comm comm, const struct rd_coll_args *a)
     atomic_store_explicit(&l[me]->landed, err == MPI_SUCCESS ? 1 : 2, memory_order_release);
     if (me == root)
         for (int j = 0; j < n; j++) {
-            int jerr = j == me ? MPI_SUCCESS : wait_reduced(l[j]);
+            int jerr = j == me ? MPI_SUCCESS : wait_landed(l[j]);
             if (err == MPI_SUCCESS)
                 err = jerr;
         }
@@ -604,26 +606,18 @@ static int reduce(MPI_Comm comm, const struct rd_coll_args *a)
  * the vector straight out of every rank's contribution into its receive
  * buffer (in place, into scratch first: the others read its contribution
  * there until they are done). */
-static int reduce_scatter(MPI_Comm comm, const struct rd_coll_args *a, int block)
+static int reduce_scatter(MPI_Comm comm, const struct rd_coll_args *a)
 {
-    int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
+    int err = MPI_SUCCESS;
     MPI_Datatype dt = a->dt;
-    size_t es = dt->size;
-    long e0 = 0, total = 0;
-    for (int j = 0; j < n; j++) {
-        long c = block ? a->count : a->rcounts[j];
-        e0 += j < me ? c : 0;
-        total += c;
+    size_t es = dt->size, maxseg = 0;
+    long e0, e1, total;
+    for (int j = 0; j < comm->size; j++) {
+        rd_nc_redscat_block(a, j, &e0, &e1, &total);
+        maxseg = (size_t)(e1 - e0) * es > maxseg ? (size_t)(e1 - e0) * es : maxseg;
     }
-    long e1 = e0 + (block ? a->count : a->rcounts[me]);
-    size_t seg = (size_t)(e1 - e0) * es, maxseg = 0;
-    for (int j = 0; j < n; j++) {
-        size_t c = (size_t)(block ? a->count : a->rcounts[j]) * es;
-        maxseg = c > maxseg ? c : maxseg;
-    }
-    size_t tmpn = maxseg < AR_CHUNK ? maxseg : AR_CHUNK;
-    if (tmpn < es)
-        tmpn = es;
+    rd_nc_redscat_block(a, comm->rank, &e0, &e1, &total);
+    size_t seg = (size_t)(e1 - e0) * es, tmpn = cma_chunk(maxseg, es);
     int inplace = a->sbuf == MPI_IN_PLACE;
     const char *in = (const char *)(inplace ? a->rbuf : a->sbuf) + dt->true_lb;
     struct rd_scratch tmp = rd_scratch_get(tmpn + (inplace ? seg : 0));
@@ -672,7 +666,6 @@ static int rooted(MPI_Comm comm, const struct rd_coll_args *a, int gather)
             err = MPI_ERR_NO_MEM;
     }
     uint64_t s = ++comm->node_seq;
-    struct lend *l[64];
     if (root) {
         const void *own = gather ? a->sbuf : a->rbuf;
         char *mine = bytes + (size_t)me * blk;
@@ -685,12 +678,11 @@ static int rooted(MPI_Comm comm, const struct rd_coll_args *a, int gather)
             rd_dt_pack(a->rbuf, a->rdt, (size_t)me * blk, mine, blk); /* in place: unpacked again below */
         }
         lend(comm, s, err == MPI_SUCCESS ? bytes : NULL, len, err == MPI_SUCCESS ? bytes : NULL, len);
-        for (int j = 0; j < n; j++) {
+        for (int j = 0; gather && j < n; j++) { /* every block has landed (or failed) */
             if (j == me)
                 continue;
             rd_nc_wait_posted(comm, j, s);
-            l[j] = lend_of(comm, j, s);
-            int jerr = gather ? wait_reduced(l[j]) : MPI_SUCCESS;
+            int jerr = wait_landed(lend_of(comm, j, s));
             if (err == MPI_SUCCESS)
                 err = jerr;
         }
@@ -785,11 +777,8 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
         return min && rd_param.coll_bcast == 0 && (mapped_bcast_fits(a) || rd_shmdirect_staging());
     case RD_COLL_GATHER:
     case RD_COLL_SCATTER: {
-        /* the block's size, from whichever side counts on this rank */
-        int sendside = (kind == RD_COLL_GATHER) != (a->comm->rank == a->root);
-        size_t blk = sendside ? (size_t)a->scount * a->sdt->size : (size_t)a->rcount * a->rdt->size;
         size_t rmin = (size_t)rd_param.coll_shm_rooted_min;
-        return rmin && blk >= rmin && rd_node_arena.write &&
+        return rmin && rd_nc_rooted_block(kind, a) >= rmin && rd_node_arena.write &&
                (kind == RD_COLL_GATHER ? rd_param.coll_gather : rd_param.coll_scatter) == 0;
     }
     case RD_COLL_REDUCE:
@@ -798,13 +787,11 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
     case RD_COLL_REDUCE_SCATTER:
     case RD_COLL_REDUCE_SCATTER_BLOCK: {
         /* by the average block */
-        size_t total = 0;
-        for (int j = 0; j < a->comm->size; j++)
-            total += (size_t)(kind == RD_COLL_REDUCE_SCATTER ? a->rcounts[j] : a->count);
-        total *= a->dt->size;
+        long e0, e1, total;
+        rd_nc_redscat_block(a, a->comm->rank, &e0, &e1, &total);
         return rd_param.coll_shm_reduce_min && rd_param.coll_reduce_scatter == 0 && rd_node_arena.attach &&
                a->dt->contig &&
-               total >= (size_t)rd_param.coll_shm_reduce_min * (size_t)a->comm->size;
+               (size_t)total * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min * (size_t)a->comm->size;
     }
     case RD_COLL_ALLREDUCE:
         /* only mapped: by CMA it loses to the rings (above). From 16 KiB
@@ -834,6 +821,6 @@ int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
     if (kind == RD_COLL_GATHER || kind == RD_COLL_SCATTER)
         return rooted(a->comm, a, kind == RD_COLL_GATHER);
     if (kind == RD_COLL_REDUCE_SCATTER || kind == RD_COLL_REDUCE_SCATTER_BLOCK)
-        return reduce_scatter(a->comm, a, kind == RD_COLL_REDUCE_SCATTER_BLOCK);
+        return reduce_scatter(a->comm, a);
     return staged_fits(all2all, a) ? staged(a->comm, a, all2all) : exchange(a->comm, a, all2all);
 }
