@@ -28,6 +28,13 @@ void rd_nc_wait_all(MPI_Comm comm, uint64_t s);
 void rd_nc_finish(MPI_Comm comm, uint64_t s);
 void rd_nc_wait_done(MPI_Comm comm, uint64_t s);
 
+/* MPI_Allreduce's short way: a call with valid arguments (the caller
+ * checked the handles, non-NULL distinct buffers and count > 0) on a
+ * communicator that has its slot already and a predefined op, small
+ * enough for the areas, runs here and returns 1; 0: take the general way
+ * (it reaches the same steps, so ranks may differ in which way they go). */
+int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
+
 /* Gather and Scatter: the bytes of one block, from whichever side of the
  * call counts on this rank (a Gather's receive side at the root and send
  * side elsewhere; the reverse for Scatter). */

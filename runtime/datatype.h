@@ -69,6 +69,8 @@ struct rd_datatype_s {
     MPI_Aint lb, extent;
     MPI_Aint true_lb, true_extent;
     int contig;                  /* count elements are one run starting at buf + true_lb */
+    _Atomic int opk;             /* predefined types: 1 + the index of their kernels in
+                                  * op.c's table, -1 none, 0 not looked up yet */
     MPI_Count elements;          /* basic elements in one element */
     MPI_Datatype basic;          /* the basic type when all elements share one, else NULL */
     MPI_Datatype optype;         /* the predefined type the reduction kernels apply to

@@ -33,4 +33,13 @@ int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype 
  * collective starts, so that no rank finds out half way). */
 int rd_op_check(MPI_Op op, MPI_Datatype dt);
 
+/* A predefined op's loop over n elements of one predefined type:
+ * io[i] = in[i] op io[i]. */
+typedef void (*rd_kernel)(const void *in, void *io, size_t n);
+/* The loop that rd_op_apply runs for op on a contiguous dt whose elements
+ * are back to back, and how many of the loop's elements one element of dt
+ * holds (*per); NULL where there is no such loop (user ops, MPI_REPLACE,
+ * MPI_NO_OP, layouts with gaps, op not defined on dt). */
+rd_kernel rd_op_kernel(MPI_Op op, MPI_Datatype dt, size_t *per);
+
 #endif

@@ -122,7 +122,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *co
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
-    MPI_Count n;
+    MPI_Count n = 0;
     int rc = PMPI_Get_elements_x(status, dt, &n);
     if (rc != MPI_SUCCESS)
         return rc;
