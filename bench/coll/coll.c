@@ -42,12 +42,29 @@
  * loop time / ITERS (an MPI_Reduce MAX after the loop, outside the timed
  * part). After the warm-up every rank checks the data it received, so a
  * library that loses or garbles data cannot report a figure.
+ *
+ * The host's state: on 2 ranks, rank 0 also times a bare exchange with
+ * rank 1 through a shared cache line (no MPI; PROBE_TRIPS round trips)
+ * just before and just after every repetition, and prints
+ *
+ *   # state COLL SIZE T1 P1 T2 P2 ...
+ *
+ * per size: each repetition's time per operation T and the slower of its
+ * two probes P (us per round trip). On a virtual machine the time of one
+ * cache line between two cores can change several-fold for seconds at a
+ * time (the host moves its CPUs); run.sh compares the libraries within
+ * the same state with these lines.
  */
 #include <mpi.h>
 
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 enum { MAX_SIZES = 128, MAX_REPS = 101 };
 
@@ -343,6 +360,62 @@ static long warm_up(const struct ctx *c, long lo, long hi)
     }
 }
 
+/* ------------------------------------------------------- the host probe */
+
+enum { PROBE_TRIPS = 1000 };
+static _Atomic uint64_t *probe_line; /* 2 ranks: [0] rank 0's, [16] rank 1's (own lines) */
+static uint64_t probe_seq;
+
+/* 2 ranks: map one shared page (rank 0 creates it and removes its name as
+ * soon as rank 1 has it mapped, so nothing is left behind) */
+static void probe_setup(void)
+{
+    char name[64];
+    if (nranks != 2)
+        return;
+    if (rank == 0) {
+        snprintf(name, sizeof name, "/rdmpi-coll-probe.%ld.%ld", (long)getpid(), (long)(MPI_Wtime() * 1e6));
+        int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd < 0 || ftruncate(fd, 4096) != 0)
+            die("cannot create the probe's shared page");
+        close(fd);
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int fd = shm_open(name, O_RDWR, 0);
+    void *p = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd >= 0)
+        close(fd);
+    int ok = p != MAP_FAILED, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rank == 0)
+        shm_unlink(name);
+    if (!all)
+        die("cannot map the probe's shared page");
+    probe_line = p;
+}
+
+/* PROBE_TRIPS round trips of one line each way between the two ranks; rank
+ * 0 returns the time of one in us (rank 1: 0) */
+static double probe(void)
+{
+    if (!probe_line)
+        return 0;
+    _Atomic uint64_t *mine = probe_line + 16 * rank, *peer = probe_line + 16 * (1 - rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < PROBE_TRIPS; i++) {
+        uint64_t s = ++probe_seq;
+        if (rank == 0)
+            atomic_store_explicit(mine, s, memory_order_release);
+        for (long spins = 0; atomic_load_explicit(peer, memory_order_acquire) < s;)
+            if (++spins % (1L << 24) == 0 && MPI_Wtime() - t0 > 60)
+                die("the probe's peer does not answer");
+        if (rank == 1)
+            atomic_store_explicit(mine, s, memory_order_release);
+    }
+    return rank == 0 ? (MPI_Wtime() - t0) * 1e6 / PROBE_TRIPS : 0;
+}
+
 /* one collective at one size: warm up, check the data, time REPS repetitions */
 static void run(enum coll op, long size, int reps)
 {
@@ -352,12 +425,22 @@ static void run(enum coll op, long size, int reps)
     setup(&c, op, size);
     long iters = warm_up(&c, 3, 10000000);
     verify(&c);
+    double p[MAX_REPS];
     for (int r = 0; r < reps; r++) {
+        double p0 = probe();
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         kernel(&c, iters);
         double t = MPI_Wtime() - t0;
         v[r] = slowest(t) * 1e6 / (double)iters;
+        double p1 = probe();
+        p[r] = p0 > p1 ? p0 : p1;
+    }
+    if (probe_line && rank == 0) {
+        printf("# state %s %ld", coll_name[op], size);
+        for (int r = 0; r < reps; r++)
+            printf(" %.6g %.4g", v[r], p[r]);
+        printf("\n");
     }
     report(coll_name[op], size, v, reps, iters);
     teardown(&c);
@@ -419,6 +502,7 @@ int main(int argc, char **argv)
     }
     free(list);
 
+    probe_setup();
     if (rank == 0) {
         char lib[MPI_MAX_LIBRARY_VERSION_STRING];
         int len;

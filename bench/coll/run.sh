@@ -23,6 +23,10 @@
 # each round beside the libraries: a cell where 0.9 x the better peer is
 # below the floor cannot reach 0.9 on this machine (marked ! in the tables).
 #
+# On 2 ranks, a last table compares the libraries within the same host
+# state (coll.c probes a bare cache-line round trip around every
+# repetition; README.md says why).
+#
 # rdmpi parameters pass through the environment (rrun's ranks inherit it).
 # Extra launcher flags: COLL_RRUN_FLAGS, COLL_OMPI_FLAGS, COLL_MPICH_FLAGS;
 # compiler flags: COLL_CFLAGS (default -O2); time limit of one run in
@@ -252,12 +256,14 @@ run_one() {
     fi
     # (what a failed run printed before failing is kept)
     grep -v '^#' "$tmp/out" | sed "s/^/$n $np $r /" >>"$tmp/all"
+    sed -n "s/^# state /$n $np $r /p" "$tmp/out" >>"$tmp/state"
 }
 
 check_idle "before the run"
 failed=" " # "lib:np:coll" triples that failed once and are not run again
 : >"$tmp/all"
 : >"$tmp/runs"
+: >"$tmp/state"
 for ((r = 1; r <= rounds; r++)); do
     echo "# round $r/$rounds" >&2
     for np in ${nps//,/ }; do
@@ -288,6 +294,8 @@ if [ -n "$raw" ]; then
         cat "$tmp/all"
         echo "# runs: lib np round coll attempt foreign (CPU % of one core used by other processes)"
         sed 's/^/# run /' "$tmp/runs"
+        echo "# host state (2 ranks): lib np round coll size, then per repetition: us per operation, probe round trip in us"
+        sed 's/^/# state /' "$tmp/state"
     } >"$raw"
 fi
 
@@ -376,3 +384,67 @@ END {
     }
     if (cells) printf "## %d of %d cells at or below 0.9; of the others, %d cannot be: 0.9 x the better peer is below the copy floor\n", met, cells, below
 }' "$tmp/all"
+
+# ------------------------------------------------- by host state (2 ranks)
+# coll.c times a bare cache-line round trip between the 2 ranks around
+# every repetition. A repetition is "fast" when its probe took at most
+# STATE_FACTOR x the fastest probe of the whole run (every library, every
+# round), else "slow"; each library's repetitions of a cell are pooled over
+# the rounds per state, and compared with the peers' in the same state.
+[ -s "$tmp/state" ] && awk -v best="$best" '
+BEGIN { STATE_FACTOR = 2; best = best + 0 }
+function agg(list,   n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    if (best) return a[1]
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function human(s) {
+    if (s >= 1048576 && s % 1048576 == 0) return (s / 1048576) "M"
+    if (s >= 1024 && s % 1024 == 0) return (s / 1024) "K"
+    return s
+}
+function fmt(v) {
+    if (v == "") return "n/a"
+    return v < 1 ? sprintf("%.3f", v) : v < 100 ? sprintf("%.2f", v) : v < 10000 ? sprintf("%.1f", v) : sprintf("%.0f", v)
+}
+{
+    # lib np round coll size T1 P1 T2 P2 ...
+    line[NR] = $0
+    for (i = 7; i <= NF; i += 2) if (pmin == "" || $i + 0 < pmin) pmin = $i + 0
+}
+END {
+    if (pmin == "" || pmin <= 0) exit
+    for (k = 1; k <= NR; k++) {
+        n = split(line[k], f, " ")
+        key = f[4] SUBSEP f[5]
+        if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
+        for (i = 6; i < n; i += 2) {
+            st = f[i + 1] + 0 <= STATE_FACTOR * pmin ? "fast" : "slow"
+            v[f[1], key, st] = v[f[1], key, st] " " f[i]
+            cnt[f[1], key, st]++
+        }
+    }
+    printf "\n## 2 ranks by host state: a bare cache-line round trip between the ranks took %.3f us at best; repetitions whose\n", pmin
+    printf "## probes took at most %g x that are \"fast\", the others \"slow\"; per state, every library'"'"'s repetitions of all rounds\n", STATE_FACTOR
+    printf "## (median; n = repetitions rdmpi/Open MPI/MPICH); ratio = rdmpi / min(peers) in the same state, * above 0.9\n"
+    printf "%-20s | %6s | %5s | %11s | %10s | %10s | %10s | %s\n", "collective", "size", "state", "n", "rdmpi", "Open MPI", "MPICH", "rdmpi/best"
+    for (q = 1; q <= nk; q++) {
+        split(order[q], cs, SUBSEP)
+        for (t = 1; t <= 2; t++) {
+            st = t == 1 ? "fast" : "slow"
+            R = cnt["rdmpi", order[q], st] ? agg(v["rdmpi", order[q], st]) : ""
+            O = cnt["openmpi", order[q], st] ? agg(v["openmpi", order[q], st]) : ""
+            M = cnt["mpich", order[q], st] ? agg(v["mpich", order[q], st]) : ""
+            if (R == "" && O == "" && M == "") continue
+            peer = O
+            if (M != "" && (peer == "" || M + 0 < peer + 0)) peer = M
+            ratio = (R != "" && peer != "" && peer > 0) ? R / peer : ""
+            printf "%-20s | %6s | %5s | %3d/%3d/%3d | %10s | %10s | %10s | %8s%s\n", cs[1], cs[1] == "barrier" ? "-" : human(cs[2]), st,
+                cnt["rdmpi", order[q], st], cnt["openmpi", order[q], st], cnt["mpich", order[q], st], fmt(R), fmt(O), fmt(M),
+                ratio == "" ? "n/a" : sprintf("%.2f", ratio), (ratio != "" && ratio > 0.9) ? " *" : ""
+        }
+    }
+}' "$tmp/state"
+exit 0
