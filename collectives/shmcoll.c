@@ -344,6 +344,11 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
             } else {
                 rd_nc_post(comm, s);
                 rd_nc_wait_posted(comm, a->root, s);
+                /* a root runs up to RD_NODE_DEPTH - 1 broadcasts ahead: ask
+                 * for its next areas' lines now, so that they travel while
+                 * this one is read, not one after the other */
+                __builtin_prefetch(rd_node_area(comm->node_slot - 1, a->root, s + 1));
+                __builtin_prefetch(rd_node_area(comm->node_slot - 1, a->root, s + 2));
                 rd_dt_unpack(a->rbuf, a->dt, off, rd_nc_data(comm, a->root, s), len);
             }
             rd_nc_finish(comm, s);
