@@ -152,6 +152,17 @@ unsigned char *rd_nc_data(MPI_Comm comm, int j, uint64_t s)
     return rd_node_area(comm->node_slot - 1, j, s)->data;
 }
 
+/* A reader of a rank that may run ahead (a rooted collective's one side
+ * does not wait for the other) asks for that rank's next two area lines
+ * while it reads area s, so that they travel together instead of one
+ * after the other (Bcast of 8 B back to back on 2 ranks in the host's
+ * slow state: 0.19 -> 0.075 us). */
+static void prefetch_next(MPI_Comm comm, int j, uint64_t s)
+{
+    __builtin_prefetch(rd_node_area(comm->node_slot - 1, j, s + 1));
+    __builtin_prefetch(rd_node_area(comm->node_slot - 1, j, s + 2));
+}
+
 /* This rank has read everything up to s. */
 void rd_nc_finish(MPI_Comm comm, uint64_t s)
 {
@@ -295,6 +306,10 @@ static void reduce_small(MPI_Comm comm, const void *mine, void *rbuf, int count,
     rd_nc_post(comm, s);
     if (root < 0 || comm->rank == root) {
         rd_nc_wait_all(comm, s);
+        if (root >= 0) /* the other ranks of a Reduce run ahead */
+            for (int j = 0; j < comm->size; j++)
+                if (j != root)
+                    prefetch_next(comm, j, s);
         reduce_part(comm, s, rbuf, 0, count, dt, op);
     }
     rd_nc_finish(comm, s);
@@ -344,11 +359,7 @@ int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
             } else {
                 rd_nc_post(comm, s);
                 rd_nc_wait_posted(comm, a->root, s);
-                /* a root runs up to RD_NODE_DEPTH - 1 broadcasts ahead: ask
-                 * for its next areas' lines now, so that they travel while
-                 * this one is read, not one after the other */
-                __builtin_prefetch(rd_node_area(comm->node_slot - 1, a->root, s + 1));
-                __builtin_prefetch(rd_node_area(comm->node_slot - 1, a->root, s + 2));
+                prefetch_next(comm, a->root, s);
                 rd_dt_unpack(a->rbuf, a->dt, off, rd_nc_data(comm, a->root, s), len);
             }
             rd_nc_finish(comm, s);
