@@ -304,8 +304,8 @@ check_idle "after the run"
 echo "# other processes used more than 25% of a core during $disturbed of $runs runs; $reruns of them were run again"
 [ "$disturbed" = 0 ] || echo "#   (per lib: $(awk '$6 > 25 { d[$1]++ } END { for (l in d) printf " %s %d", l, d[l] }' "$tmp/runs"))"
 for note in "${notes[@]}"; do echo "# note: $note"; done
-awk -v colls="$colls" -v nps="$nps" -v best="$best" '
-BEGIN { best = best + 0 }
+# what both tables' awk programs share
+awk_lib='
 # agg: the median of a list, or with --best its lowest value
 function agg(list,   n, a, i, j, t) {
     n = split(list, a, " ")
@@ -323,6 +323,9 @@ function fmt(v) {
     if (v == "") return "n/a"
     return v < 1 ? sprintf("%.3f", v) : v < 100 ? sprintf("%.2f", v) : v < 10000 ? sprintf("%.1f", v) : sprintf("%.0f", v)
 }
+'
+awk -v colls="$colls" -v nps="$nps" -v best="$best" "$awk_lib"'
+BEGIN { best = best + 0 }
 # the figures of one cell: sets R, O, M, F (the copy floor), RATIO;
 # returns the row. "!": 0.9 x the better peer is below the floor.
 function row(np, c, s,   peer) {
@@ -391,24 +394,8 @@ END {
 # STATE_FACTOR x the 10th percentile of the probes of the whole run (every
 # library, every round), else "slow"; each library's repetitions of a cell are pooled over
 # the rounds per state, and compared with the peers' in the same state.
-[ -s "$tmp/state" ] && awk -v best="$best" '
+[ -s "$tmp/state" ] && awk -v best="$best" "$awk_lib"'
 BEGIN { STATE_FACTOR = 2; best = best + 0 }
-function agg(list,   n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++)
-        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    if (best) return a[1]
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function human(s) {
-    if (s >= 1048576 && s % 1048576 == 0) return (s / 1048576) "M"
-    if (s >= 1024 && s % 1024 == 0) return (s / 1024) "K"
-    return s
-}
-function fmt(v) {
-    if (v == "") return "n/a"
-    return v < 1 ? sprintf("%.3f", v) : v < 100 ? sprintf("%.2f", v) : v < 10000 ? sprintf("%.1f", v) : sprintf("%.0f", v)
-}
 {
     # lib np round coll size T1 P1 T2 P2 ...
     line[NR] = $0

@@ -182,6 +182,17 @@ static int short_way(const char *call, int kind, const struct rd_coll_args *a, i
     return done;
 }
 
+/* The short way of Allgather and Alltoall: blocks of both sides, not in
+ * place. */
+static int short_blocks(const char *call, int kind, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
+                        int rcount, MPI_Datatype rdt, MPI_Comm comm, int *rc)
+{
+    struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
+                             .rcount = rcount, .rdt = rdt};
+    return scount > 0 && rcount > 0 && sbuf && rbuf && sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE &&
+           on_node(comm) && plain_type(sdt) && plain_type(rdt) && short_way(call, kind, &a, rc);
+}
+
 /* ------------------------------------------------------------ barrier, bcast */
 
 static int barrier(const char *call, MPI_Comm comm, MPI_Request *req)
@@ -605,10 +616,7 @@ int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, i
                    MPI_Comm comm)
 {
     int rc;
-    struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
-                             .rcount = rcount, .rdt = rdt};
-    if (scount > 0 && rcount > 0 && sbuf && rbuf && sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE &&
-        on_node(comm) && plain_type(sdt) && plain_type(rdt) && short_way("MPI_Allgather", RD_COLL_ALLGATHER, &a, &rc))
+    if (short_blocks("MPI_Allgather", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, rdt, comm, &rc))
         return rc;
     return allgather("MPI_Allgather", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm,
                      NULL);
@@ -746,10 +754,7 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
                   MPI_Comm comm)
 {
     int rc;
-    struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
-                             .rcount = rcount, .rdt = rdt};
-    if (scount > 0 && rcount > 0 && sbuf && rbuf && sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE &&
-        on_node(comm) && plain_type(sdt) && plain_type(rdt) && short_way("MPI_Alltoall", RD_COLL_ALLTOALL, &a, &rc))
+    if (short_blocks("MPI_Alltoall", RD_COLL_ALLTOALL, sbuf, scount, sdt, rbuf, rcount, rdt, comm, &rc))
         return rc;
     struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
     return alltoall("MPI_Alltoall", RD_COLL_ALLTOALL, &x, comm, NULL);
