@@ -319,8 +319,7 @@ int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype d
 {
     size_t per, bytes = (size_t)count * dt->size;
     /* what eligible() asks, on a communicator that has its slot already */
-    if (comm->node_slot <= 0 || !rd_param.coll_shm || rd_param.coll_allreduce != 0 || !dt->committed ||
-        bytes == 0 || bytes > small_max() || !rd_op_kernel(op, dt, &per))
+    if (comm->node_slot <= 0 || !rd_param.coll_shm || rd_param.coll_allreduce != 0 || bytes == 0 || bytes > small_max() || !rd_op_kernel(op, dt, &per))
         return 0;
     reduce_small(comm, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, dt, op, -1, bytes);
     return 1;

@@ -29,7 +29,8 @@ void rd_nc_finish(MPI_Comm comm, uint64_t s);
 void rd_nc_wait_done(MPI_Comm comm, uint64_t s);
 
 /* MPI_Allreduce's short way: a call with valid arguments (the caller
- * checked the handles, non-NULL distinct buffers and count > 0) on a
+ * checked the handles, dt committed, non-NULL distinct buffers and
+ * count > 0) on a
  * communicator that has its slot already and a predefined op, small
  * enough for the areas, runs here and returns 1; 0: take the general way
  * (it reaches the same steps, so ranks may differ in which way they go). */

@@ -153,14 +153,8 @@ static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *
     return MPI_SUCCESS;
 }
 
-/* The short way of a blocking collective of a node's ranks (a
- * communicator that already has its slot of the node's memory) whose
- * arguments are plainly valid, as the caller found: straight to
- * collectives/shmcoll.c, past the checks and the dispatch, which were
- * about half of an 8-byte collective's instructions on 2 ranks. Returns 1
- * with the call's result in *rc when it ran; 0: take the general way,
- * which comes to the same code first (so ranks may differ in which way
- * they take). */
+/* The short ways' tests of the handles: a valid communicator that already
+ * has its slot of the node's memory; a valid committed type. */
 static int on_node(MPI_Comm comm)
 {
     return rd_ready() && rd_comm_valid(comm) && comm->node_slot > 0;
@@ -171,6 +165,13 @@ static int plain_type(MPI_Datatype dt)
     return rd_dt_valid(dt) && dt->committed;
 }
 
+/* The short way of a blocking collective of a node's ranks whose
+ * arguments are plainly valid, as the caller found: straight to
+ * collectives/shmcoll.c, past the checks and the dispatch, which were
+ * about half of an 8-byte collective's instructions on 2 ranks. Returns 1
+ * with the call's result in *rc when it ran; 0: take the general way,
+ * which comes to the same code first (so ranks may differ in which way
+ * they take). */
 static int short_way(const char *call, int kind, const struct rd_coll_args *a, int *rc)
 {
     int err = MPI_SUCCESS;
@@ -324,8 +325,7 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI
      * its own instructions were half its time on 2 ranks: with arguments
      * that are plainly valid it skips the layers (anything else, errors
      * included, takes the general way, which comes to the same steps). */
-    if (count > 0 && sbuf && rbuf && sbuf != rbuf && rd_ready() && rd_comm_valid(comm) && rd_dt_valid(dt) &&
-        rd_op_valid(op)) {
+    if (count > 0 && sbuf && rbuf && sbuf != rbuf && on_node(comm) && plain_type(dt) && rd_op_valid(op)) {
         RD_LOCK();
         int done = rd_shmcoll_allreduce(sbuf, rbuf, count, dt, op, comm);
         RD_UNLOCK();
