@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -53,10 +54,19 @@ int rrun_job_init(struct rrun_job *job, const struct rrun_options *opt, enum rru
     if (nspace != NULL) {
         snprintf(job->nspace, sizeof(job->nspace), "%s", nspace);
     } else {
-        /* Unique per run: the pid, and the clock against pid reuse. */
-        clock_gettime(CLOCK_REALTIME, &ts);
-        snprintf(job->nspace, sizeof(job->nspace), "rrun.%ld.%lx", (long)getpid(),
-                 (unsigned long)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000) & 0xffffffUL);
+        /* Unique per run and unguessable: the pid (the tests and the shm
+         * sweep recognise a job's files by it), then 128 random bits. The
+         * job is not protected by this alone (guard.c checks who connects),
+         * but nobody outside it can name it either. */
+        uint64_t r[2] = {0, 0};
+
+        if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+            /* no entropy source: the clock still keeps runs apart */
+            clock_gettime(CLOCK_REALTIME, &ts);
+            r[0] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        }
+        snprintf(job->nspace, sizeof(job->nspace), "rrun.%ld.%016llx%016llx", (long)getpid(),
+                 (unsigned long long)r[0], (unsigned long long)r[1]);
     }
     /* The head keeps every rank (output, pid, exit); a host server its own. */
     job->size = 0;

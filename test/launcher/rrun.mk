@@ -7,7 +7,8 @@ RRUN_TESTS = \
 	test/launcher/rrun_signal.sh \
 	test/launcher/rrun_mpi_abort.sh \
 	test/launcher/rrun_hosts.sh \
-	test/launcher/rrun_netns.sh
+	test/launcher/rrun_netns.sh \
+	test/launcher/rrun_intruder.sh
 TESTS += $(RRUN_TESTS)
 EXTRA_DIST += $(RRUN_TESTS) test/launcher/rrun_lib.sh test/launcher/agent_local.sh \
 	test/launcher/agent_netns.sh test/netns.sh
@@ -28,3 +29,8 @@ test_progs_rrun_probe_SOURCES = test/progs/rrun_probe.c
 test_progs_rrun_mpi_abort_SOURCES = test/progs/rrun_mpi_abort.c
 test_progs_rrun_mpi_abort_LDADD = librdmpi.la
 test_progs_rrun_mpi_abort_LDFLAGS = -no-install $(AM_LDFLAGS)
+# Another user trying to join a job (launcher/rrun/guard.c).
+check_PROGRAMS += test/progs/rrun_intruder
+test_progs_rrun_intruder_SOURCES = test/progs/rrun_intruder.c
+test_progs_rrun_intruder_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
+test_progs_rrun_intruder_LDADD = $(PMIX_LIBS)
