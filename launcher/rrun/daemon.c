@@ -213,6 +213,12 @@ static int read_job(struct rrun_chan_in *in, struct rrun_options *opt, struct rr
     return 0;
 }
 
+/* The daemon's last word: every rank reaped, everything cleaned up. */
+static void say_done(struct rrun_job *job)
+{
+    rrun_daemon_send(job, RRUN_MSG_DONE, NULL);
+}
+
 int rrun_daemon_main(void)
 {
     struct rrun_options opt;
@@ -267,6 +273,11 @@ int rrun_daemon_main(void)
         fail(&job, RRUN_EXIT_NOEXEC, "cannot run '%s': %s", opt.argv[0], strerror(errno));
         goto out;
     }
+    char why[256];
+    if (rrun_check_capacity(job.np, why, sizeof(why)) != 0) {
+        fail(&job, RRUN_EXIT_USAGE, "%s", why);
+        goto out;
+    }
     job.exe_path = exe;
     sig_fd = rrun_signals_setup(&child_mask);
     if (sig_fd < 0 || rrun_binding_plan(&job, opt.bind) != 0) {
@@ -274,6 +285,8 @@ int rrun_daemon_main(void)
         goto out;
     }
     job.session_dir = rrun_session_create();
+    if (job.session_dir != NULL)
+        rrun_crash_guard(&job);
     if (job.session_dir == NULL || rrun_server_start(&job) != 0 ||
         rrun_spawn_prepare_env(&job) != 0) {
         fail(&job, RRUN_EXIT_INTERNAL, "cannot set up the PMIx server for its ranks");
@@ -297,14 +310,9 @@ int rrun_daemon_main(void)
     rrun_supervise(&job, sig_fd);
     status = 0;
 out:
-    rrun_server_stop(&job);
-    rrun_binding_fini();
-    rrun_session_remove(job.session_dir);
-    if (job.nspace[0])
-        rrun_shm_sweep(job.nspace);
+    rrun_teardown(&job, status, say_done);
     if (sig_fd >= 0)
         close(sig_fd);
-    rrun_daemon_send(&job, RRUN_MSG_DONE, NULL);
     if (job.to_head >= 0)
         close(job.to_head);
     rrun_job_fini(&job);

@@ -274,6 +274,23 @@ static void fence_check(struct rrun_job *job)
     rrun_buf_free(&b);
 }
 
+/* An abort reported by a daemon becomes the cause once its wait is over,
+ * unless a failure reported meanwhile already is (force: decide now). */
+static void abort_decide(struct rrun_job *job, bool force)
+{
+    if (!job->abort_called || job->abort_decided || (!force && now_ms() < job->abort_wait_until))
+        return;
+    job->abort_decided = true;
+    job->abort_wait_until = 0;
+    rrun_job_end(job, RRUN_END_ABORT, job->abort_rank, job->abort_code);
+    if (job->aborter_held != NULL) {
+        struct rrun_rank *r = job->aborter_held;
+
+        job->aborter_held = NULL;
+        rrun_rank_ended(job, r, job->aborter_status, false);
+    }
+}
+
 static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun_buf *p)
 {
     struct rrun_host *host = &job->hosts[h];
@@ -303,6 +320,13 @@ static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun
         c = rrun_buf_get_u32(p);
         if (!p->bad && (r = rrun_rank_of(job, (int)rank)) != NULL && r->host == h && !r->reaped) {
             host->exited++;
+            if (job->abort_called && !job->abort_decided && job->abort_rank == r->rank) {
+                /* the aborting rank's exit follows its abort (abort_decide) */
+                r->reaped = true;
+                job->aborter_held = r;
+                job->aborter_status = (int)a;
+                return;
+            }
             rrun_rank_ended(job, r, (int)a, c != 0);
         }
         return;
@@ -310,11 +334,17 @@ static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun
         rank = rrun_buf_get_u32(p);
         a = rrun_buf_get_u32(p);
         bytes = rrun_buf_get_bytes(p, &n);
-        if (p->bad || rrun_rank_of(job, (int)rank) == NULL)
+        if (p->bad || rrun_rank_of(job, (int)rank) == NULL || job->abort_called)
             return;
-        if (job->cause == RRUN_END_NONE)
-            snprintf(job->abort_msg, sizeof(job->abort_msg), "%.*s", (int)n, bytes);
-        rrun_job_end(job, RRUN_END_ABORT, (int)rank, (int)a);
+        /* The first cause is the one reported: a rank that lost a peer on
+         * another host aborts, and that host's report of the death may
+         * come a little later. Any failure reported within
+         * RRUN_HEAD_ABORT_WAIT_MS goes first (abort_decide). */
+        job->abort_called = true;
+        job->abort_rank = (int)rank;
+        job->abort_code = (int)a;
+        snprintf(job->abort_msg, sizeof(job->abort_msg), "%.*s", (int)n, bytes);
+        job->abort_wait_until = now_ms() + RRUN_HEAD_ABORT_WAIT_MS;
         return;
     case RRUN_MSG_FENCE:
         bytes = rrun_buf_get_bytes(p, &n);
@@ -513,6 +543,8 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
             next = job->kill_at_ms;
         if (give_up_at > 0 && (next < 0 || give_up_at < next))
             next = give_up_at;
+        if (job->abort_wait_until > 0 && (next < 0 || job->abort_wait_until < next))
+            next = job->abort_wait_until;
         wait_ms = next < 0 ? -1 : next <= now ? 0 : (int)(next - now);
         if (poll(fds, (nfds_t)nfds, wait_ms) < 0 && errno != EINTR) {
             perror("rrun: poll");
@@ -570,6 +602,7 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
             }
         }
 
+        abort_decide(job, all_closed(job));
         now = now_ms();
         if (timeout_at > 0 && job->cause == RRUN_END_NONE && now >= timeout_at)
             rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);

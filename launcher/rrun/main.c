@@ -220,7 +220,14 @@ int main(int argc, char **argv)
         rrun_options_free(&opt);
         return status;
     }
-    /* Before anything starts: a typo in the program name costs nothing. */
+    /* Before anything starts: a typo in the program name, or a job this
+     * host cannot hold, costs nothing. */
+    char why[256];
+    if (rrun_check_capacity(opt.np, why, sizeof(why)) != 0) {
+        fprintf(stderr, "rrun: %s\n", why);
+        rrun_options_free(&opt);
+        return RRUN_EXIT_USAGE;
+    }
     exe = rrun_find_program(opt.argv[0]);
     if (exe == NULL) {
         fprintf(stderr, "rrun: cannot run '%s': %s\n", opt.argv[0], strerror(errno));
@@ -258,6 +265,7 @@ int main(int argc, char **argv)
     job.session_dir = rrun_session_create();
     if (job.session_dir == NULL)
         goto out;
+    rrun_crash_guard(&job);
     if (rrun_server_start(&job) != 0 || rrun_spawn_prepare_env(&job) != 0)
         goto out;
 
@@ -267,11 +275,7 @@ int main(int argc, char **argv)
     rrun_report_end(&job);
     status = job.exit_status;
 out:
-    rrun_server_stop(&job);
-    rrun_binding_fini();
-    rrun_session_remove(job.session_dir);
-    if (job.nspace[0])
-        rrun_shm_sweep(job.nspace);
+    rrun_teardown(&job, status, NULL);
     if (sig_fd >= 0)
         close(sig_fd);
     rrun_job_fini(&job);

@@ -37,7 +37,15 @@
 /* Upper bound for each wait on a libpmix callback. */
 #define RRUN_PMIX_WAIT_MS 5000
 /* Upper bound for the deregistration waits at the end. */
-#define RRUN_PMIX_FINI_WAIT_MS 1000
+#define RRUN_PMIX_FINI_WAIT_MS 300
+/* Upper bound for the whole of the PMIx server's teardown; past it rrun
+ * removes what it made and exits with the job's status anyway. */
+#define RRUN_TEARDOWN_MS 1000
+/* How long an abort waits for the death of another rank that it may be
+ * the consequence of (a rank that sees its peer gone aborts): a rank of
+ * this host found dying, or (head) any rank's failure reported meanwhile. */
+#define RRUN_ABORT_WAIT_MS 1000
+#define RRUN_HEAD_ABORT_WAIT_MS 300
 
 /* ------------------------------------------------------------ options.c */
 enum rrun_bind { RRUN_BIND_DEFAULT, RRUN_BIND_CORE, RRUN_BIND_NONE };
@@ -222,6 +230,12 @@ struct rrun_job {
     int to_head;                /* daemon: the channel to the head (from it: fd 0) */
     struct rrun_chan_in from_head;
     bool abort_sent;
+    /* Main thread: an abort seen but not yet taken as the cause, because
+     * another rank was dying (until this monotonic time; 0: none). */
+    long long abort_wait_until;
+    bool abort_decided;
+    struct rrun_rank *aborter_held; /* reaped before its abort was decided */
+    int aborter_status;
     /* Daemon with rank 0: its stdin, fed from the head's, 64 KiB at a time. */
     int stdin_wr;               /* -1: none or closed */
     struct rrun_buf stdin_q;
@@ -277,6 +291,17 @@ char *rrun_session_create(void);
 /* Remove it with everything in it. */
 void rrun_session_remove(char *dir);
 void rrun_shm_sweep(const char *nspace);
+/* "rdmpi-<nspace as a file name>-" into out; its length, 0 if too long. */
+size_t rrun_shm_prefix(const char *nspace, char *out, size_t size);
+
+/* ----------------------------------------------------------- teardown.c */
+/* Stop the PMIx server, remove the session directory and the job's shm
+ * names, then call last (if any); bounded by RRUN_TEARDOWN_MS: past it, a
+ * watchdog does the removing and last, and exits with status. */
+void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_job *));
+/* From here on a crash of rrun kills the job's ranks and removes the
+ * session directory and shm names before rrun dies of its signal. */
+void rrun_crash_guard(struct rrun_job *job);
 
 /* ------------------------------------------------------------ binding.c */
 /* Decide binding and oversubscription; fills rank->cpuset for bound ranks.
@@ -293,6 +318,9 @@ int rrun_server_setup_fork(struct rrun_job *job, int rank, char ***env);
 void rrun_server_stop(struct rrun_job *job);           /* deregister + finalize */
 
 /* -------------------------------------------------------------- spawn.c */
+/* Can this host start nranks processes at all (kernel.pid_max, ulimit -u)?
+ * 0, or -1 with the reason in why. */
+int rrun_check_capacity(int nranks, char *why, size_t n);
 /* Find prog as execvp would; returns a malloc'd path or NULL with errno set. */
 char *rrun_find_program(const char *prog);
 /* Build every rank's environment (environ, -x, PMIx variables). */

@@ -31,6 +31,9 @@ static struct rrun_job *server_job;
 
 /* What the server has set up, so teardown undoes exactly that. */
 static bool server_inited, nspace_registered;
+/* A libpmix call did not complete in time: its thread may still use what
+ * it was given, and must not be torn down under it. */
+static bool server_stuck;
 static int clients_registered;
 
 /* ------------------------------------------------ waiting for callbacks */
@@ -101,6 +104,13 @@ static pmix_status_t completion_wait(struct completion *c, int ms)
     c->status = PMIX_SUCCESS;
     pthread_mutex_unlock(&c->lock);
     return rc;
+}
+
+/* How long to wait for one of libpmix's set-up calls: registering the job
+ * takes longer the more ranks it has (5000 ranks: about 2 s here). */
+static int wait_ms(const struct rrun_job *job)
+{
+    return RRUN_PMIX_WAIT_MS + job->np;
 }
 
 /* ---------------------------------------------------------------- upcalls */
@@ -425,7 +435,12 @@ static int register_nspace(struct rrun_job *job)
     rc = started(&done, PMIx_server_register_nspace(job->nspace, job->np, darray.array,
                                                     darray.size, op_done, &done));
     if (rc == PMIX_SUCCESS)
-        rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
+        rc = completion_wait(&done, wait_ms(job));
+    if (rc == PMIX_ERR_TIMEOUT) {
+        /* libpmix's thread may still be reading it: leave it (rrun ends) */
+        server_stuck = true;
+        return report("PMIx_server_register_nspace", rc);
+    }
     PMIx_Data_array_destruct(&darray);
     /* Now, while libpmix's classes still exist (not after finalize). */
     PMIx_Info_list_release(app_setup_info);
@@ -463,9 +478,11 @@ int rrun_server_start(struct rrun_job *job)
     rc = PMIx_server_setup_application(job->nspace, NULL, 0, app_setup_done, &done);
     if (rc != PMIX_SUCCESS)
         completion_signal(&done, rc);
-    rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
-    if (rc != PMIX_SUCCESS)
+    rc = completion_wait(&done, wait_ms(job));
+    if (rc != PMIX_SUCCESS) {
+        server_stuck = rc == PMIX_ERR_TIMEOUT;
         return report("PMIx_server_setup_application", rc);
+    }
 
     if (register_nspace(job) != 0)
         return -1;
@@ -473,9 +490,11 @@ int rrun_server_start(struct rrun_job *job)
     completion_expect(&done);
     rc = started(&done, PMIx_server_setup_local_support(job->nspace, NULL, 0, op_done, &done));
     if (rc == PMIX_SUCCESS)
-        rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
-    if (rc != PMIX_SUCCESS)
+        rc = completion_wait(&done, wait_ms(job));
+    if (rc != PMIX_SUCCESS) {
+        server_stuck = rc == PMIX_ERR_TIMEOUT;
         return report("PMIx_server_setup_local_support", rc);
+    }
 
     /* Register all clients at once, then wait for all the callbacks. */
     for (int i = 0; i < job->np; i++) {
@@ -490,11 +509,13 @@ int rrun_server_start(struct rrun_job *job)
         clients_registered = i + 1;
     }
     if (rc == PMIX_SUCCESS)
-        rc = completion_wait(&done, RRUN_PMIX_WAIT_MS);
-    else
-        (void)completion_wait(&done, RRUN_PMIX_WAIT_MS);
-    if (rc != PMIX_SUCCESS)
+        rc = completion_wait(&done, wait_ms(job));
+    else if (completion_wait(&done, wait_ms(job)) == PMIX_ERR_TIMEOUT)
+        server_stuck = true;
+    if (rc != PMIX_SUCCESS) {
+        server_stuck = server_stuck || rc == PMIX_ERR_TIMEOUT;
         return report("PMIx_server_register_client", rc);
+    }
     return 0;
 }
 
@@ -516,6 +537,12 @@ void rrun_server_stop(struct rrun_job *job)
 {
     pmix_status_t rc;
 
+    if (server_inited && server_stuck) {
+        /* A call timed out: libpmix's thread still works on it (or is
+         * stuck), and tearing down under it crashed rrun (-np 100000).
+         * Leave it alone; rrun exits and removes the session directory. */
+        server_inited = false;
+    }
     if (server_inited) {
         for (int i = 0; i < clients_registered; i++) {
             pmix_proc_t proc;

@@ -52,20 +52,34 @@ void rrun_session_remove(char *dir)
     free(dir);
 }
 
-/* The shared-memory transport names its node segment
- * /dev/shm/rdmpi-<namespace>-<suffix> and unlinks it as soon as every local
- * rank has attached; if a rank died before that, the name is still there.
- * After the job, remove whatever is left under this job's prefix. */
-void rrun_shm_sweep(const char *nspace)
+size_t rrun_shm_prefix(const char *nspace, char *out, size_t size)
 {
-    char prefix[300];
-    size_t n = (size_t)snprintf(prefix, sizeof(prefix), "rdmpi-%s-", nspace);
-    if (n >= sizeof(prefix))
-        return;
-    for (char *p = prefix + 6; *p && p < prefix + n - 1; p++)
+    size_t n = (size_t)snprintf(out, size, "rdmpi-%s-", nspace);
+
+    if (n >= size) {
+        out[0] = '\0';
+        return 0;
+    }
+    /* the transport's spelling of the namespace in a file name */
+    for (char *p = out + 6; *p && p < out + n - 1; p++)
         if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
               *p == '.' || *p == '_'))
             *p = '_';
+    return n;
+}
+
+/* The shared-memory transport names its node segment
+ * /dev/shm/rdmpi-<namespace>-<suffix> (when it cannot use an anonymous
+ * memory file) and unlinks it as soon as every local rank has attached; if
+ * a rank died before that, the name is still there. After the job, remove
+ * whatever is left under this job's prefix. */
+void rrun_shm_sweep(const char *nspace)
+{
+    char prefix[300];
+    size_t n = rrun_shm_prefix(nspace, prefix, sizeof(prefix));
+
+    if (n == 0)
+        return;
     DIR *d = opendir("/dev/shm");
     if (d == NULL)
         return;

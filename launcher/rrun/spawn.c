@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_PRCTL_H
@@ -43,6 +44,32 @@ static int check_executable(const char *path)
         return -1;
     if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0) {
         errno = EACCES;
+        return -1;
+    }
+    return 0;
+}
+
+int rrun_check_capacity(int nranks, char *why, size_t n)
+{
+    long pid_max = 0;
+    struct rlimit rl;
+    FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+
+    if (f != NULL) {
+        if (fscanf(f, "%ld", &pid_max) != 1)
+            pid_max = 0;
+        fclose(f);
+    }
+    if (pid_max > 0 && nranks >= pid_max) {
+        snprintf(why, n, "cannot start %d ranks on this host: it runs at most %ld processes "
+                 "(kernel.pid_max)", nranks, pid_max - 1);
+        return -1;
+    }
+    /* (root is not held to RLIMIT_NPROC) */
+    if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (rlim_t)nranks >= rl.rlim_cur) {
+        snprintf(why, n, "cannot start %d ranks on this host: this user may run at most %llu "
+                 "processes (ulimit -u)", nranks, (unsigned long long)rl.rlim_cur);
         return -1;
     }
     return 0;

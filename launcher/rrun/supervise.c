@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,10 +120,68 @@ void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int
     job->kill_at_ms = now_ms() + RRUN_KILL_GRACE_MS;
 }
 
+/* A rank of this host that is dying or dead but not yet reaped: a zombie,
+ * or a process whose flags say PF_EXITING (set as soon as it starts to
+ * die, before its memory goes: before a peer's single copy from it fails). */
+static bool rank_dying(const struct rrun_rank *r)
+{
+    char path[64], buf[512];
+    unsigned long flags = 0;
+    char state = '?';
+    ssize_t n;
+    int fd;
+
+    if (r->pid <= 0 || r->reaped)
+        return false;
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)r->pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    /* "pid (comm) state ppid pgrp session tty_nr tpgid flags ..." */
+    const char *p = strrchr(buf, ')');
+    if (p == NULL || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+        return false;
+    return state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */) != 0;
+}
+
+/* One reaped rank: report it (daemon) or judge it. */
+static void rank_reaped(struct rrun_job *job, struct rrun_rank *r, int status)
+{
+    bool skipped_finalize;
+
+    pthread_mutex_lock(&job->lock);
+    skipped_finalize = r->connected && !r->finalized;
+    pthread_mutex_unlock(&job->lock);
+    if (job->mode == RRUN_DAEMON) {
+        struct rrun_buf b = {0};
+
+        r->reaped = true;
+        r->wait_status = status;
+        rrun_buf_u32(&b, (uint32_t)r->rank);
+        rrun_buf_u32(&b, (uint32_t)status);
+        rrun_buf_u32(&b, skipped_finalize);
+        rrun_daemon_send(job, RRUN_MSG_EXITED, &b);
+        rrun_buf_free(&b);
+    } else {
+        rrun_rank_ended(job, r, status, skipped_finalize);
+    }
+}
+
 /* Look at what the upcalls recorded. Called before reaping, so an abort is
  * seen before the exit of the rank that called it. A daemon passes the
- * abort on to the head, which decides. */
-static void check_upcalls(struct rrun_job *job)
+ * abort on to the head, which decides.
+ *
+ * The first cause is the one reported. A rank whose peer died finds out
+ * when its next transfer fails and aborts; its abort can reach us before
+ * the dead rank can be reaped. So while another rank of this host is
+ * dying, the abort waits (at most RRUN_ABORT_WAIT_MS): once that rank is
+ * reaped, its death is the cause. no_wait: decide now. */
+static void check_upcalls(struct rrun_job *job, bool no_wait)
 {
     bool aborted;
     int rank, code;
@@ -132,22 +191,39 @@ static void check_upcalls(struct rrun_job *job)
     rank = job->abort_rank;
     code = job->abort_code;
     pthread_mutex_unlock(&job->lock);
-    if (!aborted)
+    if (!aborted || job->abort_decided)
         return;
+    if (job->cause == RRUN_END_NONE && !no_wait) {
+        long long now = now_ms();
+        bool dying = false;
+
+        for (int i = 0; i < job->np && !dying; i++)
+            dying = job->ranks[i].rank != rank && rank_dying(&job->ranks[i]);
+        if (dying && job->abort_wait_until == 0)
+            job->abort_wait_until = now + RRUN_ABORT_WAIT_MS;
+        if (dying && now < job->abort_wait_until)
+            return;
+    }
+    job->abort_decided = true;
+    job->abort_wait_until = 0;
     if (job->mode == RRUN_DAEMON) {
         struct rrun_buf b = {0};
 
-        if (job->abort_sent)
-            return;
-        job->abort_sent = true;
         rrun_buf_u32(&b, (uint32_t)rank);
         rrun_buf_u32(&b, (uint32_t)code);
         rrun_buf_str(&b, job->abort_msg);
         rrun_daemon_send(job, RRUN_MSG_ABORT, &b);
         rrun_buf_free(&b);
-        return;
+    } else {
+        rrun_job_end(job, RRUN_END_ABORT, rank, code);
     }
-    rrun_job_end(job, RRUN_END_ABORT, rank, code);
+    /* the aborting rank's exit, held back until now (see reap) */
+    if (job->aborter_held != NULL) {
+        struct rrun_rank *r = job->aborter_held;
+
+        job->aborter_held = NULL;
+        rank_reaped(job, r, job->aborter_status);
+    }
 }
 
 static struct rrun_rank *rank_of_pid(struct rrun_job *job, pid_t pid)
@@ -177,7 +253,9 @@ void rrun_rank_ended(struct rrun_job *job, struct rrun_rank *r, int status, bool
         rrun_job_end(job, RRUN_END_NOFINALIZE, r->rank, 0);
 }
 
-/* Reap every exited child; returns how many ranks were reaped. */
+/* Reap every exited child; returns how many ranks were reaped. The exit
+ * of a rank that aborted is judged only once its abort is (it follows the
+ * abort, which may itself wait for another rank's death: check_upcalls). */
 static int reap(struct rrun_job *job)
 {
     int n = 0, status;
@@ -185,31 +263,25 @@ static int reap(struct rrun_job *job)
 
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
         struct rrun_rank *r = rank_of_pid(job, pid);
-        bool skipped_finalize;
+        bool is_aborter;
 
         if (r == NULL || r->reaped)
             continue;
-        /* An abort recorded since the last look happened before this exit
-         * (the client waits in PMIx_Abort for it): it is the cause. */
-        check_upcalls(job);
         n++;
         pthread_mutex_lock(&job->lock);
-        skipped_finalize = r->connected && !r->finalized;
+        is_aborter = job->abort_called && job->abort_rank == r->rank;
         pthread_mutex_unlock(&job->lock);
-        if (job->mode == RRUN_DAEMON) {
-            struct rrun_buf b = {0};
-
+        if (is_aborter && !job->abort_decided) {
             r->reaped = true;
-            r->wait_status = status;
-            rrun_buf_u32(&b, (uint32_t)r->rank);
-            rrun_buf_u32(&b, (uint32_t)status);
-            rrun_buf_u32(&b, skipped_finalize);
-            rrun_daemon_send(job, RRUN_MSG_EXITED, &b);
-            rrun_buf_free(&b);
-        } else {
-            rrun_rank_ended(job, r, status, skipped_finalize);
+            job->aborter_held = r;
+            job->aborter_status = status;
+            continue;
         }
+        rank_reaped(job, r, status);
     }
+    /* An abort recorded since the last look happened before the exit of
+     * the rank that called it (the client waits in PMIx_Abort for it). */
+    check_upcalls(job, false);
     return n;
 }
 
@@ -294,6 +366,10 @@ static int next_timeout(const struct rrun_job *job, long long timeout_at)
         next = timeout_at;
     if (job->kill_at_ms > 0 && (next < 0 || job->kill_at_ms < next))
         next = job->kill_at_ms;
+    /* an abort waiting for a dying rank: look again soon (the death shows
+     * as SIGCHLD; this only bounds the wait if it never comes) */
+    if (job->abort_wait_until > 0 && (next < 0 || job->abort_wait_until < next))
+        next = job->abort_wait_until;
     if (next < 0)
         return -1;
     return next <= now ? 0 : (int)(next - now);
@@ -364,7 +440,7 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
             while (read(job->wake_rd, junk, sizeof(junk)) > 0)
                 ;
         }
-        check_upcalls(job);
+        check_upcalls(job, false);
         if (job->mode == RRUN_DAEMON)
             rrun_daemon_fence_out(job);
         if (!head_gone && nfds > 2 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
@@ -394,6 +470,8 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
             job->kill_at_ms = 0;
         }
     }
+    /* every rank is reaped: an abort still waiting has waited enough */
+    check_upcalls(job, true);
     /* A failed job takes along what its ranks started, SIGTERM or not.
      * (After a clean end, helpers left in the group are the user's.) */
     if (job->cause != RRUN_END_NONE && job->pgid > 0)

@@ -646,15 +646,28 @@ static rd_status pend_copy(int w, const struct rd_pend *pd)
     return RD_OK;
 }
 
+/* A rendezvous transfer failed: the job cannot go on. The message names
+ * what failed (the operation, the peer, the transport: "a rendezvous read
+ * (get) of a message from rank 2 over shm failed: peer failed"); the
+ * transport has already logged its own call and error. */
+_Noreturn static void transfer_failed(struct rd_request_s *req, const char *what, rd_status st)
+{
+    char msg[256];
+    const struct rd_peer *p = &E.peers[req->wpeer];
+
+    snprintf(msg, sizeof(msg), "%s of a message %s rank %d over %s failed: %s", what,
+             req->kind == RD_REQ_RECV ? "from" : "to", req->wpeer,
+             p->ep != NULL ? p->ep->tl->ops->name : "?", rd_status_string(st));
+    rd_error("p2p", "%s", msg);
+    rd_job_abort(MPI_ERR_OTHER, msg);
+}
+
 /* The transport's own rendezvous moved the data (either side). */
 static void tl_rndv_done(rd_rma_op *op, rd_status st)
 {
     struct rd_request_s *req = op->arg;
-    if (st != RD_OK) {
-        rd_error("p2p", "rendezvous %s rank %d failed: %s", req->kind == RD_REQ_RECV ? "from" : "to",
-                 req->wpeer, rd_status_string(st));
-        rd_job_abort(MPI_ERR_OTHER, "rendezvous transfer failed");
-    }
+    if (st != RD_OK)
+        transfer_failed(req, "the transport's rendezvous", st);
     if (req->kind == RD_REQ_RECV)
         finish_recv(req);
     else
@@ -824,11 +837,8 @@ static void rma_done(rd_rma_op *op, rd_status st)
 {
     struct rd_request_s *req = op->arg;
     struct rd_wire_ctrl c = {.req = req->remote};
-    if (st != RD_OK) {
-        rd_error("p2p", "RDMA %s rank %d failed: %s", req->kind == RD_REQ_RECV ? "read from" : "write to",
-                 req->wpeer, rd_status_string(st));
-        rd_job_abort(MPI_ERR_OTHER, "RDMA transfer failed");
-    }
+    if (st != RD_OK)
+        transfer_failed(req, req->kind == RD_REQ_RECV ? "a rendezvous read (get)" : "a rendezvous write (put)", st);
     if (queue_ctrl(req->wpeer, RD_AM_FIN, &c, NULL, 0) != RD_OK)
         rd_job_abort(MPI_ERR_NO_MEM, "out of memory");
     if (req->proto == RD_RNDV_SPLIT)

@@ -8,7 +8,8 @@ RRUN_TESTS = \
 	test/launcher/rrun_mpi_abort.sh \
 	test/launcher/rrun_hosts.sh \
 	test/launcher/rrun_netns.sh \
-	test/launcher/rrun_intruder.sh
+	test/launcher/rrun_intruder.sh \
+	test/launcher/rrun_kill.sh
 TESTS += $(RRUN_TESTS)
 EXTRA_DIST += $(RRUN_TESTS) test/launcher/rrun_lib.sh test/launcher/agent_local.sh \
 	test/launcher/agent_netns.sh test/netns.sh
@@ -34,3 +35,8 @@ check_PROGRAMS += test/progs/rrun_intruder
 test_progs_rrun_intruder_SOURCES = test/progs/rrun_intruder.c
 test_progs_rrun_intruder_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 test_progs_rrun_intruder_LDADD = $(PMIX_LIBS)
+# Every kind of traffic until told to stop, for killing ranks at random.
+check_PROGRAMS += test/progs/rrun_busy
+test_progs_rrun_busy_SOURCES = test/progs/rrun_busy.c
+test_progs_rrun_busy_LDADD = librdmpi.la
+test_progs_rrun_busy_LDFLAGS = -no-install $(AM_LDFLAGS)

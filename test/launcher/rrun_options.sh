@@ -73,5 +73,15 @@ run_rrun --oversubscribe -np 1 -- "$PROGS/rrun_probe" env X
 is "$RC" 0 "--oversubscribe and -- are accepted"
 is "$OUT" "rank 0 X unset" "-- ends the options"
 
+# More ranks than this host can run: refused before anything starts (it
+# used to register 100000 ranks with libpmix, time out, and now and then
+# crash with no message, its session directory left behind).
+pid_max=$(cat /proc/sys/kernel/pid_max)
+run_rrun -np $((pid_max + 5)) "$PROGS/rrun_probe" env X
+is "$RC" 2 "-np beyond kernel.pid_max: exit status 2"
+is "$ERR" "rrun: cannot start $((pid_max + 5)) ranks on this host: it runs at most $((pid_max - 1)) processes (kernel.pid_max)" \
+    "-np beyond kernel.pid_max: the message says why"
+is "$OUT" "" "-np beyond kernel.pid_max: no rank ran"
+
 check_no_leftovers "options"
 done_testing
