@@ -1,6 +1,8 @@
 #!/bin/bash
 # startup.sh - how long a 4-rank hello takes from launch to exit, with rrun
-# against Open MPI's mpirun and MPICH's mpiexec.hydra (a benchmark, not a test).
+# against Open MPI's mpirun and MPICH's mpiexec.hydra, and a singleton (the
+# same program started without a launcher: MPI_Init and MPI_Finalize alone)
+# of each library (a benchmark, not a test).
 #
 #   bench/startup.sh [BUILDDIR]        (default: the current directory)
 #   ROUNDS=20 NP=4 bench/startup.sh ...
@@ -33,10 +35,14 @@ declare -A cmd
 "$rdmpicc" -O2 "$srcdir/examples/hello.c" -o hello_rdmpi || exit 1
 names+=(rdmpi)
 cmd[rdmpi]="$rrun -np $np ./hello_rdmpi"
+names+=(rdmpi-1)
+cmd[rdmpi-1]="./hello_rdmpi"
 if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; then
     mpicc.openmpi -O2 "$srcdir/examples/hello.c" -o hello_ompi || exit 1
     names+=(openmpi)
     cmd[openmpi]="mpirun.openmpi --allow-run-as-root --oversubscribe -np $np ./hello_ompi"
+    names+=(openmpi-1)
+    cmd[openmpi-1]="./hello_ompi"
 else
     echo "# Open MPI (mpicc.openmpi, mpirun.openmpi) not found: left out"
 fi
@@ -44,6 +50,8 @@ if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; the
     mpicc.mpich -O2 "$srcdir/examples/hello.c" -o hello_mpich || exit 1
     names+=(mpich)
     cmd[mpich]="mpiexec.hydra -n $np ./hello_mpich"
+    names+=(mpich-1)
+    cmd[mpich-1]="./hello_mpich"
 else
     echo "# MPICH (mpicc.mpich, mpiexec.hydra) not found: left out"
 fi
@@ -87,15 +95,18 @@ stats() {
 }
 
 echo "# startup of $np ranks of examples/hello.c, $rounds interleaved rounds, $(nproc) cores on $(hostname)"
-printf '%-8s %10s %10s  %s\n' launcher median_ms min_ms command
+printf '%-10s %10s %10s  %s\n' launcher median_ms min_ms command
 declare -A median
 for n in "${names[@]}"; do
     read -r med min < <(stats "$tmp/$n.times")
     median[$n]=$med
-    printf '%-8s %10s %10s  %s\n' "$n" "$med" "$min" "${cmd[$n]}"
+    printf '%-10s %10s %10s  %s\n' "$n" "$med" "$min" "${cmd[$n]}"
 done
-for n in openmpi mpich; do
-    [ -n "${median[$n]:-}" ] || continue
-    awk -v a="${median[rdmpi]}" -v b="${median[$n]}" -v n="$n" \
-        'BEGIN { printf "ratio rdmpi/%s (median): %.3f\n", n, a / b }'
+for s in "" -1; do
+    for n in openmpi mpich; do
+        [ -n "${median[$n$s]:-}" ] || continue
+        awk -v a="${median[rdmpi$s]}" -v b="${median[$n$s]}" -v n="$n$s" -v r="rdmpi$s" \
+            'BEGIN { printf "ratio %s/%s (median): %.3f\n", r, n, a / b }'
+    done
 done
+echo "# (-1: a singleton, started without a launcher)"

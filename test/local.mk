@@ -48,3 +48,20 @@ test_mpi_attr_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_attr_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/core.sh test/mpi/profile.sh test/mpi/fatal.sh test/mpi/comm.sh test/mpi/attr.sh test/mpi/cart.sh test/mpi/op.sh test/mpi/graph.sh test/mpi/typeinfo.sh
 EXTRA_DIST += test/mpi/core.sh test/mpi/profile.sh test/mpi/fatal.sh test/mpi/comm.sh test/mpi/attr.sh test/mpi/cart.sh test/mpi/op.sh test/mpi/graph.sh test/mpi/typeinfo.sh
+
+# What MPI_Init leaves untouched: signal handlers, the network libraries.
+check_PROGRAMS += test/mpi/untouched
+test_mpi_untouched_SOURCES = test/mpi/untouched.c
+test_mpi_untouched_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_untouched_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/untouched.sh
+EXTRA_DIST += test/mpi/untouched.sh
+
+# Large node-local collectives leave the program's memory alone (fork,
+# madvise, mlock, mappings).
+check_PROGRAMS += test/mpi/memory
+test_mpi_memory_SOURCES = test/mpi/memory.c
+test_mpi_memory_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_memory_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/memory.sh
+EXTRA_DIST += test/mpi/memory.sh

@@ -1,6 +1,7 @@
 /*
  * transport.h - the one contract between the point-to-point engine and the
- * transports (self, shm, and later ucx, ofi, verbs).
+ * transports (self and shm built in; verbs, ucx and ofi as plug-ins:
+ * plugin.h).
  *
  * A transport is a table of operations (struct rd_transport) plus, once
  * opened, a description of what it can do (rd_tl_caps). The p2p engine
@@ -176,7 +177,8 @@ struct rd_transport {
     int activate_fence;
 };
 
-/* The backends built into this library. */
+/* The backends: self and shm are built into the library; the others are
+ * each their plug-in's table (transports/plugin.h). */
 extern const struct rd_transport rd_transport_self;
 extern const struct rd_transport rd_transport_shm;
 #ifdef RD_HAVE_UCX

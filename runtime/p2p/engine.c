@@ -18,6 +18,7 @@
 #include "runtime/job.h"
 #include "runtime/log.h"
 #include "runtime/p2p/p2p.h"
+#include "runtime/p2p/tl_load.h"
 #include "runtime/p2p/wire.h"
 #include "runtime/params.h"
 
@@ -88,20 +89,6 @@ static struct {
     size_t scratch_len;
     int in_handler;
 } E;
-
-static const struct rd_transport *const rd_builtin_transports[] = {
-    &rd_transport_self,
-    &rd_transport_shm,
-#ifdef RD_HAVE_VERBS
-    &rd_transport_verbs, /* before ucx and ofi: the network transport of choice where a device is */
-#endif
-#ifdef RD_HAVE_UCX
-    &rd_transport_ucx,
-#endif
-#ifdef RD_HAVE_OFI
-    &rd_transport_ofi,
-#endif
-};
 
 /* ------------------------------------------------------------ helpers */
 
@@ -1165,7 +1152,7 @@ int rd_p2p_message_valid(struct rd_message_s *m)
 rd_status rd_p2p_init(void)
 {
     struct {
-        const struct rd_transport *t;
+        const struct rd_tl_entry *e;
         int order;
     } want[RD_MAX_TLS];
     int nwant = 0;
@@ -1175,17 +1162,19 @@ rd_status rd_p2p_init(void)
     E.flush_list = calloc((size_t)rd_job.size, sizeof(int));
     if (!E.peers || !E.flush_list)
         return RD_ERR_NOMEM;
-    for (size_t i = 0; i < sizeof(rd_builtin_transports) / sizeof(rd_builtin_transports[0]); i++) {
+    for (int i = 0; i < rd_tl_nentries && nwant < RD_MAX_TLS; i++) {
+        const struct rd_tl_entry *e = &rd_tl_entries[i];
         int order;
-        /* unasked for, a network transport is opened only when some rank
-         * lives on another node (it costs start-up time and fence data) */
-        if (rd_builtin_transports[i]->network && !rd_param.transports[0] && rd_job.local_size == rd_job.size)
+        int self = strcmp(e->name, "self") == 0;
+        /* unasked for, a network transport is opened (and its plug-in
+         * loaded) only when some rank lives on another node */
+        if (e->network && !rd_param.transports[0] && rd_job.local_size == rd_job.size)
             continue;
         /* self is always there: no other transport reaches this rank */
-        if (rd_builtin_transports[i] == &rd_transport_self && !tl_allowed("self", &order))
+        if (self && !tl_allowed("self", &order))
             order = RD_MAX_TLS;
-        if (rd_builtin_transports[i] == &rd_transport_self || tl_allowed(rd_builtin_transports[i]->name, &order)) {
-            want[nwant].t = rd_builtin_transports[i];
+        if (self || tl_allowed(e->name, &order)) {
+            want[nwant].e = e;
             want[nwant].order = order;
             nwant++;
         }
@@ -1198,48 +1187,67 @@ rd_status rd_p2p_init(void)
             want[j - 1] = t;
         }
     int net_open = 0;
+    rd_tl_signals_save();
     for (int i = 0; i < nwant; i++) {
         rd_tl *tl = NULL;
         /* unasked for, one network transport serves the other nodes (each
          * reaches every rank, so a later one would never be chosen): the
          * first that opens (verbs where a device works, then ucx, ofi) */
-        if (want[i].t->network && net_open && !rd_param.transports[0]) {
-            rd_debug("p2p", "transport %s not opened: another network transport serves", want[i].t->name);
+        if (want[i].e->network && net_open && !rd_param.transports[0]) {
+            rd_debug("p2p", "transport %s not opened: another network transport serves", want[i].e->name);
             continue;
         }
-        st = want[i].t->open(&rd_job, am_handler, NULL, &tl);
+        const struct rd_transport *t = rd_tl_get(want[i].e);
+        if (t == NULL) {
+            /* asked for by name, a transport that cannot load is an error */
+            if (rd_param.transports[0]) {
+                rd_error("p2p", "transport %s is not available: its plug-in (rdmpi_tl_%s.so) "
+                         "could not be loaded (RDMPI_LOG=debug:p2p says why)", want[i].e->name,
+                         want[i].e->name);
+                rd_tl_signals_restore();
+                return RD_ERR_UNSUPPORTED;
+            }
+            continue;
+        }
+        st = t->open(&rd_job, am_handler, NULL, &tl);
         if (st == RD_ERR_UNSUPPORTED) {
-            rd_debug("p2p", "transport %s not available here", want[i].t->name);
+            rd_debug("p2p", "transport %s not available here", t->name);
             continue;
         }
         if (st != RD_OK) {
-            rd_error("p2p", "cannot open transport %s: %s", want[i].t->name, rd_status_string(st));
+            rd_error("p2p", "cannot open transport %s: %s", t->name, rd_status_string(st));
+            rd_tl_signals_restore();
             return st;
         }
         E.tls[E.ntls++] = tl;
-        net_open |= want[i].t->network;
+        net_open |= t->network;
         if (tl->caps.am_max > E.scratch_len)
             E.scratch_len = tl->caps.am_max;
     }
     if (E.ntls == 0) {
+        rd_tl_signals_restore();
         rd_error("p2p", "no transport could be opened (RDMPI_TRANSPORTS='%s')", rd_param.transports);
         return RD_ERR_UNREACH;
     }
     E.scratch = malloc(E.scratch_len ? E.scratch_len : 1);
-    if (!E.scratch)
+    if (!E.scratch) {
+        rd_tl_signals_restore();
         return RD_ERR_NOMEM;
+    }
     st = rd_job_commit();
     if (st == RD_OK)
         st = rd_job_fence(1);
     for (int i = 0; st == RD_OK && i < E.ntls; i++)
         if (E.tls[i]->ops->activate)
             st = E.tls[i]->ops->activate(E.tls[i]);
+    /* (activate may load libraries too: shm's opt-in xmap loads libucm) */
+    rd_tl_signals_restore();
     /* a second fence when a transport asks for it: every rank's activate()
      * is done before anyone sends (decided by what every rank tries to
      * open, the same everywhere, not by what opened) */
     int fence_again = 0;
     for (int i = 0; i < nwant; i++)
-        fence_again |= want[i].t->activate_fence;
+        fence_again |= want[i].e->activate_fence;
     if (st == RD_OK && fence_again)
         st = rd_job_fence(0);
     return st;

@@ -4,8 +4,9 @@
 # (COLL_SETS below covers each choice of each RDMPI_COLL_* parameter), and
 # with the shared-memory path of small collectives off (RDMPI_COLL_SHM=0),
 # with every size above zero going through the direct paths (through the
-# stage where the blocks fit it, and single copy: through mapped buffers
-# from their second use, or by CMA only), and with them off; and as if
+# stage where the blocks fit it, and single copy: by CMA (the default), or
+# through mapped buffers from their second use (opt-in RDMPI_SHM_XMAP=1)),
+# and with them off; and as if
 # the ranks were spread over 2 or 3 nodes (RDMPI_COLL_FAKE_NODES: world
 # rank modulo the count), so that the two-level algorithms run, chosen by
 # the table and forced.
@@ -18,7 +19,7 @@ COLL_SETS=(
     "RDMPI_COLL_BCAST=linear RDMPI_COLL_ALLREDUCE=reduce_bcast"
     "RDMPI_COLL_SHM=0"
     "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_ALLREDUCE_MIN=1 RDMPI_COLL_SHM_REDUCE_MIN=1 RDMPI_COLL_SHM_ROOTED_MIN=1 RDMPI_COLL_SHM_STAGED=yes"
-    "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_ALLREDUCE_MIN=1 RDMPI_COLL_SHM_REDUCE_MIN=1 RDMPI_COLL_SHM_ROOTED_MIN=1 RDMPI_COLL_SHM_STAGED=no"
+    "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_ALLREDUCE_MIN=1 RDMPI_COLL_SHM_REDUCE_MIN=1 RDMPI_COLL_SHM_ROOTED_MIN=1 RDMPI_COLL_SHM_STAGED=no RDMPI_SHM_XMAP=1"
     "RDMPI_COLL_SHM_MAX=0 RDMPI_COLL_SHM_DIRECT_MIN=1 RDMPI_COLL_SHM_ROOTED_MIN=1 RDMPI_COLL_SHM_STAGED=no RDMPI_SHM_XMAP=0"
     "RDMPI_COLL_SHM_DIRECT_MIN=0 RDMPI_COLL_SHM_ALLREDUCE_MIN=0 RDMPI_COLL_SHM_REDUCE_MIN=0 RDMPI_COLL_SHM_ROOTED_MIN=0"
     "RDMPI_COLL_SHM=0 RDMPI_COLL_FAKE_NODES=2"

@@ -22,6 +22,36 @@
 #define XMAP_EVENTS 1
 #endif
 
+#ifdef XMAP_EVENTS
+/* libucm is loaded only when xmap is turned on: linked into every program,
+ * it brings libucs, whose load installs handlers for fatal signals. */
+static struct {
+    ucm_global_config_t *opts;
+    void (*set_opts)(const ucm_global_config_t *);
+    ucs_status_t (*set_handler)(ucm_event_type_t, int, ucm_event_callback_t, void *);
+    void (*unset_handler)(ucm_event_type_t, ucm_event_callback_t, void *);
+} ucm;
+
+static int load_ucm(const char **why)
+{
+    /* libucm needs libucs's symbols but does not name libucs itself */
+    void *h = dlopen("libucs.so.0", RTLD_NOW | RTLD_GLOBAL) ? dlopen("libucm.so.0", RTLD_NOW | RTLD_LOCAL)
+                                                             : NULL;
+
+    if (h != NULL) {
+        ucm.opts = dlsym(h, "ucm_global_opts");
+        *(void **)&ucm.set_opts = dlsym(h, "ucm_set_global_opts");
+        *(void **)&ucm.set_handler = dlsym(h, "ucm_set_event_handler");
+        *(void **)&ucm.unset_handler = dlsym(h, "ucm_unset_event_handler");
+    }
+    if (h == NULL || !ucm.opts || !ucm.set_opts || !ucm.set_handler || !ucm.unset_handler) {
+        *why = "off: libucm.so.0 (UCX's memory hooks) cannot be loaded";
+        return 0;
+    }
+    return 1;
+}
+#endif
+
 #define XMAP_REGIONS 64 /* regions this process exposes at once */
 #define XMAP_SEEN 16    /* page ranges asked for once, not exposed yet */
 #define XMAP_ATTS 64    /* peers' regions mapped here */
@@ -90,11 +120,13 @@ static void vm_unmapped(ucm_event_type_t type, ucm_event_t *ev, void *arg)
  * check that an munmap of a region is really seen. */
 static int hook(const char **why)
 {
-    ucm_global_config_t opts = ucm_global_opts;
+    if (!load_ucm(why))
+        return 0;
+    ucm_global_config_t opts = *ucm.opts;
     opts.enable_malloc_hooks = 0;
     opts.enable_malloc_reloc = 0;
-    ucm_set_global_opts(&opts);
-    if (ucm_set_event_handler(UCM_EVENT_VM_UNMAPPED, 0, vm_unmapped, NULL) != UCS_OK) {
+    ucm.set_opts(&opts);
+    if (ucm.set_handler(UCM_EVENT_VM_UNMAPPED, 0, vm_unmapped, NULL) != UCS_OK) {
         *why = "libucm could not install its memory hooks";
         return 0;
     }
@@ -109,7 +141,7 @@ static int hook(const char **why)
     int seen = p != MAP_FAILED && atomic_load(&r->state) == R_DEAD;
     atomic_store(&r->state, R_FREE);
     if (!seen) {
-        ucm_unset_event_handler(UCM_EVENT_VM_UNMAPPED, vm_unmapped, NULL);
+        ucm.unset_handler(UCM_EVENT_VM_UNMAPPED, vm_unmapped, NULL);
         *why = "libucm's hooks did not report a test munmap";
     }
     return seen;
@@ -164,7 +196,7 @@ void rd_shm_xmap_fini(void)
     if (!xm.on)
         return;
 #ifdef XMAP_EVENTS
-    ucm_unset_event_handler(UCM_EVENT_VM_UNMAPPED, vm_unmapped, NULL);
+    ucm.unset_handler(UCM_EVENT_VM_UNMAPPED, vm_unmapped, NULL);
 #endif
     pthread_mutex_lock(&xm.lock);
     for (int i = 0; i < XMAP_ATTS; i++)
