@@ -126,6 +126,8 @@ static void sched_free(struct rd_sched *s)
             rd_dt_release(s->ops[i].dt);
         if (s->ops[i].sdt)
             rd_dt_release(s->ops[i].sdt);
+        if (s->ops[i].op)
+            rd_op_release(s->ops[i].op);
     }
     s->nops = 0;
     rd_comm_release(s->comm);
@@ -225,6 +227,7 @@ rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int c
     op->dt = dt;
     rd_dt_retain(dt);
     op->op = op_;
+    rd_op_retain(op_);
     return RD_OK;
 }
 

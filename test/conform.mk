@@ -1,0 +1,8 @@
+# Conformance tests (issue 18, point 8): each program checks one kind of
+# answer that an outside conformance suite found wrong.
+check_PROGRAMS += test/mpi/lifetime
+test_mpi_lifetime_SOURCES = test/mpi/lifetime.c
+test_mpi_lifetime_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_lifetime_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/lifetime.sh
+EXTRA_DIST += test/mpi/lifetime.sh
