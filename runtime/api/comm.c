@@ -345,7 +345,9 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     RD_API_READY("MPI_Comm_dup_with_info");
-    if (!rd_info_valid(info))
+    RD_TRY(rd_check_comm("MPI_Comm_dup_with_info", comm));
+    /* MPI_INFO_NULL: no hints (MPI-4.1; Open MPI and MPICH accept it) */
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info", "invalid info");
     /* no hint changes how rdmpi communicates yet: the dup is the same */
     return PMPI_Comm_dup(comm, newcomm);

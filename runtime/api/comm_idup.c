@@ -1,4 +1,4 @@
-/* MPI_Comm_idup: MPI_Comm_dup without blocking. The new communicator is
+/* MPI_Comm_idup (and MPI_Comm_idup_with_info): MPI_Comm_dup without blocking. The new communicator is
  * made at once (attributes, topology, error handler and name copied then,
  * as the standard asks); its context pair is agreed by a schedule (an
  * allreduce of reserved windows of free pairs, comm.h) that the progress
@@ -11,6 +11,7 @@
 #include "runtime/api/check.h"
 #include "runtime/attr.h"
 #include "runtime/comm.h"
+#include "runtime/info.h"
 
 struct idup {
     uint64_t win[RD_CTX_WORDS];    /* this rank's offer */
@@ -99,12 +100,8 @@ static rd_status build(struct rd_sched *s, MPI_Comm comm, struct idup *d)
     return rd_bcast_binomial(s, &a);
 }
 
-#pragma weak MPI_Comm_idup = PMPI_Comm_idup
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+static int idup(const char *call, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
-    const char *call = "MPI_Comm_idup";
-    RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
     if (!newcomm || !req)
         return rd_err_raise(comm, MPI_ERR_ARG, call, "%s is NULL", newcomm ? "request" : "newcomm");
     struct idup *d = calloc(1, sizeof(*d));
@@ -167,4 +164,24 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     *newcomm = MPI_COMM_NULL;
     free(d);
     return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
+}
+
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+{
+    RD_API_READY("MPI_Comm_idup");
+    RD_TRY(rd_check_comm("MPI_Comm_idup", comm));
+    return idup("MPI_Comm_idup", comm, newcomm, req);
+}
+
+#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *req)
+{
+    const char *call = "MPI_Comm_idup_with_info";
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    /* MPI_INFO_NULL: no hints; no hint changes how rdmpi communicates yet */
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
+    return idup(call, comm, newcomm, req);
 }
