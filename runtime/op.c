@@ -172,9 +172,11 @@ static const struct {
     MPI_Datatype dt;
     const rd_kernel *k;
 } rd_op_table[] = {
-    /* MPI_CHAR as a signed char (MPI-3.1 lists no op on it; MPICH and
-     * Open MPI accept them, and programs count on it) */
-    {MPI_SIGNED_CHAR, k_schar}, {MPI_CHAR, k_schar}, {MPI_UNSIGNED_CHAR, k_uchar}, {MPI_SHORT, k_short},
+    /* MPI_CHAR (and Fortran's MPI_CHARACTER) as a signed char: MPI-3.1
+     * lists no op on them; MPICH and Open MPI accept them, and programs
+     * count on it */
+    {MPI_SIGNED_CHAR, k_schar}, {MPI_CHAR, k_schar}, {MPI_CHARACTER, k_schar},
+    {MPI_UNSIGNED_CHAR, k_uchar}, {MPI_SHORT, k_short},
     {MPI_UNSIGNED_SHORT, k_ushort}, {MPI_INT, k_int}, {MPI_UNSIGNED, k_uint}, {MPI_LONG, k_long},
     {MPI_UNSIGNED_LONG, k_ulong}, {MPI_LONG_LONG_INT, k_llong}, {MPI_LONG_LONG, k_llong},
     {MPI_UNSIGNED_LONG_LONG, k_ullong}, {MPI_INT8_T, k_i8}, {MPI_INT16_T, k_i16},

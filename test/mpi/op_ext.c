@@ -1,6 +1,7 @@
 /* MPI test: reductions that MPI-3.1 does not list but MPICH and Open MPI
  * accept and programs use: every integer op on MPI_CHAR (as a signed
- * char: SUM, PROD, MIN, MAX, the logical and the bitwise ops), and the
+ * char: SUM, PROD, MIN, MAX, the logical and the bitwise ops; Fortran's
+ * MPI_CHARACTER likewise), and the
  * logical and bitwise ops on MPI_AINT, MPI_OFFSET and MPI_COUNT (integer
  * types here). Exact values, negative chars and wraparound included, by
  * MPI_Reduce_local, by MPI_Allreduce over the ranks, and on a derived
@@ -46,6 +47,12 @@ int main(int argc, char **argv)
     LOCAL(char, MPI_CHAR, MPI_BAND, (-1, 0x5a, -128, 0x0f), (0x33, 0x0f, -1, 0x70), (0x33, 0x0a, -128, 0));
     LOCAL(char, MPI_CHAR, MPI_BOR, (-128, 0x50, 1, 0), (1, 0x0a, -2, 0), (-127, 0x5a, -1, 0));
     LOCAL(char, MPI_CHAR, MPI_BXOR, (-1, 0x55, -128, 7), (0x0f, 0x55, 1, 0), (sc(0xf0), 0, -127, 7));
+
+    /* Fortran's MPI_CHARACTER: the same (both peers accept it too) */
+    LOCAL(char, MPI_CHARACTER, MPI_SUM, (100, -128, 5, -3), (100, -1, -7, -4), (sc(200), sc(-129), -2, -7));
+    LOCAL(char, MPI_CHARACTER, MPI_MAX, (-5, 100, -128, 0), (3, -100, -127, -1), (3, 100, -127, 0));
+    LOCAL(char, MPI_CHARACTER, MPI_LOR, (-1, 0, 7, 0), (2, 5, 0, 0), (1, 1, 1, 0));
+    LOCAL(char, MPI_CHARACTER, MPI_BXOR, (-1, 0x55, -128, 7), (0x0f, 0x55, 1, 0), (sc(0xf0), 0, -127, 7));
 
     /* the logical and bitwise ops on the address and offset types */
 #define AOC(T, MT)                                                                                        \
