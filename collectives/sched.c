@@ -107,6 +107,7 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
     s->req = NULL;
     s->on_done = NULL;
     s->arg = NULL;
+    s->again = 0;
     s->next = NULL;
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     s->comm = comm;
@@ -126,6 +127,8 @@ static void sched_free(struct rd_sched *s)
             rd_dt_release(s->ops[i].dt);
         if (s->ops[i].sdt)
             rd_dt_release(s->ops[i].sdt);
+        if (s->ops[i].op)
+            rd_op_release(s->ops[i].op);
     }
     s->nops = 0;
     rd_comm_release(s->comm);
@@ -225,6 +228,7 @@ rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int c
     op->dt = dt;
     rd_dt_retain(dt);
     op->op = op_;
+    rd_op_retain(op_);
     return RD_OK;
 }
 
@@ -415,11 +419,25 @@ static int advance(struct rd_sched *s)
     return pend_done(s);
 }
 
+/* The steps are done: on_done may ask for another run of them (another
+ * round on the same tag; every rank runs its rounds in order, and messages
+ * between two ranks are matched in the order they were sent). Returns 1
+ * when the schedule is finished, 0 when it starts over. */
+static int wrap_up(struct rd_sched *s)
+{
+    if (!s->on_done)
+        return 1;
+    s->on_done(s);
+    if (!s->again)
+        return 1;
+    s->again = 0;
+    s->pc = 0;
+    return 0;
+}
+
 static void finish(struct rd_sched *s)
 {
     struct rd_request_s *req = s->req;
-    if (s->on_done)
-        s->on_done(s);
     if (req) {
         req->error = s->error;
         sched_free(s);
@@ -450,7 +468,7 @@ int rd_sched_progress(void)
     while (s) {
         struct rd_sched *next = s->next;
         int pc = s->pc, np = s->npend;
-        if (advance(s)) {
+        if (advance(s) && wrap_up(s)) {
             if (prev)
                 prev->next = next;
             else
@@ -483,7 +501,7 @@ static int advance_first(struct rd_sched *s)
 
 int rd_sched_run(struct rd_sched *s)
 {
-    if (!advance_first(s)) {
+    if (!(advance_first(s) && wrap_up(s))) {
         activate(s);
         rd_wait_flag(&s->done);
     }
@@ -504,7 +522,7 @@ rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **reqp)
     rd_status_empty(&req->status);
     s->req = req;
     *reqp = req;
-    if (advance_first(s))
+    if (advance_first(s) && wrap_up(s))
         finish(s);
     else
         activate(s);

@@ -71,8 +71,11 @@ struct rd_sched {
     int nscratch, capscratch;
     struct rd_request_s *req;      /* nonblocking: the user's request */
     void (*on_done)(struct rd_sched *s); /* nonblocking: called when the steps are done,
-                                          * before the request completes; may set error */
+                                          * before the request completes; may set error,
+                                          * or set again to run the steps once more (same
+                                          * tag: another round of an agreement) */
     void *arg;                     /* for on_done */
+    int again;
     _Atomic int done;              /* blocking: set when the schedule finishes */
     struct rd_sched *next;         /* active list / free list */
 };

@@ -655,6 +655,7 @@ RD_MPI_PROTO(int, Dims_create, (int nnodes, int ndims, int dims[]))
 
 /* collectives */
 RD_MPI_PROTO(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+RD_MPI_PROTO(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
 RD_MPI_PROTO(int, Barrier, (MPI_Comm comm))
 RD_MPI_PROTO(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
 RD_MPI_PROTO(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

@@ -29,6 +29,10 @@ static uint64_t rd_ctx_used[RD_CTX_PAIRS / 64];
 /* Pairs offered by this rank to nonblocking agreements still running
  * (MPI_Comm_idup): no other agreement may offer them meanwhile. */
 static uint64_t rd_ctx_reserved[RD_CTX_PAIRS / 64];
+/* Pairs offered by the blocking agreements of the communicator-creating
+ * calls in progress here (rd_comm_creating), and how deep they nest. */
+static uint64_t rd_ctx_blocking[RD_CTX_PAIRS / 64];
+static int rd_ctx_creating;
 _Static_assert(RD_CTX_PAIRS / 64 == RD_CTX_WORDS, "RD_CTX_WORDS is the size of the pair bitmap");
 
 static void twin(struct rd_comm_s *c, struct rd_comm_s *t)
@@ -67,6 +71,8 @@ void rd_comm_fini(void)
     rd_mpi_comm_world.node_seq = rd_mpi_comm_self.node_seq = 0;
     memset(rd_ctx_used, 0, sizeof(rd_ctx_used));
     memset(rd_ctx_reserved, 0, sizeof(rd_ctx_reserved));
+    memset(rd_ctx_blocking, 0, sizeof(rd_ctx_blocking));
+    rd_ctx_creating = 0;
 }
 
 rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Comm *out)
@@ -177,8 +183,19 @@ static rd_status and_free_maps(MPI_Comm parent, const int *members, int n, int m
     int p = 1;
     rd_status st = RD_OK;
 #define RD_MEMBER(i) (members ? members[i] : (i))
+    RD_LOCK();
     for (int i = 0; i < N; i++)
         mine[i] = ~(rd_ctx_used[i] | rd_ctx_reserved[i]);
+    /* the highest free pairs are left to nonblocking agreements, which
+     * may need them meanwhile (rd_comm_creating) */
+    for (int i = N - 1, k = 0; i >= 0 && k < RD_CTX_NB_KEEP; i--)
+        while (mine[i] && k < RD_CTX_NB_KEEP) {
+            mine[i] &= ~(1ULL << (63 - __builtin_clzll(mine[i])));
+            k++;
+        }
+    for (int i = 0; i < N; i++)
+        rd_ctx_blocking[i] |= mine[i];
+    RD_UNLOCK();
     while (p * 2 <= n)
         p *= 2;
     int extra = n - p;
@@ -297,20 +314,34 @@ rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void 
     return RD_OK;
 }
 
-void rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS])
+uint64_t rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS], int n)
 {
-    int k = 0;
+    int k = 0, any = 0, withheld = 0;
     for (int i = 0; i < RD_CTX_WORDS; i++) {
-        uint64_t free_ = ~(rd_ctx_used[i] | rd_ctx_reserved[i]);
+        uint64_t unused = ~rd_ctx_used[i], free_ = unused & ~(rd_ctx_reserved[i] | rd_ctx_blocking[i]);
+        any |= unused != 0;
+        withheld |= free_ != unused;
         win[i] = 0;
-        while (free_ && k < RD_CTX_WINDOW) {
+        while (free_ && k < n) {
             uint64_t bit = free_ & -free_;
             win[i] |= bit;
             free_ &= free_ - 1;
             k++;
         }
+        withheld |= free_ != 0; /* beyond the window */
         rd_ctx_reserved[i] |= win[i];
     }
+    return (k > 0 ? RD_CTX_F_OFFERED : 0) | (any ? RD_CTX_F_FREE : 0) | (withheld ? 0 : RD_CTX_F_ALL);
+}
+
+void rd_comm_creating(int enter)
+{
+    RD_LOCK();
+    if (enter)
+        rd_ctx_creating++;
+    else if (--rd_ctx_creating == 0)
+        memset(rd_ctx_blocking, 0, sizeof(rd_ctx_blocking));
+    RD_UNLOCK();
 }
 
 void rd_comm_ctx_unreserve(const uint64_t win[RD_CTX_WORDS])

@@ -143,16 +143,36 @@ rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, i
 rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only);
 
 /* Nonblocking agreement (MPI_Comm_idup): a communicator made with ctx
- * RD_CTX_PENDING gets its pair later from rd_comm_set_ctx. Each rank
- * reserves a window of up to RD_CTX_WINDOW free pairs (bits of a map of
- * RD_CTX_WORDS words), the ranks AND their windows, and each takes the
- * lowest common pair; reserved pairs are offered to no other agreement
- * until unreserved. */
+ * RD_CTX_PENDING gets its pair later from rd_comm_set_ctx. It runs in
+ * rounds: each rank reserves a window of its lowest free pairs (bits of a
+ * map of RD_CTX_WORDS words) that no other agreement here is offering,
+ * the ranks AND their windows, and each takes the lowest common pair;
+ * reserved pairs are offered to no other agreement until unreserved. When
+ * the windows have no pair in common (the ranks' states differ, or other
+ * agreements hold the pairs), the agreement runs another round with fresh
+ * windows, twice as large when every rank offered some (runtime/api/
+ * comm_idup.c). The first round's window is RD_CTX_WINDOW pairs.
+ * rd_comm_ctx_reserve returns RD_CTX_F_* flags describing the offer. */
 #define RD_CTX_PENDING UINT32_MAX
-#define RD_CTX_WINDOW 256
-void rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS]);
+#define RD_CTX_WINDOW 64
+#define RD_CTX_F_OFFERED 1u /* the window is not empty */
+#define RD_CTX_F_FREE 2u    /* some pair is unused here */
+#define RD_CTX_F_ALL 4u     /* the window is every pair unused here */
+uint64_t rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS], int n);
 void rd_comm_ctx_unreserve(const uint64_t win[RD_CTX_WORDS]);
 void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx);
+/* Around every call that agrees on context pairs by blocking exchanges
+ * (MPI_Comm_dup, split, create, create_group, Intercomm_create, merge):
+ * rd_comm_creating(1) on entry, (0) on return. Until the outermost such
+ * call returns, the pairs its agreements offered are offered to no
+ * nonblocking agreement (whose later rounds start inside rd_progress(),
+ * so inside the call's waits): the call's pick is marked used only when
+ * its communicator is made. Blocking agreements never offer a rank's
+ * RD_CTX_NB_KEEP highest free pairs, so that a nonblocking agreement
+ * always has some to offer meanwhile: the call may be waiting for ranks
+ * that wait for that agreement to end. */
+void rd_comm_creating(int enter);
+#define RD_CTX_NB_KEEP 64
 /* Blocking exchange on comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
 

@@ -499,11 +499,11 @@ struct rd_bounds {
 
 static void bounds_add(struct rd_bounds *b, MPI_Aint lo, MPI_Aint hi, MPI_Datatype old)
 {
+    /* each copy has its lb marker at origin + lb and its ub marker at
+     * origin + lb + extent, also when a resized type's extent is negative
+     * (the ub marker below the lb marker: the extent of the whole may then
+     * be negative or zero, as MPI's ub - lb) */
     MPI_Aint l = lo + old->lb, u = hi + old->lb + old->extent;
-    if (old->extent < 0) { /* a resized type may have a negative extent */
-        l = lo + old->lb + old->extent;
-        u = hi + old->lb;
-    }
     if (!b->any || l < b->lb)
         b->lb = l;
     if (!b->any || u > b->ub)

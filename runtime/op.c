@@ -133,6 +133,7 @@ K_INT(uint8_t, u8)
 K_INT(uint16_t, u16)
 K_INT(uint32_t, u32)
 K_INT(uint64_t, u64)
+K_INT(MPI_Aint, aint)
 K_FLOAT(float, float)
 K_FLOAT(double, double)
 K_FLOAT(long double, ldouble)
@@ -171,14 +172,19 @@ static const struct {
     MPI_Datatype dt;
     const rd_kernel *k;
 } rd_op_table[] = {
-    {MPI_SIGNED_CHAR, k_schar}, {MPI_UNSIGNED_CHAR, k_uchar}, {MPI_SHORT, k_short},
+    /* MPI_CHAR (and Fortran's MPI_CHARACTER) as a signed char: MPI-3.1
+     * lists no op on them; MPICH and Open MPI accept them, and programs
+     * count on it */
+    {MPI_SIGNED_CHAR, k_schar}, {MPI_CHAR, k_schar}, {MPI_CHARACTER, k_schar},
+    {MPI_UNSIGNED_CHAR, k_uchar}, {MPI_SHORT, k_short},
     {MPI_UNSIGNED_SHORT, k_ushort}, {MPI_INT, k_int}, {MPI_UNSIGNED, k_uint}, {MPI_LONG, k_long},
     {MPI_UNSIGNED_LONG, k_ulong}, {MPI_LONG_LONG_INT, k_llong}, {MPI_LONG_LONG, k_llong},
     {MPI_UNSIGNED_LONG_LONG, k_ullong}, {MPI_INT8_T, k_i8}, {MPI_INT16_T, k_i16},
     {MPI_INT32_T, k_i32}, {MPI_INT64_T, k_i64}, {MPI_UINT8_T, k_u8}, {MPI_UINT16_T, k_u16},
     {MPI_UINT32_T, k_u32}, {MPI_UINT64_T, k_u64},
-    /* multi-language types: as C integers, without the logical ops */
-    {MPI_AINT, k_fint64}, {MPI_OFFSET, k_fint64}, {MPI_COUNT, k_fint64},
+    /* multi-language types: C integers, logical ops included (MPI-3.1
+     * leaves those out; MPICH and Open MPI take them) */
+    {MPI_AINT, k_aint}, {MPI_OFFSET, k_llong}, {MPI_COUNT, k_llong},
     {MPI_FLOAT, k_float}, {MPI_DOUBLE, k_double}, {MPI_LONG_DOUBLE, k_ldouble},
     {MPI_C_COMPLEX, k_fcomplex}, {MPI_C_FLOAT_COMPLEX, k_fcomplex}, {MPI_C_DOUBLE_COMPLEX, k_dcomplex},
     {MPI_C_LONG_DOUBLE_COMPLEX, k_ldcomplex}, {MPI_CXX_FLOAT_COMPLEX, k_fcomplex},

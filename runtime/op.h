@@ -3,7 +3,9 @@
 #define RD_OP_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define RD_OP_MAGIC 0x4f704f70u /* "OpOp" */
 
@@ -15,15 +17,36 @@ enum rd_op_code {
 
 struct rd_op_s {
     uint32_t magic;
-    int predefined;
-    int commute;
-    int code;                /* enum rd_op_code */
+    uint8_t predefined;
+    uint8_t commute;
+    uint16_t code;           /* enum rd_op_code */
+    _Atomic int refs;        /* user ops: the handle + pending operations */
     MPI_User_function *user; /* RD_OP_USER */
 };
+/* the predefined ops are exported objects: their size stays what it was
+ * (programs linked with the library hold copies of them) */
+_Static_assert(sizeof(struct rd_op_s) == 24 || sizeof(void *) != 8, "struct rd_op_s changed size");
 
 static inline int rd_op_valid(MPI_Op op)
 {
     return op != MPI_OP_NULL && op->magic == RD_OP_MAGIC;
+}
+
+/* Pending operations (the reduction steps of a schedule) hold a reference
+ * to a user op, so that MPI_Op_free may come before they complete: the op
+ * goes with its last reference. */
+static inline void rd_op_retain(MPI_Op op)
+{
+    if (!op->predefined)
+        atomic_fetch_add_explicit(&op->refs, 1, memory_order_relaxed);
+}
+
+static inline void rd_op_release(MPI_Op op)
+{
+    if (!op->predefined && atomic_fetch_sub_explicit(&op->refs, 1, memory_order_acq_rel) == 1) {
+        op->magic = 0;
+        free(op);
+    }
 }
 
 /* inout[i] = in[i] op inout[i] for count elements of dt. Returns

@@ -149,7 +149,8 @@ static int hand_to_srun(const struct rrun_options *opt)
         av[k++] = opt->argv[i];
     av[k] = NULL;
     if (opt->timeout > 0)
-        fprintf(stderr, "rrun: --timeout is not passed to srun (its limits are in minutes); use srun --time\n");
+        fprintf(stderr, "rrun: %s is not passed to srun (its limits are in minutes); use srun --time\n",
+                opt->timeout_from);
     execvp("srun", (char **)av);
     free(av);
     fprintf(stderr, "rrun: inside Slurm allocation %s, but cannot run srun: %s (RDMPI_RRUN_SRUN=0 launches "

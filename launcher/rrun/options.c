@@ -47,6 +47,8 @@ static const char usage_text[] =
     "  -x VAR                 copy rrun's own value of VAR to every rank\n"
     "  --tag-output           prefix each line of output with [rank]\n"
     "  --timeout S            end the job when it runs longer than S seconds\n"
+    "                         (default: $MPIEXEC_TIMEOUT, as mpiexec reads it;\n"
+    "                         0 or unset: no limit)\n"
     "  --oversubscribe        accepted for compatibility; rrun always allows it\n"
     "  -h, --help             show this help and exit\n"
     "  --version              show the version and exit\n"
@@ -69,7 +71,7 @@ static const char usage_text[] =
     "  1        a rank exited without calling MPI_Finalize, or rrun failed\n"
     "  C        a rank called MPI_Abort with code C (codes outside 0..255 are\n"
     "           taken modulo 256, and one that would become 0 exits 1)\n"
-    "  124      the --timeout expired\n"
+    "  124      the --timeout (or MPIEXEC_TIMEOUT) expired\n"
     "  127      the program cannot be found or executed (nothing started)\n"
     "  2        usage error (nothing started)\n";
 
@@ -211,6 +213,7 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
                 return usage_error("--timeout needs a positive number of seconds, got '%s'",
                                    val);
             opt->timeout_text = val;
+            opt->timeout_from = "--timeout";
         } else if (match_opt(arg, "--host", &val) || match_opt(arg, "-host", &val) ||
                    match_opt(arg, "-H", &val)) {
             TAKE_VALUE("--host");
@@ -234,6 +237,23 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
             return usage_error("unknown option '%s'", arg);
         }
 #undef TAKE_VALUE
+    }
+
+    /* The limit mpiexec reads from the environment (Open MPI's and MPICH's
+     * launchers), when --timeout is not given: the option wins. */
+    const char *env = getenv("MPIEXEC_TIMEOUT");
+    if (opt->timeout_from == NULL && env != NULL && *env != '\0') {
+        double v;
+        char *end;
+        errno = 0;
+        v = strtod(env, &end);
+        if (errno != 0 || end == env || *end != '\0' || !(v >= 0) || v > 1e9)
+            return usage_error("MPIEXEC_TIMEOUT needs a number of seconds (0: no limit), got '%s'", env);
+        if (v > 0) {
+            opt->timeout = v;
+            opt->timeout_text = env;
+            opt->timeout_from = "MPIEXEC_TIMEOUT";
+        }
     }
 
     if (!have_np && opt->hosts == NULL && opt->hostfile == NULL)

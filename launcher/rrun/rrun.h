@@ -56,6 +56,7 @@ struct rrun_options {
     bool tag_output;
     double timeout;            /* seconds; 0: none */
     const char *timeout_text;  /* as typed, for the message */
+    const char *timeout_from;  /* "--timeout" or "MPIEXEC_TIMEOUT", for the message */
     const char **env_specs;    /* the -x arguments: "VAR" or "VAR=val" */
     int n_env_specs;
     char **argv;               /* program and its arguments (points into argv) */

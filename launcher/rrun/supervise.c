@@ -521,7 +521,7 @@ void rrun_report_end(const struct rrun_job *job)
         break;
     }
     case RRUN_END_TIMEOUT:
-        fprintf(stderr, "rrun: job exceeded the --timeout of %s s; ending it\n",
+        fprintf(stderr, "rrun: job exceeded the %s of %s s; ending it\n", job->opt->timeout_from,
                 job->opt->timeout_text);
         break;
     case RRUN_END_RRUN_SIGNAL:

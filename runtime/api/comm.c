@@ -61,8 +61,7 @@ static int make_comm(MPI_Comm parent, const char *call, int rank, int size, int 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_dup = PMPI_Comm_dup
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+static int comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_dup";
     uint32_t ctx;
@@ -104,6 +103,16 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
+/* its agreements' pairs are kept from nonblocking ones until it returns (comm.h) */
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    rd_comm_creating(1);
+    int rc = comm_dup(comm, newcomm);
+    rd_comm_creating(0);
+    return rc;
+}
+
 struct rd_split_entry {
     int color, key, rank;
 };
@@ -116,8 +125,7 @@ static int split_order(const void *a, const void *b)
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-#pragma weak MPI_Comm_split = PMPI_Comm_split
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+static int comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_split";
     uint32_t ctx;
@@ -164,8 +172,17 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return make_comm(comm, call, myrank, n, ranks, ctx, newcomm);
 }
 
-#pragma weak MPI_Comm_create = PMPI_Comm_create
-int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+/* its agreements' pairs are kept from nonblocking ones until it returns (comm.h) */
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    rd_comm_creating(1);
+    int rc = comm_split(comm, color, key, newcomm);
+    rd_comm_creating(0);
+    return rc;
+}
+
+static int comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create";
     uint32_t ctx;
@@ -200,6 +217,16 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     for (int i = 0; i < group->size; i++)
         ranks[i] = rd_group_world(group, i);
     return make_comm(comm, call, me, group->size, ranks, ctx, newcomm);
+}
+
+/* its agreements' pairs are kept from nonblocking ones until it returns (comm.h) */
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    rd_comm_creating(1);
+    int rc = comm_create(comm, group, newcomm);
+    rd_comm_creating(0);
+    return rc;
 }
 
 #pragma weak MPI_Comm_free = PMPI_Comm_free
@@ -345,7 +372,9 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     RD_API_READY("MPI_Comm_dup_with_info");
-    if (!rd_info_valid(info))
+    RD_TRY(rd_check_comm("MPI_Comm_dup_with_info", comm));
+    /* MPI_INFO_NULL: no hints (MPI-4.1; Open MPI and MPICH accept it) */
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info", "invalid info");
     /* no hint changes how rdmpi communicates yet: the dup is the same */
     return PMPI_Comm_dup(comm, newcomm);
@@ -398,8 +427,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     return PMPI_Info_create(info_used);
 }
 
-#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+static int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create_group";
     uint32_t ctx;
@@ -443,4 +471,14 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         return comm_fail(comm, call, st);
     }
     return make_comm(comm, call, me, n, ranks, ctx, newcomm);
+}
+
+/* its agreements' pairs are kept from nonblocking ones until it returns (comm.h) */
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    rd_comm_creating(1);
+    int rc = comm_create_group(comm, group, tag, newcomm);
+    rd_comm_creating(0);
+    return rc;
 }

@@ -1,8 +1,31 @@
-/* MPI_Comm_idup: MPI_Comm_dup without blocking. The new communicator is
- * made at once (attributes, topology, error handler and name copied then,
- * as the standard asks); its context pair is agreed by a schedule (an
- * allreduce of reserved windows of free pairs, comm.h) that the progress
- * engine runs, and is set when the request completes. */
+/* MPI_Comm_idup (and MPI_Comm_idup_with_info): MPI_Comm_dup without
+ * blocking. The new communicator is made at once (attributes, topology,
+ * error handler and name copied then, as the standard asks); its context
+ * pair is agreed by a schedule (an allreduce of reserved windows of free
+ * pairs, comm.h) that the progress engine runs, and is set when the
+ * request completes.
+ *
+ * The windows of one round need not meet: ranks that are members of
+ * different communicators have different pairs free, and concurrent
+ * agreements (many idups outstanding on one parent or several) hold
+ * different windows on ranks that started or finished them at different
+ * moments. So the schedule runs again (another round on the same tag)
+ * until the ranks find a common pair, with windows taken when each round
+ * starts, twice as large when every rank offered some. The flags word,
+ * ANDed with the windows, says whether every rank offered some pairs, has
+ * any unused pair at all, and offered all it has: the agreement fails
+ * (MPI_ERR_INTERN) only when no pair is free on every rank. Every rank
+ * sees the same AND, so all decide alike.
+ *
+ * Agreements that need more rounds take turns: only the one with the
+ * lowest key (the parent's context id and the collective's tag, the same
+ * on every rank) among those retrying on a rank offers a window there,
+ * the others offer none, so that they cannot keep taking each other's
+ * pairs in a different order on each rank (with every retry offering a
+ * window, 48 idups over 3 parents started in opposite orders went round
+ * for ever). Its ranks all started it (its first round ended), so its
+ * rounds never wait for a rank that has not: it gets a window on every
+ * rank, then a window of all that rank's free pairs, and ends. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +34,46 @@
 #include "runtime/api/check.h"
 #include "runtime/attr.h"
 #include "runtime/comm.h"
+#include "runtime/info.h"
+
+/* the windows and, in their last word, this rank's RD_CTX_F_* flags */
+#define NW (RD_CTX_WORDS + 1)
 
 struct idup {
-    uint64_t win[RD_CTX_WORDS];    /* this rank's offer */
-    uint64_t agreed[RD_CTX_WORDS]; /* the AND over the ranks (of this group) */
-    uint64_t theirs[RD_CTX_WORDS]; /* intercommunicator: the other group's AND */
+    uint64_t win[NW];    /* this rank's offer */
+    uint64_t agreed[NW]; /* the AND over the ranks (of this group) */
+    uint64_t theirs[NW]; /* intercommunicator: the other group's AND */
+    int n;               /* pairs a window may hold this round */
+    uint64_t key;        /* the parent's context id, the collective's tag */
+    struct idup *next;   /* in the retrying list */
+    int retrying;
     MPI_Comm newcomm;
-    MPI_Comm *out;                 /* the user's handle: MPI_COMM_NULL on failure */
+    MPI_Comm *out;       /* the user's handle: MPI_COMM_NULL on failure */
 };
+
+/* Agreements of this rank that needed more than one round. */
+static struct idup *retrying;
+
+/* This round's window (lock held): n pairs at most, none when another
+ * retrying agreement has the turn. */
+static void offer(struct idup *d)
+{
+    int n = d->n;
+    for (struct idup *o = retrying; o && d->retrying; o = o->next)
+        if (o->key < d->key)
+            n = 0;
+    d->win[RD_CTX_WORDS] = rd_comm_ctx_reserve(d->win, n);
+    memcpy(d->agreed, d->win, sizeof(d->win));
+}
+
+static void retrying_drop(struct idup *d)
+{
+    for (struct idup **p = &retrying; d->retrying && *p; p = &(*p)->next)
+        if (*p == d) {
+            *p = d->next;
+            break;
+        }
+}
 
 static void idup_done(struct rd_sched *s)
 {
@@ -27,12 +82,28 @@ static void idup_done(struct rd_sched *s)
     uint32_t ctx, lctx = 0;
     int ok = s->error == MPI_SUCCESS;
     if (ok && d->newcomm->is_inter) /* free in both groups */
-        for (int i = 0; i < RD_CTX_WORDS; i++)
+        for (int i = 0; i < NW; i++)
             d->agreed[i] &= d->theirs[i];
     ok = ok && rd_comm_lowest_ctx(d->agreed, UINT32_MAX, &ctx) == RD_OK;
     /* an intercommunicator's local group gets the next pair */
     if (ok && d->newcomm->is_inter)
         ok = rd_comm_lowest_ctx(d->agreed, ctx, &lctx) == RD_OK;
+    uint64_t flags = d->agreed[RD_CTX_WORDS];
+    if (!ok && s->error == MPI_SUCCESS && (flags & RD_CTX_F_FREE) && !(flags & RD_CTX_F_ALL)) {
+        /* no common pair among these windows, but there may be among
+         * others: another round */
+        if ((flags & RD_CTX_F_OFFERED) && d->n < RD_CTX_WORDS * 64)
+            d->n *= 2;
+        if (!d->retrying) {
+            d->retrying = 1;
+            d->next = retrying;
+            retrying = d;
+        }
+        offer(d);
+        s->again = 1;
+        return;
+    }
+    retrying_drop(d);
     if (ok) {
         rd_comm_set_ctx(d->newcomm, ctx);
         if (d->newcomm->is_inter)
@@ -79,18 +150,18 @@ static rd_status build(struct rd_sched *s, MPI_Comm comm, struct idup *d)
 {
     if (!comm->is_inter) {
         struct rd_coll_args a = {.comm = comm, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
-                                 .count = RD_CTX_WORDS, .dt = MPI_UINT64_T, .op = MPI_BAND};
+                                 .count = NW, .dt = MPI_UINT64_T, .op = MPI_BAND};
         return rd_allreduce_recursive_doubling(s, &a);
     }
     struct rd_coll_args a = {.comm = comm->local, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
-                             .count = RD_CTX_WORDS, .dt = MPI_UINT64_T, .op = MPI_BAND};
+                             .count = NW, .dt = MPI_UINT64_T, .op = MPI_BAND};
     rd_sched_on(s, comm->local->coll);
     RD_CTRY(rd_allreduce_recursive_doubling(s, &a));
     RD_CTRY(rd_sched_wait(s));
     if (comm->rank == 0) {
         rd_sched_on(s, comm->coll);
-        RD_CTRY(rd_sched_send(s, d->agreed, RD_CTX_WORDS, MPI_UINT64_T, 0));
-        RD_CTRY(rd_sched_recv(s, d->theirs, RD_CTX_WORDS, MPI_UINT64_T, 0));
+        RD_CTRY(rd_sched_send(s, d->agreed, NW, MPI_UINT64_T, 0));
+        RD_CTRY(rd_sched_recv(s, d->theirs, NW, MPI_UINT64_T, 0));
         RD_CTRY(rd_sched_wait(s));
     }
     rd_sched_on(s, comm->local->coll);
@@ -99,12 +170,8 @@ static rd_status build(struct rd_sched *s, MPI_Comm comm, struct idup *d)
     return rd_bcast_binomial(s, &a);
 }
 
-#pragma weak MPI_Comm_idup = PMPI_Comm_idup
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+static int idup(const char *call, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
-    const char *call = "MPI_Comm_idup";
-    RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
     if (!newcomm || !req)
         return rd_err_raise(comm, MPI_ERR_ARG, call, "%s is NULL", newcomm ? "request" : "newcomm");
     struct idup *d = calloc(1, sizeof(*d));
@@ -146,9 +213,11 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     d->out = newcomm;
     *newcomm = nc;
     RD_LOCK();
-    rd_comm_ctx_reserve(d->win);
-    memcpy(d->agreed, d->win, sizeof(d->win));
+    d->n = RD_CTX_WINDOW;
+    offer(d);
     struct rd_sched *s = rd_sched_new(comm);
+    if (s)
+        d->key = (uint64_t)comm->ctx << 32 | (uint32_t)s->tag;
     st = s ? build(s, comm, d) : RD_ERR_NOMEM;
     if (st == RD_OK) {
         s->on_done = idup_done;
@@ -167,4 +236,24 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     *newcomm = MPI_COMM_NULL;
     free(d);
     return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
+}
+
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+{
+    RD_API_READY("MPI_Comm_idup");
+    RD_TRY(rd_check_comm("MPI_Comm_idup", comm));
+    return idup("MPI_Comm_idup", comm, newcomm, req);
+}
+
+#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *req)
+{
+    const char *call = "MPI_Comm_idup_with_info";
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    /* MPI_INFO_NULL: no hints; no hint changes how rdmpi communicates yet */
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
+    return idup(call, comm, newcomm, req);
 }

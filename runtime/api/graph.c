@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
+#include "runtime/info.h"
 
 int rd_mpi_unweighted[1];
 int rd_mpi_weights_empty[1];
@@ -188,6 +189,8 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
     if (!newcomm || indegree < 0 || outdegree < 0 || (indegree > 0 && !sources) ||
         (outdegree > 0 && !destinations))
         return rd_err_raise(comm, MPI_ERR_ARG, call, "a NULL or negative argument");
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
     for (int i = 0; i < indegree; i++)
         if (sources[i] < 0 || sources[i] >= comm->size)
             return rd_err_raise(comm, MPI_ERR_RANK, call, "source %d is not in [0, %d)", sources[i], comm->size);
@@ -345,6 +348,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
     RD_TRY(rd_check_intra(call, comm));
     if (!newcomm || n < 0 || (n > 0 && (!sources || !degrees)))
         return rd_err_raise(comm, MPI_ERR_ARG, call, "a NULL or negative argument");
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
     /* the edges this rank names, checked */
     long total = 0;
     for (int i = 0; i < n; i++) {

@@ -111,9 +111,8 @@ struct rd_ic_result {
     struct rd_ic_hello remote;
 };
 
-#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
-                          int tag, MPI_Comm *newintercomm)
+static int intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                            int tag, MPI_Comm *newintercomm)
 {
     const char *call = "MPI_Intercomm_create";
     RD_API_READY(call);
@@ -213,10 +212,20 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     return make_inter(local_comm, call, local_comm->rank, ln, lw, rn, rw, ctx, lctx, newintercomm);
 }
 
+/* its agreements' pairs are kept from nonblocking ones until it returns (comm.h) */
+#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                          int tag, MPI_Comm *newintercomm)
+{
+    rd_comm_creating(1);
+    int rc = intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
+    rd_comm_creating(0);
+    return rc;
+}
+
 /* ------------------------------------------------------------ MPI_Intercomm_merge */
 
-#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+static int intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
     const char *call = "MPI_Intercomm_merge";
     RD_API_READY(call);
@@ -257,6 +266,16 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     }
     rd_comm_inherit(c, *newintracomm);
     return MPI_SUCCESS;
+}
+
+/* its agreements' pairs are kept from nonblocking ones until it returns (comm.h) */
+#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    rd_comm_creating(1);
+    int rc = intercomm_merge(intercomm, high, newintracomm);
+    rd_comm_creating(0);
+    return rc;
 }
 
 /* ------------------------------------------------------------ remote group */

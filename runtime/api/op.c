@@ -18,6 +18,7 @@ int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
     o->commute = commute != 0;
     o->code = RD_OP_USER;
     o->user = fn;
+    atomic_init(&o->refs, 1);
     *op = o;
     return MPI_SUCCESS;
 }
@@ -30,8 +31,7 @@ int PMPI_Op_free(MPI_Op *op)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free", "invalid op");
     if ((*op)->predefined)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free", "a predefined op cannot be freed");
-    (*op)->magic = 0;
-    free(*op);
+    rd_op_release(*op); /* pending reductions hold their own reference */
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }

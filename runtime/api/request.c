@@ -36,13 +36,18 @@ static int check_array(const char *call, int count, MPI_Request reqs[])
 }
 
 /* Collect a completed request: status out, free or deactivate it. Returns
- * its error class; *comm gets its communicator for error reporting. */
+ * its error class; *comm gets its communicator for error reporting. When
+ * the operation failed, *comm holds a reference of its own (the request
+ * may have held the last one: the user may have freed the communicator
+ * while the operation was pending), which raise_failed drops. */
 static int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
 {
     struct rd_request_s *req = *rp;
     int err = req->error;
     rd_status_out(st, &req->status);
     *comm = req->comm ? req->comm : MPI_COMM_WORLD;
+    if (err != MPI_SUCCESS)
+        rd_comm_retain(*comm);
     if (req->persistent) {
         req->active = 0;
         atomic_store(&req->done, 0);
@@ -59,6 +64,19 @@ static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_S
         return rd_err_raise(comm, err, call, "the message from rank %d (tag %d) is longer than the receive buffer",
                             st ? st->MPI_SOURCE : -1, st ? st->MPI_TAG : -1);
     return rd_err_raise(comm, err, call, "the operation failed");
+}
+
+/* Raise the error of a failed request through its communicator's handler,
+ * then drop the reference collect took. */
+static int raise_failed(MPI_Comm comm, const char *call, int err, const MPI_Status *st)
+{
+    int rc = err == MPI_ERR_IN_STATUS
+                 ? rd_err_raise(comm, err, call, "a request failed (see the statuses)")
+                 : raise_req_error(comm, call, err, st);
+    RD_LOCK();
+    rd_comm_release(comm);
+    RD_UNLOCK();
+    return rc;
 }
 
 /* Wait until some request of the array completes (any != 0) or all do.
@@ -110,7 +128,7 @@ int PMPI_Wait(MPI_Request *r, MPI_Status *status)
     RD_UNLOCK();
     if (status)
         rd_status_out(status, &tmp);
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, "MPI_Wait", err, &tmp);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Wait", err, &tmp);
 }
 
 #pragma weak MPI_Test = PMPI_Test
@@ -139,11 +157,12 @@ int PMPI_Test(MPI_Request *r, int *flag, MPI_Status *status)
     RD_UNLOCK();
     if (*flag && status)
         rd_status_out(status, &tmp);
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, "MPI_Test", err, &tmp);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Test", err, &tmp);
 }
 
 /* Collect every completed request of the array into statuses; returns
- * MPI_ERR_IN_STATUS when one failed (then every status says how it went). */
+ * MPI_ERR_IN_STATUS when one failed (then every status says how it went,
+ * and *errcomm, the first failed one's communicator, holds a reference). */
 static int collect_all(int count, MPI_Request reqs[], MPI_Status statuses[], int only_done,
                        MPI_Comm *errcomm)
 {
@@ -165,6 +184,8 @@ static int collect_all(int count, MPI_Request reqs[], MPI_Status statuses[], int
         if (errs[i] != MPI_SUCCESS && !any_err) {
             any_err = 1;
             *errcomm = c;
+        } else if (errs[i] != MPI_SUCCESS) {
+            rd_comm_release(c);
         }
     }
     if (!any_err)
@@ -185,8 +206,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     wait_array(count, reqs, 0);
     int err = collect_all(count, reqs, statuses, 0, &comm);
     RD_UNLOCK();
-    return err == MPI_SUCCESS ? MPI_SUCCESS
-                              : rd_err_raise(comm, err, "MPI_Waitall", "a request failed (see the statuses)");
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Waitall", err, NULL);
 }
 
 #pragma weak MPI_Testall = PMPI_Testall
@@ -206,8 +226,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]
     *flag = all;
     int err = all ? collect_all(count, reqs, statuses, 0, &comm) : MPI_SUCCESS;
     RD_UNLOCK();
-    return err == MPI_SUCCESS ? MPI_SUCCESS
-                              : rd_err_raise(comm, err, "MPI_Testall", "a request failed (see the statuses)");
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Testall", err, NULL);
 }
 
 static int any_common(const char *call, int count, MPI_Request reqs[], int *index, int *flag,
@@ -243,7 +262,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
         rd_status_empty(status);
     else if (*index != MPI_UNDEFINED && status)
         rd_status_out(status, &tmp);
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_req_error(comm, call, err, &tmp);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, call, err, &tmp);
 }
 
 #pragma weak MPI_Waitany = PMPI_Waitany
@@ -286,6 +305,8 @@ static int some_common(const char *call, int count, MPI_Request reqs[], int *out
         err_of[n] = e;
         if (e != MPI_SUCCESS && !errs++)
             comm = c;
+        else if (e != MPI_SUCCESS)
+            rd_comm_release(c);
         indices[n++] = i;
     }
     RD_UNLOCK();
@@ -295,7 +316,7 @@ static int some_common(const char *call, int count, MPI_Request reqs[], int *out
     if (statuses)
         for (int i = 0; i < n; i++)
             statuses[i].MPI_ERROR = err_of[i];
-    return rd_err_raise(comm, MPI_ERR_IN_STATUS, call, "a request failed (see the statuses)");
+    return raise_failed(comm, call, MPI_ERR_IN_STATUS, NULL);
 }
 
 #pragma weak MPI_Waitsome = PMPI_Waitsome

@@ -98,6 +98,9 @@ void rd_status_empty(MPI_Status *st)
         return;
     st->MPI_SOURCE = MPI_ANY_SOURCE;
     st->MPI_TAG = MPI_ANY_TAG;
+    /* part of the empty status (MPI-4.1 3.7.3), so also from the calls
+     * that otherwise leave MPI_ERROR alone (Wait, Test, Request_get_status) */
+    st->MPI_ERROR = MPI_SUCCESS;
     st->rd_cancelled = 0;
     st->rd_bytes = 0;
 }

@@ -33,7 +33,9 @@ rd_status rd_p2p_start_mrecv(struct rd_request_s *req, struct rd_message_s *msg)
 /* Cancel a receive that has not matched yet: returns 1 if cancelled. */
 int rd_p2p_cancel_recv(struct rd_request_s *req);
 
-/* A status for an empty/cancelled/PROC_NULL operation. */
+/* The empty status (null and inactive requests; also the starting point
+ * of a request's own status): MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS,
+ * count 0, not cancelled. */
 void rd_status_empty(MPI_Status *st);
 
 #endif

@@ -1,14 +1,15 @@
 #!/bin/sh
 # rrun's command line: --help, --version, the forms of -np, usage errors
-# (exit 2, one line, nothing started) and a program that does not exist
-# (exit 127, nothing started).
+# (exit 2, one line, nothing started), a program that does not exist
+# (exit 127, nothing started), and MPIEXEC_TIMEOUT (the job time limit that
+# Open MPI's and MPICH's launchers read from the environment).
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/launcher/rrun_lib.sh"
 
 run_rrun --help
 is "$RC" 0 "--help exits 0"
 for opt in "-np N" "-n N" "--np N" "--bind-to core|none" "-x VAR=value" "-x VAR" \
-           "--tag-output" "--timeout S" "--oversubscribe" "--version" "--help"; do
+           "--tag-output" "--timeout S" "MPIEXEC_TIMEOUT" "--oversubscribe" "--version" "--help"; do
     case "$OUT" in
     *"$opt"*) ok 0 "--help documents $opt" ;;
     *) ok 1 "--help documents $opt" ;;
@@ -84,4 +85,44 @@ is "$ERR" "rrun: cannot start $((pid_max + 5)) ranks on this host: it runs at mo
 is "$OUT" "" "-np beyond kernel.pid_max: no rank ran"
 
 check_no_leftovers "options"
+
+# MPIEXEC_TIMEOUT sets the time limit when --timeout is not given: the same
+# end as --timeout (exit 124, one message naming where the limit came
+# from, no rank left); --timeout wins; 0 or empty is no limit; anything
+# else that is not a number of seconds is a usage error.
+unset MPIEXEC_TIMEOUT
+new_pid_dir mpiexec_timeout
+MPIEXEC_TIMEOUT=1 run_rrun -np 2 "$PROGS/rrun_fail" sleep
+is "$RC" 124 "MPIEXEC_TIMEOUT=1: rrun exits 124, as for --timeout"
+is "$ERR" "rrun: job exceeded the MPIEXEC_TIMEOUT of 1 s; ending it" "MPIEXEC_TIMEOUT=1: one message"
+ok "$([ "$ELAPSED_MS" -ge 1000 ] && [ "$ELAPSED_MS" -lt 10000 ] && echo 0 || echo 1)" \
+    "MPIEXEC_TIMEOUT=1: ended after the limit, promptly (${ELAPSED_MS} ms)"
+check_cleanup "MPIEXEC_TIMEOUT" 2
+new_pid_dir mpiexec_timeout_frac
+MPIEXEC_TIMEOUT=0.5 run_rrun -np 1 "$PROGS/rrun_fail" sleep
+is "$RC" 124 "MPIEXEC_TIMEOUT=0.5: rrun exits 124"
+is "$ERR" "rrun: job exceeded the MPIEXEC_TIMEOUT of 0.5 s; ending it" "MPIEXEC_TIMEOUT=0.5: one message"
+check_cleanup "MPIEXEC_TIMEOUT=0.5" 1
+new_pid_dir option_wins_short
+MPIEXEC_TIMEOUT=30 run_rrun -np 2 --timeout 1 "$PROGS/rrun_fail" sleep
+is "$RC" 124 "--timeout 1 with MPIEXEC_TIMEOUT=30: rrun exits 124"
+is "$ERR" "rrun: job exceeded the --timeout of 1 s; ending it" "--timeout 1 with MPIEXEC_TIMEOUT=30: the option's limit"
+check_cleanup "--timeout over MPIEXEC_TIMEOUT" 2
+MPIEXEC_TIMEOUT=1 run_rrun -np 1 --timeout 30 sleep 2
+is "$RC" 0 "--timeout 30 with MPIEXEC_TIMEOUT=1: a 2 s job ends normally"
+is "$ERR" "" "--timeout 30 with MPIEXEC_TIMEOUT=1: no message"
+MPIEXEC_TIMEOUT=abc run_rrun -np 1 --timeout 30 /bin/true
+is "$RC" 0 "--timeout given: a bad MPIEXEC_TIMEOUT is not read"
+for v in 0 ""; do
+    MPIEXEC_TIMEOUT=$v run_rrun -np 1 sleep 1.2
+    is "$RC" 0 "MPIEXEC_TIMEOUT='$v': no limit, a 1.2 s job ends normally"
+    is "$ERR" "" "MPIEXEC_TIMEOUT='$v': no message"
+done
+for v in abc -5 1s nan inf; do
+    export MPIEXEC_TIMEOUT="$v"
+    usage_case "MPIEXEC_TIMEOUT=$v" "MPIEXEC_TIMEOUT needs a number of seconds (0: no limit), got '$v'" \
+        -np 1 touch "$T/started"
+    unset MPIEXEC_TIMEOUT
+done
+check_no_leftovers "MPIEXEC_TIMEOUT"
 done_testing
