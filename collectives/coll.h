@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collectives/sched.h"
 #include "runtime/datatype.h"
@@ -146,6 +147,20 @@ rd_status rd_neighbor_allgatherv(struct rd_sched *s, const struct rd_coll_args *
 rd_status rd_neighbor_alltoall(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_neighbor_alltoallv(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_neighbor_alltoallw(struct rd_sched *s, const struct rd_coll_args *a);
+
+/* ---- counts that do not match between ranks (an erroneous program)
+ *
+ * A receive is never given more than its buffer holds: where a collective
+ * finds that what arrives (or, through the node's memory, what another
+ * rank says it has) differs from what this rank's arguments say, it moves
+ * what fits and returns MPI_ERR_TRUNCATE, and the reason is kept for the
+ * error message: the first one found in a call, until the call reports it
+ * (rd_coll_reason: the text, forgotten; NULL when none was kept). */
+void rd_coll_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *rd_coll_reason(void);
+/* Keep the reason "`who` sends `sent` bytes[each], this rank's buffer
+ * holds (expects) `holds`"; returns MPI_ERR_TRUNCATE. */
+int rd_coll_mismatch(const char *who, uint64_t sent, uint64_t holds, const char *each);
 
 /* ---- helpers shared by the algorithms (util.c) */
 #define RD_CTRY(x)                                                                     \
