@@ -72,6 +72,11 @@ struct rd_coll_alg {
 
 /* Build the schedule of one call of collective `kind`. */
 rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
+/* The algorithm rd_coll_build would use, as its index in the menu (-1:
+ * none); and building one given by its index (another rank's pick, which
+ * this rank follows: shmcoll.c). */
+int rd_coll_pick(int kind, const struct rd_coll_args *a);
+rd_status rd_coll_build_alg(int kind, int alg, struct rd_sched *s, const struct rd_coll_args *a);
 /* The algorithm rd_coll_build would use (for tests and rdmpi_info). */
 const char *rd_coll_choice(int kind, const struct rd_coll_args *a);
 /* Check that every menu matches its parameter's choices: returns the

@@ -335,10 +335,12 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI
      * included, takes the general way, which comes to the same steps). */
     if (count > 0 && sbuf && rbuf && sbuf != rbuf && on_node(comm) && plain_type(dt) && rd_op_valid(op)) {
         RD_LOCK();
-        int done = rd_shmcoll_allreduce(sbuf, rbuf, count, dt, op, comm);
+        int rc = rd_shmcoll_allreduce(sbuf, rbuf, count, dt, op, comm);
         RD_UNLOCK();
-        if (done)
+        if (rc == MPI_SUCCESS)
             return MPI_SUCCESS;
+        if (rc > 0)
+            return failed(comm, rc, "MPI_Allreduce");
     }
     return allred("MPI_Allreduce", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, NULL);
 }
