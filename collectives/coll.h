@@ -83,9 +83,11 @@ const char *rd_coll_choice(int kind, const struct rd_coll_args *a);
  * number of mismatches, describing each one on stderr (a unit test). */
 int rd_coll_check_menus(void);
 
-/* A blocking collective of a node-local communicator through the node's
- * memory (shmcoll.c), when the call qualifies: returns 1 with *err set if
- * it ran, 0 if the call takes the schedule path. Lock held. */
+/* A blocking collective of a node-local communicator, of the kinds that
+ * have a way through the node's memory (shmcoll.c): returns 1 with *err
+ * set once it ran, by whatever path the ranks agreed on there (the
+ * message path included); 0: the communicator has no slot (or it is
+ * another kind), the caller builds the schedule. Lock held. */
 int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err);
 
 /* The schedule of a collective on an intercommunicator (inter.c). */
