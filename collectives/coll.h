@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collectives/sched.h"
 #include "runtime/datatype.h"
@@ -71,15 +72,22 @@ struct rd_coll_alg {
 
 /* Build the schedule of one call of collective `kind`. */
 rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
+/* The algorithm rd_coll_build would use, as its index in the menu (-1:
+ * none); and building one given by its index (another rank's pick, which
+ * this rank follows: shmcoll.c). */
+int rd_coll_pick(int kind, const struct rd_coll_args *a);
+rd_status rd_coll_build_alg(int kind, int alg, struct rd_sched *s, const struct rd_coll_args *a);
 /* The algorithm rd_coll_build would use (for tests and rdmpi_info). */
 const char *rd_coll_choice(int kind, const struct rd_coll_args *a);
 /* Check that every menu matches its parameter's choices: returns the
  * number of mismatches, describing each one on stderr (a unit test). */
 int rd_coll_check_menus(void);
 
-/* A blocking collective of a node-local communicator through the node's
- * memory (shmcoll.c), when the call qualifies: returns 1 with *err set if
- * it ran, 0 if the call takes the schedule path. Lock held. */
+/* A blocking collective of a node-local communicator, of the kinds that
+ * have a way through the node's memory (shmcoll.c): returns 1 with *err
+ * set once it ran, by whatever path the ranks agreed on there (the
+ * message path included); 0: the communicator has no slot (or it is
+ * another kind), the caller builds the schedule. Lock held. */
 int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err);
 
 /* The schedule of a collective on an intercommunicator (inter.c). */
@@ -146,6 +154,20 @@ rd_status rd_neighbor_allgatherv(struct rd_sched *s, const struct rd_coll_args *
 rd_status rd_neighbor_alltoall(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_neighbor_alltoallv(struct rd_sched *s, const struct rd_coll_args *a);
 rd_status rd_neighbor_alltoallw(struct rd_sched *s, const struct rd_coll_args *a);
+
+/* ---- counts that do not match between ranks (an erroneous program)
+ *
+ * A receive is never given more than its buffer holds: where a collective
+ * finds that what arrives (or, through the node's memory, what another
+ * rank says it has) differs from what this rank's arguments say, it moves
+ * what fits and returns MPI_ERR_TRUNCATE, and the reason is kept for the
+ * error message: the first one found in a call, until the call reports it
+ * (rd_coll_reason: the text, forgotten; NULL when none was kept). */
+void rd_coll_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *rd_coll_reason(void);
+/* Keep the reason "`who` sends `sent` bytes[each], this rank's buffer
+ * holds (expects) `holds`"; returns MPI_ERR_TRUNCATE. */
+int rd_coll_mismatch(const char *who, uint64_t sent, uint64_t holds, const char *each);
 
 /* ---- helpers shared by the algorithms (util.c) */
 #define RD_CTRY(x)                                                                     \

@@ -5,9 +5,11 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/coll.h"
 #include "runtime/comm.h"
 #include "runtime/datatype.h"
 #include "runtime/op.h"
@@ -79,12 +81,13 @@ void rd_scratch_put(struct rd_scratch x)
  * MPI_ANY_TAG is -1, and the library's other exchanges use small positive
  * tags or tags just below -1; see comm.h), from a per-communicator counter
  * that every rank advances alike, with 64 sub-tags each:
- * INT_MIN + (seq mod 2^23) * 64 + sub. */
+ * INT_MIN + (seq mod 2^22) * 64 + sub, below RD_TAG_COLL_END (the bit
+ * above is RD_TAG_POISON). */
 #define RD_SUBTAGS 64
 static int next_tag(MPI_Comm comm)
 {
     uint32_t seq = comm->coll_seq++;
-    return INT_MIN + (int)((seq & 0x7fffffu) * RD_SUBTAGS);
+    return INT_MIN + (int)((seq & 0x3fffffu) * RD_SUBTAGS);
 }
 
 struct rd_sched *rd_sched_new(MPI_Comm comm)
@@ -104,6 +107,7 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
     s->npend = 0;
     s->nscratch = 0;
     s->error = MPI_SUCCESS;
+    s->bad_peer = -1;
     s->req = NULL;
     s->on_done = NULL;
     s->arg = NULL;
@@ -328,26 +332,76 @@ static int pend_push(struct rd_sched *s, struct rd_request_s *r)
     return 1;
 }
 
-/* All sends/receives started so far complete? Collects their errors. */
+/* A receive of the schedule brought `sent` bytes from peer where its
+ * buffer holds `holds`: the ranks' counts do not match. */
+static void mismatch(struct rd_sched *s, int peer, size_t sent, size_t holds)
+{
+    set_error(s, MPI_ERR_TRUNCATE);
+    if (s->bad_peer < 0) {
+        s->bad_peer = peer;
+        s->bad_sent = sent;
+        s->bad_holds = holds;
+    }
+}
+
+/* All sends/receives started so far complete? Collects their errors. A
+ * receive that got more than its buffer holds (truncated) or less than it
+ * was posted for is a mismatch of the ranks' counts: every algorithm posts
+ * each receive for exactly what its peer sends when the counts match. */
 static int pend_done(struct rd_sched *s)
 {
     while (s->npend > 0) {
         struct rd_request_s *r = s->pend[s->npend - 1];
         if (!rd_req_done(r))
             return 0;
-        if (r->error != MPI_SUCCESS)
+        if (r->error == MPI_ERR_TRUNCATE && r->kind == RD_REQ_RECV)
+            mismatch(s, r->peer, r->sent, r->bytes);
+        else if (r->error != MPI_SUCCESS)
             set_error(s, r->error);
+        else if (r->kind == RD_REQ_RECV && ((size_t)r->status.rd_bytes != r->bytes || r->status.MPI_TAG != r->tag))
+            mismatch(s, r->peer, (size_t)r->status.rd_bytes, r->bytes); /* (the same size: poisoned) */
         rd_req_release(r);
         s->npend--;
     }
     return 1;
 }
 
+/* The steps after an error: a mismatch of the counts (MPI_ERR_TRUNCATE)
+ * moved only what fit, and every step still runs, so that the ranks keep
+ * sending and receiving what the algorithm says (a rank that stopped
+ * would leave its peers waiting), its sends marked (start_p2p);
+ * anything else stops the sends, receives, reductions and copies. */
+static inline int going(const struct rd_sched *s)
+{
+    return s->error == MPI_SUCCESS || s->error == MPI_ERR_TRUNCATE;
+}
+
+/* The reason of a mismatch this schedule met, for the error message. */
+static void why(const struct rd_sched *s, char *buf, size_t n)
+{
+    if (s->bad_sent == s->bad_holds)
+        snprintf(buf, n, "the ranks' counts do not match: rank %d passes on data that did not fit or did not come "
+                 "at some rank", s->bad_peer);
+    else if (s->bad_sent > s->bad_holds)
+        snprintf(buf, n, "message truncated: rank %d sends %zu bytes, this rank's buffer holds %zu", s->bad_peer,
+                 s->bad_sent, s->bad_holds);
+    else
+        snprintf(buf, n, "message size mismatch: rank %d sends %zu bytes, this rank expects %zu", s->bad_peer,
+                 s->bad_sent, s->bad_holds);
+}
+
 static void start_p2p(struct rd_sched *s, struct rd_sop *op)
 {
-    int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV;
+    int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV, tag = s->tag + op->sub;
+    /* after a mismatch, what this rank sends on is not right (it is
+     * derived from what did not fit, or did not come): every send then
+     * carries RD_TAG_POISON, so that its receivers find a mismatch too
+     * instead of taking it for their result (as MPICH marks such
+     * messages with a bit of the tag) */
+    if (kind == RD_REQ_SEND && s->error != MPI_SUCCESS)
+        tag |= RD_TAG_POISON;
     struct rd_request_s *r = rd_req_new(kind, RD_MODE_STANDARD, op->buf, op->count, op->dt,
-                                        op->peer, s->tag + op->sub, op->lib);
+                                        op->peer, tag, op->lib);
     if (!r || !pend_push(s, r)) {
         if (r)
             rd_req_release(r);
@@ -395,7 +449,7 @@ static int advance(struct rd_sched *s)
         switch (op->kind) {
         case RD_SOP_SEND:
         case RD_SOP_RECV:
-            if (s->error == MPI_SUCCESS)
+            if (going(s))
                 start_p2p(s, op);
             break;
         case RD_SOP_WAIT:
@@ -403,14 +457,14 @@ static int advance(struct rd_sched *s)
                 return 0;
             break;
         case RD_SOP_REDUCE:
-            if (s->error == MPI_SUCCESS) {
+            if (going(s)) {
                 int err = rd_op_apply(op->op, op->src, op->buf, op->count, op->dt);
                 if (err != MPI_SUCCESS)
                     set_error(s, err);
             }
             break;
         case RD_SOP_COPY:
-            if (s->error == MPI_SUCCESS)
+            if (going(s))
                 rd_coll_copy(op->src, op->scount, op->sdt, op->buf, op->count, op->dt);
             break;
         }
@@ -440,6 +494,11 @@ static void finish(struct rd_sched *s)
     struct rd_request_s *req = s->req;
     if (req) {
         req->error = s->error;
+        if (s->bad_peer >= 0 && s->error == MPI_ERR_TRUNCATE && !req->user_freed) {
+            char buf[200];
+            why(s, buf, sizeof buf);
+            req->why = strdup(buf); /* (NULL: the message says less) */
+        }
         sched_free(s);
         rd_req_complete(req);
     } else {
@@ -506,6 +565,11 @@ int rd_sched_run(struct rd_sched *s)
         rd_wait_flag(&s->done);
     }
     int err = s->error;
+    if (s->bad_peer >= 0 && err == MPI_ERR_TRUNCATE) {
+        char buf[200];
+        why(s, buf, sizeof buf);
+        rd_coll_why("%s", buf);
+    }
     sched_free(s);
     return err;
 }
@@ -518,6 +582,7 @@ rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **reqp)
         return RD_ERR_NOMEM;
     }
     req->comm = s->comm;
+    req->why = NULL;
     rd_comm_retain(s->comm);
     rd_status_empty(&req->status);
     s->req = req;

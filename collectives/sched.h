@@ -67,6 +67,8 @@ struct rd_sched {
     MPI_Comm cur;                  /* while building: where new sends/receives go */
     int tag;
     int error;                     /* first MPI error class met */
+    int bad_peer;                  /* the first receive whose size did not match (peer -1: none): */
+    size_t bad_sent, bad_holds;    /* what came, what the buffer holds */
     struct rd_scratch *scratch;    /* buffers given back with the schedule */
     int nscratch, capscratch;
     struct rd_request_s *req;      /* nonblocking: the user's request */

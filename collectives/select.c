@@ -250,6 +250,21 @@ rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args 
     return alg->build(s, a);
 }
 
+int rd_coll_pick(int kind, const struct rd_coll_args *a)
+{
+    const struct rd_coll_alg *alg = choose(kind, a);
+    return alg ? (int)(alg - colls[kind].menu) : -1;
+}
+
+rd_status rd_coll_build_alg(int kind, int alg, struct rd_sched *s, const struct rd_coll_args *a)
+{
+    const struct rd_coll_alg *menu = colls[kind].menu;
+    for (int i = 0; menu[i].name; i++)
+        if (i == alg)
+            return menu[i].build(s, a);
+    return RD_ERR_INTERNAL;
+}
+
 const char *rd_coll_choice(int kind, const struct rd_coll_args *a)
 {
     const struct rd_coll_alg *alg = choose(kind, a);

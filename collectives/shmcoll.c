@@ -1,5 +1,7 @@
 /* shmcoll.c - small blocking collectives of node-local communicators
- * through the node's memory (runtime/nodemem.h) instead of messages.
+ * through the node's memory (runtime/nodemem.h) instead of messages, and
+ * the choice of the path of every blocking collective of such
+ * communicators that has one.
  *
  * A communicator whose ranks all live on this node takes a slot of the
  * arena at its first such collective (its rank 0 claims one and broadcasts
@@ -10,9 +12,35 @@
  *      publishes in its done word how far it has read, so a rank runs up
  *      to D - 1 collectives ahead of the slowest reader;
  *   2. the rank writes its data (if any) into its area and posts s in the
- *      area's sequence word (a release store: the data is visible first);
+ *      area's sequence word (a release store: the data, and what the rank
+ *      says of it, are visible first);
  *   3. it waits for the posts it needs (acquire loads), reads, and
  *      stores s in its done word.
+ *
+ * What a rank posts says its path and its bytes (shmcoll.h). The ranks'
+ * counts may not match (an erroneous program), and each rank chooses its
+ * path from its own arguments, so ranks may take different paths; every
+ * path of a collective begins with a post at the same collective number,
+ * and a rank reads, before it copies anything, what the ranks it copies
+ * from or to posted:
+ *   - Bcast and Scatter: the ranks other than the root take the root's
+ *     path, whatever their own arguments say (follow): through the areas,
+ *     the stage, the root's lent buffer, or the root's algorithm of
+ *     messages, with the root's byte count (over scratch where theirs
+ *     differs, so that what they pass on is whole), each copying what
+ *     fits its buffer;
+ *   - Gather and Reduce: the root reads every other rank's post (a block
+ *     small enough for the areas is taken from there, as far as it fits);
+ *     the others, when not in the areas, take the root's path;
+ *   - the others (Allreduce, Allgather, Alltoall, Reduce_scatter): every
+ *     rank reads every other's post.
+ * A rank whose bytes differ from what it reads copies what fits its own
+ * buffer, from where the other rank's geometry puts it, and returns
+ * MPI_ERR_TRUNCATE; a rank on another path moves nothing with it. Since
+ * the paths' collective numbers are agreed (a follower counts the root's
+ * chunks), the communicator goes on as before. The message path posts too
+ * (by_messages): whoever follows learns the algorithm and the bytes, and
+ * no rank starts a schedule whose peers went another way.
  *
  * A larger Bcast (up to RDMPI_COLL_SHM_BCAST_MAX) streams: each chunk of
  * an area's size takes a collective number of its own, so the root writes
@@ -32,6 +60,8 @@
  * yields its core when the node is oversubscribed. */
 #include "config.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,11 +170,18 @@ void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t want)
         rd_wait_step(&idle);
 }
 
-void rd_nc_wait_all(MPI_Comm comm, uint64_t want)
+/* Wait until every other rank has posted s; the first whose post is not
+ * `want` (another path or count), or -1. */
+static int wait_all_same(MPI_Comm comm, uint64_t s, uint64_t want)
 {
+    int odd = -1;
     for (int j = 0; j < comm->size; j++)
-        if (j != comm->rank)
-            rd_nc_wait_posted(comm, j, want);
+        if (j != comm->rank) {
+            rd_nc_wait_posted(comm, j, s);
+            if (odd < 0 && rd_nc_desc_of(comm, j, s) != want)
+                odd = j;
+        }
+    return odd;
 }
 
 unsigned char *rd_nc_data(MPI_Comm comm, int j, uint64_t s)
@@ -170,11 +207,17 @@ void rd_nc_finish(MPI_Comm comm, uint64_t s)
     comm->node_known[comm->size + comm->rank] = s;
 }
 
-void rd_nc_post(MPI_Comm comm, uint64_t s)
+void rd_nc_post(MPI_Comm comm, uint64_t s, uint64_t desc)
 {
-    atomic_store_explicit(&rd_node_area(comm->node_slot - 1, comm->rank, s)->seq, s,
-                          memory_order_release);
+    struct rd_node_area *ar = rd_node_area(comm->node_slot - 1, comm->rank, s);
+    ar->desc = desc;
+    atomic_store_explicit(&ar->seq, s, memory_order_release); /* the desc and the data first */
     comm->node_known[comm->rank] = s;
+}
+
+uint64_t rd_nc_desc_of(MPI_Comm comm, int j, uint64_t s)
+{
+    return rd_node_area(comm->node_slot - 1, j, s)->desc;
 }
 
 /* Step 1: may this rank overwrite its area for s (every reader has read
@@ -206,6 +249,32 @@ void rd_nc_wait_done(MPI_Comm comm, uint64_t s)
             rd_wait_step(&idle);
 }
 
+/* ------------------------------------------------------------ counts that differ */
+
+int rd_nc_differ(int j, uint64_t theirs, uint64_t mine, const char *each)
+{
+    char who[32];
+    snprintf(who, sizeof who, "rank %d", j);
+    return rd_coll_mismatch(who, rd_nc_bytes(theirs), mine, each);
+}
+
+int rd_nc_root_differs(uint64_t root, uint64_t mine, const char *each)
+{
+    uint64_t holds = rd_nc_bytes(root);
+    if (rd_nc_path(root) == RD_NC_FAIL && holds == mine)
+        rd_coll_why("the ranks' counts do not match: the root found that another rank sends another number of "
+                    "bytes than its buffer holds");
+    else if (mine > holds)
+        rd_coll_why("message truncated at the root: this rank sends %llu bytes, the root's buffer holds %llu%s",
+                    (unsigned long long)mine, (unsigned long long)holds, each);
+    else
+        rd_coll_why("message size mismatch: this rank sends %llu bytes, the root expects %llu%s",
+                    (unsigned long long)mine, (unsigned long long)holds, each);
+    return MPI_ERR_TRUNCATE;
+}
+
+/* ------------------------------------------------------------ which path */
+
 /* The largest payload of a collective through the areas. */
 static size_t small_max(void)
 {
@@ -213,15 +282,28 @@ static size_t small_max(void)
     return max < rd_node_arena.data ? max : rd_node_arena.data;
 }
 
-/* Does this call go through the node's memory? Every rank answers alike:
- * the answer depends on arguments that MPI requires to match. */
+/* The bytes of one block an Allgather or Alltoall sends and receives on
+ * this rank (in place: what it receives). */
+static size_t send_block(const struct rd_coll_args *a)
+{
+    return a->sbuf == MPI_IN_PLACE ? (size_t)a->rcount * a->rdt->size : (size_t)a->scount * a->sdt->size;
+}
+
+static size_t recv_block(const struct rd_coll_args *a)
+{
+    return (size_t)a->rcount * a->rdt->size;
+}
+
+/* Does this rank's side of the call go through the areas? Decided by this
+ * rank's own arguments (the root's alone for Bcast and Scatter, which the
+ * other ranks follow): ranks whose counts do not match may answer
+ * differently, which what they post then shows. *bytes: what this rank
+ * posts (a Bcast's whole vector, a block for Gather, Scatter, Allgather
+ * and Alltoall, the whole vector of the reductions). */
 static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
 {
     size_t max = small_max(), n = (size_t)a->comm->size;
     switch (kind) {
-    case RD_COLL_BARRIER:
-        *bytes = 0;
-        return rd_param.coll_barrier == 0;
     case RD_COLL_BCAST:
         /* larger broadcasts stream in chunks of one area each, from 3
          * ranks on (with 2, one single-copy rendezvous is faster: 2.3
@@ -236,10 +318,10 @@ static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
         return (kind == RD_COLL_REDUCE ? rd_param.coll_reduce : rd_param.coll_allreduce) == 0 &&
                a->dt->contig && *bytes <= max;
     case RD_COLL_ALLGATHER:
-        *bytes = a->sbuf == MPI_IN_PLACE ? (size_t)a->rcount * a->rdt->size : (size_t)a->scount * a->sdt->size;
+        *bytes = send_block(a);
         return rd_param.coll_allgather == 0 && *bytes <= max;
     case RD_COLL_ALLTOALL:
-        *bytes = (size_t)a->rcount * a->rdt->size;
+        *bytes = send_block(a);
         return rd_param.coll_alltoall == 0 && *bytes * n <= max;
     case RD_COLL_GATHER:
         *bytes = rd_nc_rooted_block(kind, a);
@@ -276,43 +358,64 @@ void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1
     }
 }
 
+/* ------------------------------------------------------------ the areas */
+
 /* Elements [e0, e1) of every rank's vector in its area s, reduced in rank
- * order into rbuf (a contiguous type). */
-static void reduce_part(MPI_Comm comm, uint64_t s, void *rbuf, long e0, long e1, MPI_Datatype dt, MPI_Op op)
+ * order into rbuf (a contiguous type). Every rank must have posted d (the
+ * same path and count as this one): the first that did not, or -1; its
+ * area may hold fewer bytes, or something else, so that rbuf is then not
+ * defined (nothing is read outside the areas). The check rides on the
+ * reads, for the small Allreduce's sake: one load of a word in the line
+ * the data comes in. */
+static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e0, long e1, MPI_Datatype dt,
+                       MPI_Op op)
 {
     size_t off = (size_t)e0 * dt->size, per;
-    int n = comm->size;
+    int n = comm->size, slot = comm->node_slot - 1, odd = -1;
     char *out = (char *)rbuf + dt->true_lb;
     rd_kernel k = rd_op_kernel(op, dt, &per);
-    memcpy(out, rd_nc_data(comm, n - 1, s) + off, (size_t)(e1 - e0) * dt->size);
+    const struct rd_node_area *ar = rd_node_area(slot, n - 1, s);
+    if (ar->desc != d)
+        odd = n - 1;
+    memcpy(out, ar->data + off, (size_t)(e1 - e0) * dt->size);
     for (int j = n - 2; j >= 0; j--) {
-        const unsigned char *in = rd_nc_data(comm, j, s) + off;
+        ar = rd_node_area(slot, j, s);
+        if (ar->desc != d)
+            odd = j;
+        const unsigned char *in = ar->data + off;
         if (k)
             k(in, out, (size_t)(e1 - e0) * per);
         else
             rd_op_apply(op, in - dt->true_lb, rbuf, (int)(e1 - e0), dt);
     }
+    return odd;
 }
 
 /* Allreduce, or Reduce to root (root >= 0), of count elements of a
- * contiguous dt (bytes > 0 of them, within an area): every rank leaves
- * its vector in its area; the ranks that need the result reduce them all. */
-static void reduce_small(MPI_Comm comm, const void *mine, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                         int root, size_t bytes)
+ * contiguous dt (bytes of them, within an area): every rank leaves its
+ * vector in its area; the ranks that need the result reduce them all,
+ * and find whether every rank has the same count (else MPI_ERR_TRUNCATE:
+ * the result is not defined). */
+static int reduce_small(MPI_Comm comm, const void *mine, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                        int root, size_t bytes)
 {
-    uint64_t s = ++comm->node_seq;
+    uint64_t s = ++comm->node_seq, d = (uint64_t)RD_NC_SMALL << 56 | bytes; /* (bytes < RD_NC_BYTES) */
+    int odd = -1;
     rd_nc_guard(comm, s);
     memcpy(rd_nc_data(comm, comm->rank, s), (const char *)mine + dt->true_lb, bytes);
-    rd_nc_post(comm, s);
+    rd_nc_post(comm, s, d);
     if (root < 0 || comm->rank == root) {
-        rd_nc_wait_all(comm, s);
+        for (int j = 0; j < comm->size; j++)
+            if (j != comm->rank)
+                rd_nc_wait_posted(comm, j, s);
         if (root >= 0) /* the other ranks of a Reduce run ahead */
             for (int j = 0; j < comm->size; j++)
                 if (j != root)
                     prefetch_next(comm, j, s);
-        reduce_part(comm, s, rbuf, 0, count, dt, op);
+        odd = reduce_part(comm, s, d, rbuf, 0, count, dt, op);
     }
     rd_nc_finish(comm, s);
+    return odd < 0 ? MPI_SUCCESS : rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s), bytes, "");
 }
 
 int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
@@ -320,150 +423,377 @@ int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype d
     size_t per, bytes = (size_t)count * dt->size;
     /* what eligible() asks, on a communicator that has its slot already */
     if (comm->node_slot <= 0 || !rd_param.coll_shm || rd_param.coll_allreduce != 0 || bytes == 0 || bytes > small_max() || !rd_op_kernel(op, dt, &per))
-        return 0;
-    reduce_small(comm, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, dt, op, -1, bytes);
-    return 1;
+        return -1;
+    return reduce_small(comm, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, dt, op, -1, bytes);
 }
+
+/* Bcast through the areas, at the root: chunk by chunk, one collective
+ * number (one area) each, so that it streams up to RD_NODE_DEPTH - 1
+ * chunks ahead of the readers; each chunk says how many bytes there are in
+ * all (an empty vector takes one empty chunk: the readers must learn it). */
+static int bcast_small(MPI_Comm comm, const struct rd_coll_args *a, size_t bytes)
+{
+    size_t chunk = rd_node_arena.data, off = 0;
+    uint64_t d = (uint64_t)RD_NC_SMALL << 56 | bytes; /* (bytes < RD_NC_BYTES) */
+    do {
+        size_t len = bytes - off < chunk ? bytes - off : chunk;
+        uint64_t s = ++comm->node_seq;
+        rd_nc_guard(comm, s);
+        rd_dt_pack(a->rbuf, a->dt, off, rd_nc_data(comm, comm->rank, s), len);
+        rd_nc_post(comm, s, d);
+        rd_nc_finish(comm, s);
+        off += len;
+    } while (off < bytes);
+    return MPI_SUCCESS;
+}
+
+/* ... and at another rank, from collective number s, whose root posted
+ * `total` bytes (its area: ar): every chunk is read (the root's collective
+ * numbers are the same on every rank), what fits this rank's `own` bytes
+ * copied. */
+static int bcast_small_follow(MPI_Comm comm, const struct rd_coll_args *a, uint64_t s,
+                              const struct rd_node_area *ar, size_t total, size_t own)
+{
+    size_t chunk = rd_node_arena.data, off = 0;
+    for (;;) {
+        size_t len = total - off < chunk ? total - off : chunk;
+        prefetch_next(comm, a->root, s);
+        if (off < own)
+            rd_dt_unpack(a->rbuf, a->dt, off, ar->data, own - off < len ? own - off : len);
+        rd_nc_finish(comm, s);
+        off += len;
+        if (off >= total)
+            break;
+        s = ++comm->node_seq;
+        rd_nc_wait_posted(comm, a->root, s);
+        ar = rd_node_area(comm->node_slot - 1, a->root, s);
+    }
+    return own == total ? MPI_SUCCESS : rd_coll_mismatch("the root", total, own, "");
+}
+
+/* Gather: every rank leaves its block in its area; the root takes them,
+ * each as far as it fits the root's blocks. */
+static int gather_small(MPI_Comm comm, const struct rd_coll_args *a, size_t bytes)
+{
+    int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
+    uint64_t s = ++comm->node_seq, d = rd_nc_desc(RD_NC_SMALL, 0, bytes);
+    int inplace = me == a->root && a->sbuf == MPI_IN_PLACE;
+    size_t sb = me == a->root && !inplace ? (size_t)a->scount * a->sdt->size : bytes;
+    rd_nc_guard(comm, s);
+    if (!inplace)
+        rd_dt_pack(a->sbuf, a->sdt, 0, rd_nc_data(comm, me, s), sb < bytes ? sb : bytes);
+    rd_nc_post(comm, s, d);
+    if (me == a->root) {
+        if (!inplace && sb != bytes)
+            err = rd_coll_mismatch("this rank", sb, bytes, " to itself");
+        MPI_Aint bstride = (MPI_Aint)a->rcount * a->rdt->extent;
+        for (int j = 0; j < n; j++) {
+            if (j == me && inplace)
+                continue;
+            rd_nc_wait_posted(comm, j, s);
+            uint64_t dj = j == me ? d : rd_nc_desc_of(comm, j, s);
+            size_t got = rd_nc_bytes(dj);
+            if (dj != d && err == MPI_SUCCESS)
+                err = rd_nc_differ(j, dj, bytes, "");
+            if (rd_nc_path(dj) == RD_NC_SMALL) /* (another path left nothing here) */
+                rd_dt_unpack((char *)a->rbuf + j * bstride, a->rdt, 0, rd_nc_data(comm, j, s),
+                             got < bytes ? got : bytes);
+        }
+    }
+    rd_nc_finish(comm, s);
+    return err;
+}
+
+/* Scatter: the root leaves every block in its area; each rank takes its
+ * own (the others in scatter_small_follow). */
+static int scatter_small(MPI_Comm comm, const struct rd_coll_args *a, size_t bytes)
+{
+    int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
+    uint64_t s = ++comm->node_seq;
+    MPI_Aint bstride = (MPI_Aint)a->scount * a->sdt->extent;
+    unsigned char *out = rd_nc_data(comm, me, s);
+    rd_nc_guard(comm, s);
+    for (int j = 0; j < n; j++)
+        rd_dt_pack((const char *)a->sbuf + j * bstride, a->sdt, 0, out + (size_t)j * bytes, bytes);
+    rd_nc_post(comm, s, rd_nc_desc(RD_NC_SMALL, 0, bytes));
+    if (a->rbuf != MPI_IN_PLACE) {
+        size_t rb = recv_block(a);
+        rd_dt_unpack(a->rbuf, a->rdt, 0, out + (size_t)me * bytes, rb < bytes ? rb : bytes);
+        if (rb != bytes)
+            err = rd_coll_mismatch("this rank", bytes, rb, " to itself");
+    }
+    rd_nc_finish(comm, s);
+    return err;
+}
+
+static int scatter_small_follow(MPI_Comm comm, const struct rd_coll_args *a, uint64_t s, size_t blk)
+{
+    size_t own = recv_block(a);
+    rd_dt_unpack(a->rbuf, a->rdt, 0, rd_nc_data(comm, a->root, s) + (size_t)comm->rank * blk,
+                 own < blk ? own : blk);
+    rd_nc_finish(comm, s);
+    return own == blk ? MPI_SUCCESS : rd_coll_mismatch("the root", blk, own, "");
+}
+
+/* Allgather and Alltoall: every rank leaves its block(s) in its area, then
+ * takes what is for it from every area, as far as it fits its blocks. */
+static int exchange_small(MPI_Comm comm, const struct rd_coll_args *a, size_t sb, int all2all)
+{
+    int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
+    int inplace = a->sbuf == MPI_IN_PLACE;
+    size_t rb = recv_block(a);
+    MPI_Aint rstride = (MPI_Aint)a->rcount * a->rdt->extent;
+    const void *sbuf = inplace ? (all2all ? a->rbuf : (char *)a->rbuf + me * rstride) : a->sbuf;
+    MPI_Datatype sdt = inplace ? a->rdt : a->sdt;
+    MPI_Aint sstride = inplace ? rstride : (MPI_Aint)a->scount * a->sdt->extent;
+    uint64_t s = ++comm->node_seq, d = rd_nc_desc(RD_NC_SMALL, 0, sb);
+    unsigned char *out = rd_nc_data(comm, me, s);
+    rd_nc_guard(comm, s);
+    for (int j = 0; j < (all2all ? n : 1); j++)
+        rd_dt_pack((const char *)sbuf + j * sstride, sdt, 0, out + (size_t)j * sb, sb);
+    rd_nc_post(comm, s, d);
+    for (int j = 0; j < n; j++) {
+        if (j != me)
+            rd_nc_wait_posted(comm, j, s);
+        uint64_t dj = j == me ? d : rd_nc_desc_of(comm, j, s);
+        size_t got = rd_nc_bytes(dj);
+        if (got != rb && err == MPI_SUCCESS)
+            err = j == me ? rd_coll_mismatch("this rank", got, rb, " to itself") : rd_nc_differ(j, dj, rb, "");
+        else if (rd_nc_path(dj) != RD_NC_SMALL && err == MPI_SUCCESS)
+            err = rd_nc_differ(j, dj, rb, "");
+        if (rd_nc_path(dj) != RD_NC_SMALL || (j == me && inplace && !all2all))
+            continue;
+        rd_dt_unpack((char *)a->rbuf + j * rstride, a->rdt, 0, rd_nc_data(comm, j, s) + (all2all ? me * got : 0),
+                     got < rb ? got : rb);
+    }
+    rd_nc_finish(comm, s);
+    return err;
+}
+
+/* Reduce_scatter(_block): every rank leaves its whole vector; each
+ * reduces its own block, once it finds that every vector is as long as
+ * its own. */
+static int redscat_small(MPI_Comm comm, const struct rd_coll_args *a, size_t bytes)
+{
+    const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+    long e0, e1, total;
+    int err = MPI_SUCCESS;
+    rd_nc_redscat_block(a, comm->rank, &e0, &e1, &total);
+    uint64_t s = ++comm->node_seq, d = rd_nc_desc(RD_NC_SMALL, 0, bytes);
+    rd_nc_guard(comm, s);
+    memcpy(rd_nc_data(comm, comm->rank, s), (const char *)mine + a->dt->true_lb, bytes);
+    rd_nc_post(comm, s, d);
+    int odd = wait_all_same(comm, s, d);
+    if (odd >= 0)
+        err = rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s), bytes, "");
+    else if (e1 > e0)
+        reduce_part(comm, s, d, a->rbuf, e0, e1, a->dt, a->op);
+    rd_nc_finish(comm, s);
+    return err;
+}
+
+/* ------------------------------------------------------------ by messages */
+
+/* The schedule of algorithm alg (the menu's index), built and run here. */
+static int run_alg(int kind, int alg, const struct rd_coll_args *a)
+{
+    struct rd_sched *s = rd_sched_new(a->comm);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    rd_status st = rd_coll_build_alg(kind, alg, s, a);
+    if (st != RD_OK) {
+        rd_sched_discard(s);
+        rd_coll_why("%s", rd_status_string(st));
+        return rd_status_to_mpi(st);
+    }
+    return rd_sched_run(s);
+}
+
+/* The message path of a communicator that has a slot: the ranks agree on
+ * it through the areas before any message, so that a rank never waits
+ * for messages from a rank that went another way (its counts differ), and
+ * ranks with different counts run the same algorithm:
+ *   - Bcast and Scatter: the root posts its algorithm and bytes; the others
+ *     follow it (message_follow);
+ *   - Gather and Reduce: the other ranks post their bytes; the root, once
+ *     it has them all, posts its algorithm, or RD_NC_FAIL if some rank's
+ *     differ (then nobody sends anything);
+ *   - the others: every rank posts its algorithm and bytes and waits for
+ *     everyone's; all run the algorithm only if all are the same.
+ * What this costs is one line from the root (or to it), or one line from
+ * every rank, before the first message: a fraction of a microsecond, on
+ * collectives from 4 KiB up that take several. */
+static int by_messages(int kind, const struct rd_coll_args *a, uint64_t bytes)
+{
+    MPI_Comm comm = a->comm;
+    int me = comm->rank, alg = rd_coll_pick(kind, a);
+    uint64_t s = ++comm->node_seq, d = rd_nc_desc(RD_NC_P2P, alg, bytes);
+    const char *each = kind == RD_COLL_GATHER || kind == RD_COLL_SCATTER ? " per rank" : "";
+    if (alg < 0) /* (no algorithm serves the call: none is built, on any rank, but all post) */
+        alg = 0xff;
+    switch (kind) {
+    case RD_COLL_BCAST:
+    case RD_COLL_SCATTER: /* (the root: the others follow) */
+        rd_nc_guard(comm, s);
+        rd_nc_post(comm, s, d);
+        rd_nc_finish(comm, s);
+        return run_alg(kind, alg, a);
+    case RD_COLL_GATHER:
+    case RD_COLL_REDUCE:
+        if (me == a->root) {
+            int odd = wait_all_same(comm, s, rd_nc_desc(RD_NC_P2P, 0, bytes));
+            rd_nc_guard(comm, s);
+            rd_nc_post(comm, s, odd < 0 ? d : rd_nc_desc(RD_NC_FAIL, 0, bytes));
+            rd_nc_finish(comm, s);
+            return odd < 0 ? run_alg(kind, alg, a) : rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s), bytes, each);
+        } else {
+            rd_nc_guard(comm, s);
+            rd_nc_post(comm, s, rd_nc_desc(RD_NC_P2P, 0, bytes));
+            rd_nc_wait_posted(comm, a->root, s);
+            uint64_t dr = rd_nc_desc_of(comm, a->root, s);
+            rd_nc_finish(comm, s);
+            if (rd_nc_path(dr) != RD_NC_P2P || rd_nc_bytes(dr) != rd_nc_bytes(d))
+                return rd_nc_root_differs(dr, bytes, each);
+            return run_alg(kind, rd_nc_alg(dr), a);
+        }
+    default: {
+        rd_nc_guard(comm, s);
+        rd_nc_post(comm, s, d);
+        int odd = wait_all_same(comm, s, d);
+        rd_nc_finish(comm, s);
+        return odd < 0 ? run_alg(kind, alg, a) : rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s), bytes, "");
+    }
+    }
+}
+
+/* A rank of a Bcast or Scatter other than the root, on the root's message
+ * path: the same algorithm; where this rank's bytes differ from the
+ * root's, over scratch of the root's size (so that it passes on what the
+ * algorithm has it pass on), then what fits is copied. */
+static int message_follow(int kind, const struct rd_coll_args *a, uint64_t dr)
+{
+    size_t root = rd_nc_bytes(dr);
+    size_t own = kind == RD_COLL_BCAST ? (size_t)a->count * a->dt->size : recv_block(a);
+    if (own == root)
+        return run_alg(kind, rd_nc_alg(dr), a);
+    const char *each = kind == RD_COLL_SCATTER ? " per rank" : "";
+    if (root > INT_MAX) { /* (not as bytes in an int: the same algorithm cannot be run) */
+        rd_coll_why("the root sends %zu bytes%s, this rank's buffer holds %zu (too many to follow)", root, each, own);
+        return MPI_ERR_TRUNCATE;
+    }
+    struct rd_scratch tmp = rd_scratch_get(root);
+    if (!tmp.p)
+        return MPI_ERR_NO_MEM; /* (the algorithm's other ranks may wait: out of memory) */
+    struct rd_coll_args b = *a;
+    if (kind == RD_COLL_BCAST) {
+        b.rbuf = tmp.p;
+        b.count = (int)root;
+        b.dt = MPI_BYTE;
+    } else {
+        b.rbuf = tmp.p;
+        b.rcount = (int)root;
+        b.rdt = MPI_BYTE;
+    }
+    int err = run_alg(kind, rd_nc_alg(dr), &b);
+    size_t n = own < root ? own : root;
+    if (err == MPI_SUCCESS && kind == RD_COLL_BCAST)
+        rd_dt_unpack(a->rbuf, a->dt, 0, tmp.p, n);
+    else if (err == MPI_SUCCESS)
+        rd_dt_unpack(a->rbuf, a->rdt, 0, tmp.p, n);
+    rd_scratch_put(tmp);
+    return err == MPI_SUCCESS ? rd_coll_mismatch("the root", root, own, each) : err;
+}
+
+/* A rank of a Bcast or Scatter other than the root: it takes whatever
+ * path the root took (the root's arguments alone decide: this rank's
+ * counts might differ), from the root's first collective number. */
+static int follow(int kind, const struct rd_coll_args *a)
+{
+    MPI_Comm comm = a->comm;
+    uint64_t s = ++comm->node_seq;
+    rd_nc_wait_posted(comm, a->root, s);
+    const struct rd_node_area *ar = rd_node_area(comm->node_slot - 1, a->root, s);
+    uint64_t dr = ar->desc;
+    switch (rd_nc_path(dr)) {
+    case RD_NC_SMALL:
+        if (kind == RD_COLL_BCAST)
+            return bcast_small_follow(comm, a, s, ar, rd_nc_bytes(dr), (size_t)a->count * a->dt->size);
+        return scatter_small_follow(comm, a, s, rd_nc_bytes(dr));
+    case RD_NC_P2P:
+        rd_nc_finish(comm, s);
+        return message_follow(kind, a, dr);
+    default:
+        return rd_shmdirect_follow(kind, a, s, dr);
+    }
+}
+
+/* ------------------------------------------------------------ the entry */
 
 int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
 {
     MPI_Comm comm = a->comm;
-    size_t bytes;
-    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || comm->is_inter)
+    size_t bytes = 0;
+    /* the collectives that have a way through the node's memory */
+    const unsigned kinds = 1u << RD_COLL_BARRIER | 1u << RD_COLL_BCAST | 1u << RD_COLL_REDUCE |
+                           1u << RD_COLL_ALLREDUCE | 1u << RD_COLL_GATHER | 1u << RD_COLL_SCATTER |
+                           1u << RD_COLL_ALLGATHER | 1u << RD_COLL_ALLTOALL | 1u << RD_COLL_REDUCE_SCATTER |
+                           1u << RD_COLL_REDUCE_SCATTER_BLOCK;
+    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || comm->is_inter || !(kinds >> kind & 1))
         return 0;
-    int small = eligible(kind, a, &bytes);
-    if (!small && !rd_shmdirect_eligible(kind, a))
-        return 0;
+    /* every such call of the communicator comes here, whatever its size:
+     * every rank agrees on the path, or finds that the counts differ */
     if (comm->node_slot == 0 && !rd_nc_setup(comm))
         return 0;
-    if (!small) {
-        *err = rd_shmdirect_run(kind, a);
-        return 1;
-    }
-    *err = MPI_SUCCESS;
-    int me = comm->rank, n = comm->size;
-    if (kind != RD_COLL_BARRIER && bytes == 0)
-        return 1; /* nothing moves (all ranks agree) */
-    if (kind == RD_COLL_BCAST) {
-        /* chunk by chunk, one collective number (one area) each: the root
-         * streams up to RD_NODE_DEPTH - 1 chunks ahead of the readers */
-        size_t chunk = rd_node_arena.data;
-        for (size_t off = 0; off < bytes; off += chunk) {
-            size_t len = bytes - off < chunk ? bytes - off : chunk;
-            uint64_t s = ++comm->node_seq;
-            if (me == a->root) {
-                rd_nc_guard(comm, s);
-                rd_dt_pack(a->rbuf, a->dt, off, rd_nc_data(comm, me, s), len);
-                rd_nc_post(comm, s);
-            } else {
-                rd_nc_post(comm, s);
-                rd_nc_wait_posted(comm, a->root, s);
-                prefetch_next(comm, a->root, s);
-                rd_dt_unpack(a->rbuf, a->dt, off, rd_nc_data(comm, a->root, s), len);
-            }
-            rd_nc_finish(comm, s);
-        }
-        return 1;
-    }
-    if (kind == RD_COLL_REDUCE || kind == RD_COLL_ALLREDUCE) {
-        reduce_small(comm, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, a->count, a->dt, a->op,
-                     kind == RD_COLL_REDUCE ? a->root : -1, bytes);
-        return 1;
-    }
-    uint64_t s = ++comm->node_seq;
-    switch (kind) {
-    case RD_COLL_BARRIER:
+    int me = comm->rank;
+    if (kind == RD_COLL_BARRIER) {
         /* No data, so no area: a rank that arrives has read everything up
          * to s (its earlier collectives are complete), so its done word
          * says both "arrived" and "done". One line per rank, the same one
          * every time, instead of an area's line that changes with s. */
+        uint64_t s = ++comm->node_seq;
         rd_nc_finish(comm, s);
         rd_nc_wait_done(comm, s);
+        *err = MPI_SUCCESS;
         return 1;
-    case RD_COLL_ALLGATHER: {
-        MPI_Datatype rdt = a->rdt;
-        MPI_Aint bstride = (MPI_Aint)a->rcount * rdt->extent;
-        rd_nc_guard(comm, s);
-        if (a->sbuf == MPI_IN_PLACE)
-            rd_dt_pack((char *)a->rbuf + me * bstride, rdt, 0, rd_nc_data(comm, me, s), bytes);
-        else
-            rd_dt_pack(a->sbuf, a->sdt, 0, rd_nc_data(comm, me, s), bytes);
-        rd_nc_post(comm, s);
-        rd_nc_wait_all(comm, s);
-        for (int j = 0; j < n; j++)
-            if (j != me || a->sbuf != MPI_IN_PLACE)
-                rd_dt_unpack((char *)a->rbuf + j * bstride, rdt, 0, rd_nc_data(comm, j, s), bytes);
-        break;
     }
-    case RD_COLL_GATHER: {
-        /* every rank leaves its block in its area; the root takes them */
-        int inplace = me == a->root && a->sbuf == MPI_IN_PLACE;
-        if (!inplace) {
-            rd_nc_guard(comm, s);
-            rd_dt_pack(a->sbuf, a->sdt, 0, rd_nc_data(comm, me, s), bytes);
+    if ((kind == RD_COLL_BCAST || kind == RD_COLL_SCATTER) && me != a->root) {
+        *err = follow(kind, a);
+        return 1;
+    }
+    if (eligible(kind, a, &bytes)) {
+        switch (kind) {
+        case RD_COLL_BCAST:
+            *err = bcast_small(comm, a, bytes);
+            break;
+        case RD_COLL_REDUCE:
+        case RD_COLL_ALLREDUCE:
+            *err = reduce_small(comm, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, a->count, a->dt, a->op,
+                                kind == RD_COLL_REDUCE ? a->root : -1, bytes);
+            break;
+        case RD_COLL_GATHER:
+            *err = gather_small(comm, a, bytes);
+            break;
+        case RD_COLL_SCATTER:
+            *err = scatter_small(comm, a, bytes);
+            break;
+        case RD_COLL_ALLGATHER:
+        case RD_COLL_ALLTOALL:
+            *err = exchange_small(comm, a, bytes, kind == RD_COLL_ALLTOALL);
+            break;
+        default:
+            *err = redscat_small(comm, a, bytes);
+            break;
         }
-        rd_nc_post(comm, s);
-        if (me == a->root) {
-            MPI_Aint bstride = (MPI_Aint)a->rcount * a->rdt->extent;
-            for (int j = 0; j < n; j++) {
-                if (j == me && inplace)
-                    continue;
-                rd_nc_wait_posted(comm, j, s);
-                rd_dt_unpack((char *)a->rbuf + j * bstride, a->rdt, 0, rd_nc_data(comm, j, s), bytes);
-            }
-        }
-        break;
+        return 1;
     }
-    case RD_COLL_SCATTER: {
-        /* the root leaves every block in its area; each rank takes its own */
-        if (me == a->root) {
-            MPI_Aint bstride = (MPI_Aint)a->scount * a->sdt->extent;
-            unsigned char *out = rd_nc_data(comm, me, s);
-            rd_nc_guard(comm, s);
-            for (int j = 0; j < n; j++)
-                rd_dt_pack((const char *)a->sbuf + j * bstride, a->sdt, 0, out + (size_t)j * bytes, bytes);
-            rd_nc_post(comm, s);
-            if (a->rbuf != MPI_IN_PLACE)
-                rd_dt_unpack(a->rbuf, a->rdt, 0, out + (size_t)me * bytes, bytes);
-        } else {
-            rd_nc_post(comm, s);
-            rd_nc_wait_posted(comm, a->root, s);
-            rd_dt_unpack(a->rbuf, a->rdt, 0, rd_nc_data(comm, a->root, s) + (size_t)me * bytes, bytes);
-        }
-        break;
+    if (rd_shmdirect_eligible(kind, a)) {
+        *err = rd_shmdirect_run(kind, a);
+        return 1;
     }
-    case RD_COLL_REDUCE_SCATTER:
-    case RD_COLL_REDUCE_SCATTER_BLOCK: {
-        /* every rank leaves its whole vector; each reduces its own block */
-        const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-        long e0, e1, total;
-        rd_nc_redscat_block(a, me, &e0, &e1, &total);
-        rd_nc_guard(comm, s);
-        memcpy(rd_nc_data(comm, me, s), (const char *)mine + a->dt->true_lb, bytes);
-        rd_nc_post(comm, s);
-        rd_nc_wait_all(comm, s);
-        if (e1 > e0)
-            reduce_part(comm, s, a->rbuf, e0, e1, a->dt, a->op);
-        break;
-    }
-    case RD_COLL_ALLTOALL: {
-        int inplace = a->sbuf == MPI_IN_PLACE;
-        const void *sbuf = inplace ? a->rbuf : a->sbuf;
-        MPI_Datatype sdt = inplace ? a->rdt : a->sdt;
-        MPI_Aint sstride = (MPI_Aint)(inplace ? a->rcount : a->scount) * sdt->extent;
-        MPI_Aint rstride = (MPI_Aint)a->rcount * a->rdt->extent;
-        unsigned char *out = rd_nc_data(comm, me, s);
-        rd_nc_guard(comm, s);
-        for (int j = 0; j < n; j++)
-            rd_dt_pack((const char *)sbuf + j * sstride, sdt, 0, out + (size_t)j * bytes, bytes);
-        rd_nc_post(comm, s);
-        rd_nc_wait_all(comm, s);
-        for (int j = 0; j < n; j++)
-            rd_dt_unpack((char *)a->rbuf + j * rstride, a->rdt, 0, rd_nc_data(comm, j, s) + (size_t)me * bytes,
-                         bytes);
-        break;
-    }
-    }
-    rd_nc_finish(comm, s);
+    /* by messages; what this rank posts: its bytes as eligible() counts
+     * them, an Allgather's or Alltoall's only if both its sides agree */
+    if (kind == RD_COLL_ALLGATHER || kind == RD_COLL_ALLTOALL)
+        bytes = send_block(a) == recv_block(a) ? bytes : RD_NC_BYTES;
+    *err = by_messages(kind, a, bytes);
     return 1;
 }

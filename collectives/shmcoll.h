@@ -1,14 +1,20 @@
 /* shmcoll.h - collectives of node-local communicators through the node's
  * memory (runtime/nodemem.h): the steps on a communicator's slot of the
  * arena (shmcoll.c), shared by the small collectives there and the direct
- * single-copy Allgather and Alltoall (shmdirect.c).
+ * single-copy ones (shmdirect.c).
  *
  * Collective number s (comm->node_seq counts them): rd_nc_guard(s) before a
  * rank overwrites its area for s; the rank writes its area
- * (rd_nc_data(comm, rank, s)) and rd_nc_post(s); readers
- * rd_nc_wait_posted(j, s), read, and rd_nc_finish(s) ("I have read
- * everything up to s"); rd_nc_wait_done(s) waits until every other rank
- * has finished s. */
+ * (rd_nc_data(comm, rank, s)) and rd_nc_post(s, desc); readers
+ * rd_nc_wait_posted(j, s), check what j says (rd_nc_desc_of), read, and
+ * rd_nc_finish(s) ("I have read everything up to s"); rd_nc_wait_done(s)
+ * waits until every other rank has finished s.
+ *
+ * What a rank posts says how it moves the data (its path: the areas, the
+ * stage, direct copies or messages) and how many bytes it has, so that
+ * ranks whose counts do not match (an erroneous program), which may then
+ * also choose different paths, find out before anything is copied and
+ * nobody waits for what will never come (shmcoll.c). */
 #ifndef RD_SHMCOLL_H
 #define RD_SHMCOLL_H
 
@@ -16,24 +22,62 @@
 
 #include "collectives/coll.h"
 
+/* The paths, in the top byte of what a rank posts; the next byte holds
+ * the algorithm of the message path (its index in the menu); the rest
+ * the bytes (per block, vector or stream, as each collective says). */
+enum {
+    RD_NC_SMALL = 1, /* the data in the areas */
+    RD_NC_STAGED,    /* in the rank's stage */
+    RD_NC_DIRECT,    /* lent for single copies (shmdirect.c's struct lend in the area) */
+    RD_NC_P2P,       /* by messages */
+    RD_NC_FAIL,      /* a root that found a mismatch: nobody moves anything */
+};
+#define RD_NC_BYTES ((UINT64_C(1) << 48) - 1)
+static inline uint64_t rd_nc_desc(int path, int alg, uint64_t bytes)
+{
+    return (uint64_t)path << 56 | (uint64_t)(alg & 0xff) << 48 | (bytes < RD_NC_BYTES ? bytes : RD_NC_BYTES);
+}
+static inline int rd_nc_path(uint64_t d)
+{
+    return (int)(d >> 56);
+}
+static inline int rd_nc_alg(uint64_t d)
+{
+    return (int)(d >> 48 & 0xff);
+}
+static inline uint64_t rd_nc_bytes(uint64_t d)
+{
+    return d & RD_NC_BYTES;
+}
+
 /* First use of comm: 1 if it goes through the node's memory (a slot is
  * claimed, collectively), else 0 for good. */
 int rd_nc_setup(MPI_Comm comm);
 void rd_nc_guard(MPI_Comm comm, uint64_t s);
 unsigned char *rd_nc_data(MPI_Comm comm, int j, uint64_t s);
-void rd_nc_post(MPI_Comm comm, uint64_t s);
+void rd_nc_post(MPI_Comm comm, uint64_t s, uint64_t desc);
 int rd_nc_posted(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t s);
-void rd_nc_wait_all(MPI_Comm comm, uint64_t s);
+/* What rank j posted for s (once it has). */
+uint64_t rd_nc_desc_of(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_finish(MPI_Comm comm, uint64_t s);
 void rd_nc_wait_done(MPI_Comm comm, uint64_t s);
+
+/* The reason when another rank posted `theirs` where this rank has
+ * `mine` bytes (a different path or count): "rank j sends ... bytes";
+ * each: " per rank" where the counts are per block. MPI_ERR_TRUNCATE. */
+int rd_nc_differ(int j, uint64_t theirs, uint64_t mine, const char *each);
+/* The same for a rank that sends to the root (Gather, Reduce), which
+ * posted `root` where this rank sends `mine`. */
+int rd_nc_root_differs(uint64_t root, uint64_t mine, const char *each);
 
 /* MPI_Allreduce's short way: a call with valid arguments (the caller
  * checked the handles, dt committed, non-NULL distinct buffers and
  * count > 0) on a
  * communicator that has its slot already and a predefined op, small
- * enough for the areas, runs here and returns 1; 0: take the general way
- * (it reaches the same steps, so ranks may differ in which way they go). */
+ * enough for the areas, runs here and returns its MPI error class; -1:
+ * take the general way (it reaches the same steps, so ranks may differ in
+ * which way they go). */
 int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
 
 /* Gather and Scatter: the bytes of one block, from whichever side of the
@@ -45,14 +89,19 @@ size_t rd_nc_rooted_block(int kind, const struct rd_coll_args *a);
  * form). */
 void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1, long *total);
 
-/* The direct collectives (shmdirect.c): whether this call goes that way
- * (every rank answers alike: the answer depends only on what MPI requires
- * to match), and running it on a communicator that has a slot (returns the
- * MPI error class). */
+/* The direct collectives (shmdirect.c): whether this rank's side of the
+ * call goes that way (by its own arguments: ranks whose counts do not
+ * match may answer differently, which what they post shows), and running
+ * it on a communicator that has a slot (returns the MPI error class; for
+ * Bcast and Scatter, the root's side). */
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a);
 /* Whether the node's stages are used (RDMPI_COLL_SHM_STAGED; auto: when
  * ranks outnumber cores); the same on every rank. */
 int rd_shmdirect_staging(void);
 int rd_shmdirect_run(int kind, const struct rd_coll_args *a);
+/* A rank of a Bcast or Scatter other than the root, whose root posted
+ * `desc` (RD_NC_DIRECT or RD_NC_STAGED) for collective number s: it
+ * follows the root's path, taking what fits its buffer. */
+int rd_shmdirect_follow(int kind, const struct rd_coll_args *a, uint64_t s, uint64_t desc);
 
 #endif

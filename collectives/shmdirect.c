@@ -46,14 +46,17 @@
 #include "runtime/op.h"
 #include "runtime/params.h"
 
-/* What a rank lends for one collective number (in its area): where its
- * incoming blocks land and where its outgoing ones are; how many blocks
- * have landed in it and left it so far; and, per source rank, whether
- * somebody has taken the block from that rank to this one. */
+/* What a rank lends for one collective number (in its area, posted as
+ * RD_NC_DIRECT): where its incoming blocks land and where its outgoing
+ * ones are, and the bytes of one block of each (they differ between ranks
+ * only when the counts do not match, and every copy takes the smaller);
+ * how many blocks have landed in it and left it so far; and, per source
+ * rank, whether somebody has taken the block from that rank to this one. */
 struct lend {
     uint64_t pid;
     uint64_t land; /* 0: this rank cannot take part */
     uint64_t out;
+    uint64_t lbytes, obytes;
     struct rd_node_xkey kland, kout; /* land and out exposed for direct mapping */
     _Atomic uint32_t landed;
     _Atomic uint32_t sent;
@@ -65,7 +68,10 @@ static struct lend *lend_of(MPI_Comm comm, int j, uint64_t s)
     return (struct lend *)(void *)rd_nc_data(comm, j, s);
 }
 
-static void lend(MPI_Comm comm, uint64_t s, const void *land, size_t nland, const void *out, size_t nout)
+/* Lend for s: nland bytes at land in blocks of lbytes, nout at out in
+ * blocks of obytes; posted as `desc`. */
+static void lend(MPI_Comm comm, uint64_t s, const void *land, size_t nland, const void *out, size_t nout,
+                 uint64_t desc, size_t lbytes, size_t obytes)
 {
     struct rd_node_xkey kland = {0}, kout = {0};
     if (land) {
@@ -82,23 +88,32 @@ static void lend(MPI_Comm comm, uint64_t s, const void *land, size_t nland, cons
     l->out = (uint64_t)(uintptr_t)out;
     l->kland = kland;
     l->kout = kout;
+    l->lbytes = lbytes;
+    l->obytes = obytes;
     atomic_store_explicit(&l->landed, 0, memory_order_relaxed);
     atomic_store_explicit(&l->sent, 0, memory_order_relaxed);
     for (int i = 0; i < comm->size; i++)
         atomic_store_explicit(&l->taken[i], 0, memory_order_relaxed);
-    rd_nc_post(comm, s); /* a release: the fields are visible first */
+    rd_nc_post(comm, s, desc); /* a release: the fields are visible first */
 }
 
-/* Rank j's lending for s, NULL while it has not lent (no waiting). */
-static struct lend *lent(MPI_Comm comm, int j, uint64_t s)
+/* Rank j's lending for s (no waiting): 1 lent (*l), 0 not posted yet, -1
+ * posted something else (it took another path: its counts differ). */
+static int lent(MPI_Comm comm, int j, uint64_t s, struct lend **l)
 {
-    return rd_nc_posted(comm, j, s) ? lend_of(comm, j, s) : NULL;
+    if (!rd_nc_posted(comm, j, s))
+        return 0;
+    if (rd_nc_path(rd_nc_desc_of(comm, j, s)) != RD_NC_DIRECT)
+        return -1;
+    *l = lend_of(comm, j, s);
+    return 1;
 }
 
 /* The geometry of one exchange: block k of rank j's result comes from
  * rank k (Allgather: k's one block; Alltoall: k's block j). */
 struct xgeo {
-    size_t bytes;   /* one block */
+    size_t bytes;   /* one block received */
+    size_t sbytes;  /* one block sent (the same unless the counts do not match) */
     int all2all;
     int inplace;    /* (Allgather only) */
     const char *sb; /* what this rank sends: in sdt, Alltoall's blocks sstride apart */
@@ -108,26 +123,33 @@ struct xgeo {
 
 static struct xgeo geometry(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
 {
-    struct xgeo g = {(size_t)a->rcount * a->rdt->size, all2all, a->sbuf == MPI_IN_PLACE, a->sbuf, a->sdt, 0,
+    struct xgeo g = {(size_t)a->rcount * a->rdt->size, 0, all2all, a->sbuf == MPI_IN_PLACE, a->sbuf, a->sdt, 0,
                      (MPI_Aint)a->rcount * a->rdt->extent};
     if (g.inplace) {
         g.sb = (const char *)a->rbuf + comm->rank * g.rstride;
         g.sdt = a->rdt;
+        g.sbytes = g.bytes;
     } else {
         g.sstride = (MPI_Aint)a->scount * a->sdt->extent;
+        g.sbytes = (size_t)a->scount * a->sdt->size;
     }
     return g;
 }
 
-/* This rank's own block, from its send buffer to its receive buffer. */
-static void own_block(const struct rd_coll_args *a, int me, const struct xgeo *g)
+/* This rank's own block, from its send buffer to its receive buffer (what
+ * fits). */
+static int own_block(const struct rd_coll_args *a, int me, const struct xgeo *g)
 {
-    rd_coll_copy(g->sb + (g->all2all ? me * g->sstride : 0), a->scount, a->sdt, (char *)a->rbuf + me * g->rstride,
-                 a->rcount, a->rdt);
+    if (!g->inplace)
+        rd_coll_copy(g->sb + (g->all2all ? me * g->sstride : 0), a->scount, a->sdt, (char *)a->rbuf + me * g->rstride,
+                     a->rcount, a->rdt);
+    return g->sbytes == g->bytes ? MPI_SUCCESS : rd_coll_mismatch("this rank", g->sbytes, g->bytes, " to itself");
 }
 
 /* Copy block src -> dst if nobody has taken it yet; this rank is one of
- * the two. 1: copied here, 0: somebody else has it, < 0: an MPI error. */
+ * the two. The block is as long as the smaller of what src sends and what
+ * dst receives, and each sits where its own rank's geometry puts it. 1:
+ * copied here, 0: somebody else has it, < 0: an MPI error. */
 static int take(MPI_Comm comm, const struct xgeo *g, int src, int dst, struct lend *ls,
                 struct lend *ld)
 {
@@ -137,14 +159,15 @@ static int take(MPI_Comm comm, const struct xgeo *g, int src, int dst, struct le
         return 0;
     if (!ls->land || !ld->land) /* a rank that cannot take part: the error spreads */
         return -MPI_ERR_OTHER;
-    size_t off = g->all2all ? (size_t)dst * g->bytes : 0;
+    size_t len = ls->obytes < ld->lbytes ? ls->obytes : ld->lbytes;
+    size_t off = g->all2all ? (size_t)dst * ls->obytes : 0, at = (size_t)src * ld->lbytes;
     rd_status st;
     if (src == comm->rank)
         st = rd_node_copy(1, (pid_t)ld->pid, rd_comm_world_rank(comm, dst), &ld->kland,
-                          (char *)(uintptr_t)ls->out + off, ld->land + (size_t)src * g->bytes, g->bytes);
+                          (char *)(uintptr_t)ls->out + off, ld->land + at, len);
     else
         st = rd_node_copy(0, (pid_t)ls->pid, rd_comm_world_rank(comm, src), &ls->kout,
-                          (char *)(uintptr_t)ld->land + (size_t)src * g->bytes, ls->out + off, g->bytes);
+                          (char *)(uintptr_t)ld->land + at, ls->out + off, len);
     if (st != RD_OK)
         return -rd_status_to_mpi(st);
     atomic_fetch_add_explicit(&ld->landed, 1, memory_order_release);
@@ -188,17 +211,17 @@ static void land_unpack(void *buf, MPI_Datatype dt, MPI_Aint stride, size_t byte
  * finished, so no copy into or out of its buffers is still running. */
 static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
 {
-    int me = comm->rank, n = comm->size, err = MPI_SUCCESS;
+    int me = comm->rank, n = comm->size, err = MPI_SUCCESS, trunc = MPI_SUCCESS;
     struct xgeo g = geometry(comm, a, all2all);
     int nout = all2all ? n : 1;
-    /* what this rank sends, as runs of bytes: block j (Alltoall) at j * bytes */
+    /* what this rank sends, as runs of bytes: block j (Alltoall) at j * sbytes */
     struct rd_scratch land_tmp = {0}, out_tmp = {0};
     const char *out = g.sb + g.sdt->true_lb;
     if (!g.sdt->contig) {
-        out_tmp = rd_scratch_get(g.bytes * (size_t)nout);
+        out_tmp = rd_scratch_get(g.sbytes * (size_t)nout);
         if (out_tmp.p)
             for (int j = 0; j < nout; j++)
-                rd_dt_pack(g.sb + j * g.sstride, g.sdt, 0, (char *)out_tmp.p + (size_t)j * g.bytes, g.bytes);
+                rd_dt_pack(g.sb + j * g.sstride, g.sdt, 0, (char *)out_tmp.p + (size_t)j * g.sbytes, g.sbytes);
         out = out_tmp.p;
     }
     char *land = landing(a->rbuf, a->rdt, g.bytes, n, &land_tmp);
@@ -207,13 +230,15 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
         land = NULL;
     }
     uint64_t s = ++comm->node_seq;
-    lend(comm, s, land, g.bytes * (size_t)n, out, g.bytes * (size_t)nout);
+    lend(comm, s, land, g.bytes * (size_t)n, out, g.sbytes * (size_t)nout, rd_nc_desc(RD_NC_DIRECT, 0, g.bytes),
+         g.bytes, g.sbytes);
     struct lend *mine = lend_of(comm, me, s);
     /* this rank's own block: once nothing else can be done (the others
      * wait for what this rank sends, not for this) */
-    int own = err != MPI_SUCCESS || g.inplace;
+    int own = err != MPI_SUCCESS;
     long idle = 0;
     uint32_t want = (uint32_t)n - 1;
+    uint64_t seen = 0; /* ranks whose block sizes were compared with this rank's */
     while (err == MPI_SUCCESS && (atomic_load_explicit(&mine->landed, memory_order_acquire) < want ||
                                   atomic_load_explicit(&mine->sent, memory_order_acquire) < want)) {
         int did = 0;
@@ -222,9 +247,19 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
         for (int pass = 0; pass < 2 && err == MPI_SUCCESS; pass++)
             for (int k = 1; k < n && err == MPI_SUCCESS; k++) {
                 int j = (me + k) % n;
-                struct lend *lj = lent(comm, j, s);
-                if (!lj)
+                struct lend *lj;
+                int st = lent(comm, j, s, &lj);
+                if (st < 0) { /* j went another way: nothing of it comes */
+                    err = rd_nc_differ(j, rd_nc_desc_of(comm, j, s), g.bytes, " per rank");
+                    break;
+                }
+                if (!st)
                     continue;
+                if (!(seen >> j & 1)) {
+                    seen |= UINT64_C(1) << j;
+                    if (lj->land && lj->obytes != g.bytes && trunc == MPI_SUCCESS)
+                        trunc = rd_nc_differ(j, lj->obytes, g.bytes, " per rank");
+                }
                 int r = pass == 0 ? take(comm, &g, me, j, mine, lj)
                                   : rd_node_arena.read ? take(comm, &g, j, me, lj, mine) : 0;
                 if (r < 0)
@@ -232,14 +267,14 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
                 did |= r > 0;
             }
         if (!did && err == MPI_SUCCESS && !own) {
-            own_block(a, me, &g);
+            trunc = own_block(a, me, &g) != MPI_SUCCESS && trunc == MPI_SUCCESS ? MPI_ERR_TRUNCATE : trunc;
             own = did = 1;
         }
         if (!did && err == MPI_SUCCESS)
             rd_wait_step(&idle);
     }
-    if (!own && err == MPI_SUCCESS)
-        own_block(a, me, &g);
+    if (!own && err == MPI_SUCCESS && own_block(a, me, &g) != MPI_SUCCESS && trunc == MPI_SUCCESS)
+        trunc = MPI_ERR_TRUNCATE;
     rd_nc_finish(comm, s);
     if (err != MPI_SUCCESS)
         rd_nc_wait_done(comm, s);
@@ -247,7 +282,7 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
         land_unpack(a->rbuf, a->rdt, g.rstride, g.bytes, n, me, &land_tmp);
     rd_scratch_put(land_tmp);
     rd_scratch_put(out_tmp);
-    return err;
+    return err != MPI_SUCCESS ? err : trunc;
 }
 
 /* Staged: the blocks fit this rank's stage (shared memory of the slot), so
@@ -271,8 +306,8 @@ int rd_shmdirect_staging(void)
 
 static int staged_fits(int all2all, const struct rd_coll_args *a)
 {
-    size_t bytes = (size_t)a->rcount * a->rdt->size;
-    size_t need = all2all ? bytes * (size_t)(a->comm->size - 1) : bytes;
+    struct xgeo g = geometry(a->comm, a, all2all);
+    size_t need = all2all ? g.sbytes * (size_t)(a->comm->size - 1) : g.sbytes;
     /* auto: not where buffers are mapped (one memcpy beats two: 4 ranks on
      * 2 cores, 64 KiB: Allgather 30 us against 48 staged) */
     long mode = rd_param.coll_shm_staged;
@@ -298,9 +333,9 @@ static void stage_in(char *buf, MPI_Datatype dt, const unsigned char *from, size
 
 static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
 {
-    int me = comm->rank, n = comm->size, slot = comm->node_slot - 1;
+    int me = comm->rank, n = comm->size, slot = comm->node_slot - 1, err = MPI_SUCCESS;
     struct xgeo g = geometry(comm, a, all2all);
-    size_t bytes = g.bytes;
+    size_t sb = g.sbytes, rb = g.bytes;
     uint64_t s = ++comm->node_seq;
     if (comm->node_staged)
         rd_nc_wait_done(comm, comm->node_staged);
@@ -308,14 +343,14 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
     /* Alltoall: the block for rank (me + k) % n at k - 1 */
     unsigned char *mine = rd_node_stage(slot, me);
     if (!all2all)
-        stage_out(g.sb, g.sdt, mine, bytes);
+        stage_out(g.sb, g.sdt, mine, sb);
     else
         for (int k = 1; k < n; k++)
-            stage_out(g.sb + ((me + k) % n) * g.sstride, g.sdt, mine + (size_t)(k - 1) * bytes, bytes);
-    rd_nc_post(comm, s);
-    if (!g.inplace)
-        own_block(a, me, &g);
-    /* copy out of every stage as it is posted */
+            stage_out(g.sb + ((me + k) % n) * g.sstride, g.sdt, mine + (size_t)(k - 1) * sb, sb);
+    rd_nc_post(comm, s, rd_nc_desc(RD_NC_STAGED, 0, sb));
+    err = own_block(a, me, &g);
+    /* copy out of every stage as it is posted, what fits this rank's
+     * blocks (a rank that posted another path left nothing there) */
     long idle = 0;
     uint64_t got = 0; /* n <= RD_SHM_COLL_MAX_RANKS = 64 */
     for (int left = n - 1; left > 0;) {
@@ -324,8 +359,14 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
             int j = (me + k) % n;
             if ((got >> j & 1) || !rd_nc_posted(comm, j, s))
                 continue;
-            size_t at = all2all ? (size_t)(n - k - 1) * bytes : 0; /* j's block for me */
-            stage_in((char *)a->rbuf + j * g.rstride, a->rdt, rd_node_stage(slot, j) + at, bytes);
+            uint64_t dj = rd_nc_desc_of(comm, j, s);
+            size_t bj = rd_nc_bytes(dj);
+            if ((rd_nc_path(dj) != RD_NC_STAGED || bj != rb) && err == MPI_SUCCESS)
+                err = rd_nc_differ(j, dj, rb, " per rank");
+            if (rd_nc_path(dj) == RD_NC_STAGED) {
+                size_t at = all2all ? (size_t)(n - k - 1) * bj : 0; /* j's block for me */
+                stage_in((char *)a->rbuf + j * g.rstride, a->rdt, rd_node_stage(slot, j) + at, bj < rb ? bj : rb);
+            }
             got |= 1ULL << j;
             left--;
             did = 1;
@@ -335,7 +376,7 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
     }
     rd_nc_finish(comm, s);
     comm->node_staged = s;
-    return MPI_SUCCESS;
+    return err;
 }
 
 /* Bcast through the root's stage, streamed: chunks of an eighth of the
@@ -346,32 +387,51 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
 #define RD_STAGE_SLICES 8
 static int stage_bcast(MPI_Comm comm, const struct rd_coll_args *a)
 {
-    int me = comm->rank, slot = comm->node_slot - 1;
-    size_t bytes = (size_t)a->count * a->dt->size;
+    int slot = comm->node_slot - 1;
+    size_t bytes = (size_t)a->count * a->dt->size, off = 0;
     size_t chunk = rd_node_arena.stage / RD_STAGE_SLICES;
     uint64_t before = comm->node_staged; /* readers of the root's stage up to then */
-    for (size_t off = 0; off < bytes; off += chunk) {
+    do { /* (an empty vector: one empty chunk, which tells the readers) */
         size_t len = bytes - off < chunk ? bytes - off : chunk;
         uint64_t s = ++comm->node_seq;
         unsigned char *slice = rd_node_stage(slot, a->root) + (size_t)(s % RD_STAGE_SLICES) * chunk;
-        if (me == a->root) {
-            /* the slice's last contents: chunk s - 8, or an earlier
-             * staged collective */
-            uint64_t need = s > RD_STAGE_SLICES ? s - RD_STAGE_SLICES : 0;
-            if (need < before)
-                need = before;
-            if (need)
-                rd_nc_wait_done(comm, need);
-            rd_dt_pack(a->rbuf, a->dt, off, slice, len);
-            rd_nc_post(comm, s);
-            comm->node_staged = s;
-        } else {
-            rd_nc_wait_posted(comm, a->root, s);
-            rd_dt_unpack(a->rbuf, a->dt, off, slice, len);
-        }
+        /* the slice's last contents: chunk s - 8, or an earlier staged
+         * collective (which also keeps the areas' guard) */
+        uint64_t need = s > RD_STAGE_SLICES ? s - RD_STAGE_SLICES : 0;
+        if (need < before)
+            need = before;
+        if (need)
+            rd_nc_wait_done(comm, need);
+        rd_dt_pack(a->rbuf, a->dt, off, slice, len);
+        rd_nc_post(comm, s, rd_nc_desc(RD_NC_STAGED, 0, bytes));
+        comm->node_staged = s;
         rd_nc_finish(comm, s);
-    }
+        off += len;
+    } while (off < bytes);
     return MPI_SUCCESS;
+}
+
+/* A reader, from collective number s, whose root streams `total` bytes:
+ * every chunk is read (so that it counts the root's collective numbers),
+ * what fits its own bytes copied. */
+static int stage_bcast_follow(MPI_Comm comm, const struct rd_coll_args *a, uint64_t s, size_t total)
+{
+    int slot = comm->node_slot - 1;
+    size_t own = (size_t)a->count * a->dt->size, off = 0;
+    size_t chunk = rd_node_arena.stage / RD_STAGE_SLICES;
+    for (;;) {
+        size_t len = total - off < chunk ? total - off : chunk;
+        unsigned char *slice = rd_node_stage(slot, a->root) + (size_t)(s % RD_STAGE_SLICES) * chunk;
+        if (off < own)
+            rd_dt_unpack(a->rbuf, a->dt, off, slice, own - off < len ? own - off : len);
+        rd_nc_finish(comm, s);
+        off += len;
+        if (off >= total)
+            break;
+        s = ++comm->node_seq;
+        rd_nc_wait_posted(comm, a->root, s);
+    }
+    return own == total ? MPI_SUCCESS : rd_coll_mismatch("the root", total, own, "");
 }
 
 /* ------------------------------------------------------------ Allreduce */
@@ -474,18 +534,24 @@ static int reduce_segment(MPI_Comm comm, const struct rd_coll_args *a, struct le
 
 /* Lend (contribution `in`, result `land`: NULL when this rank cannot take
  * part) for the next collective number and wait for every rank's lending
- * (l[j]); MPI_ERR_OTHER if some rank cannot take part. */
+ * (l[j]); MPI_ERR_OTHER if some rank cannot take part. MPI_ERR_TRUNCATE
+ * if some rank has another count or took another path: every rank that
+ * lent sees the same posts, so none touches another's buffers (and none
+ * waits for another's progress: the caller goes straight to the end). */
 static int lend_all(MPI_Comm comm, uint64_t s, const char *land, const char *in, size_t bytes, struct lend **l)
 {
-    int err = MPI_SUCCESS;
-    lend(comm, s, land, bytes, in, bytes);
+    int err = MPI_SUCCESS, odd = -1;
+    uint64_t d = rd_nc_desc(RD_NC_DIRECT, 0, bytes);
+    lend(comm, s, land, bytes, in, bytes, d, bytes, bytes);
     for (int j = 0; j < comm->size; j++) {
         rd_nc_wait_posted(comm, j, s);
         l[j] = lend_of(comm, j, s);
-        if (!l[j]->land)
+        if (rd_nc_desc_of(comm, j, s) != d && odd < 0)
+            odd = j;
+        else if (!l[j]->land)
             err = MPI_ERR_OTHER; /* a rank that cannot take part: all fail */
     }
-    return err;
+    return odd >= 0 ? rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s), bytes, "") : err;
 }
 
 /* Wait until rank j says its part is done (its landed word: segment
@@ -518,6 +584,8 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
     struct lend *l[64];
     int lerr = lend_all(comm, s, err == MPI_SUCCESS ? res : NULL, in, bytes, l);
     struct lend *mine = l[me];
+    if (lerr == MPI_ERR_TRUNCATE) /* the counts differ: nobody does anything */
+        goto done;
     if (err == MPI_SUCCESS)
         err = lerr;
     if (err == MPI_SUCCESS)
@@ -536,11 +604,12 @@ static int allreduce(MPI_Comm comm, const struct rd_coll_args *a)
                                                 res + (size_t)f0 * es, l[j]->land + (size_t)f0 * es,
                                                 (size_t)(f1 - f0) * es));
     }
+done:
     rd_nc_finish(comm, s);
     rd_nc_wait_done(comm, s); /* nobody reads this rank's buffers any more */
     rd_scratch_put(tmp);
     rd_scratch_put(own);
-    return err;
+    return lerr == MPI_ERR_TRUNCATE ? lerr : err;
 }
 
 /* Reduce the same way: rank r reduces segment r straight into the
@@ -570,6 +639,10 @@ static int reduce(MPI_Comm comm, const struct rd_coll_args *a)
     uint64_t s = ++comm->node_seq;
     struct lend *l[64];
     int lerr = lend_all(comm, s, err != MPI_SUCCESS ? NULL : me == root ? res : in, in, bytes, l);
+    if (lerr == MPI_ERR_TRUNCATE) { /* the counts differ: nobody does anything */
+        err = lerr;
+        goto done;
+    }
     if (err == MPI_SUCCESS)
         err = lerr;
     if (err == MPI_SUCCESS && seg) {
@@ -596,6 +669,7 @@ static int reduce(MPI_Comm comm, const struct rd_coll_args *a)
             if (err == MPI_SUCCESS)
                 err = jerr;
         }
+done:
     rd_nc_finish(comm, s);
     rd_nc_wait_done(comm, s); /* nobody reads this rank's buffers any more */
     rd_scratch_put(tmp);
@@ -626,7 +700,7 @@ static int reduce_scatter(MPI_Comm comm, const struct rd_coll_args *a)
     uint64_t s = ++comm->node_seq;
     struct lend *l[64];
     int lerr = lend_all(comm, s, err == MPI_SUCCESS ? in : NULL, in, (size_t)total * es, l);
-    if (err == MPI_SUCCESS)
+    if (err == MPI_SUCCESS || lerr == MPI_ERR_TRUNCATE)
         err = lerr;
     char *dest = inplace ? (char *)tmp.p + tmpn : (char *)a->rbuf + dt->true_lb;
     if (err == MPI_SUCCESS)
@@ -646,66 +720,135 @@ static int reduce_scatter(MPI_Comm comm, const struct rd_coll_args *a)
  * of bytes), and every other rank copies its block straight into it or
  * out of it (through the mapping; by CMA before it is mapped), with no
  * message and no wait for the other ranks. The root returns once every
- * block has been copied. */
-static int rooted(MPI_Comm comm, const struct rd_coll_args *a, int gather)
+ * block has been copied. Every copy takes the smaller of the root's block
+ * and the other rank's. This is the root's side. */
+static int rooted_root(MPI_Comm comm, const struct rd_coll_args *a, int gather)
 {
-    int me = comm->rank, n = comm->size, root = me == a->root, err = MPI_SUCCESS;
-    /* this rank's side: the root's whole buffer, another rank's block */
-    const void *buf = gather == root ? a->rbuf : a->sbuf;
-    MPI_Datatype dt = gather == root ? a->rdt : a->sdt;
-    int cnt = gather == root ? a->rcount : a->scount;
-    size_t blk = (size_t)cnt * dt->size, len = root ? (size_t)n * blk : blk;
+    int me = comm->rank, n = comm->size, err = MPI_SUCCESS, trunc = MPI_SUCCESS;
+    const void *buf = gather ? a->rbuf : a->sbuf;
+    MPI_Datatype dt = gather ? a->rdt : a->sdt;
+    int cnt = gather ? a->rcount : a->scount;
+    size_t blk = (size_t)cnt * dt->size, len = (size_t)n * blk;
     struct rd_scratch tmp = {0};
     char *bytes = (char *)buf + dt->true_lb;
-    if (!dt->contig || (root && (MPI_Aint)blk != cnt * dt->extent)) {
+    if (!dt->contig || (MPI_Aint)blk != cnt * dt->extent) {
         tmp = rd_scratch_get(len);
         bytes = tmp.p;
-        if (bytes && gather != root) /* what leaves: packed first */
+        if (bytes && !gather) /* what leaves: packed first */
             rd_dt_pack(buf, dt, 0, bytes, len);
         if (!bytes)
             err = MPI_ERR_NO_MEM;
     }
     uint64_t s = ++comm->node_seq;
-    if (root) {
-        const void *own = gather ? a->sbuf : a->rbuf;
-        char *mine = bytes + (size_t)me * blk;
-        if (err == MPI_SUCCESS && own != MPI_IN_PLACE) {
-            if (gather)
-                rd_dt_pack(own, a->sdt, 0, mine, blk);
-            else
-                rd_dt_unpack((void *)own, a->rdt, 0, mine, blk);
-        } else if (err == MPI_SUCCESS && gather && tmp.p) {
-            rd_dt_pack(a->rbuf, a->rdt, (size_t)me * blk, mine, blk); /* in place: unpacked again below */
-        }
-        lend(comm, s, err == MPI_SUCCESS ? bytes : NULL, len, err == MPI_SUCCESS ? bytes : NULL, len);
-        for (int j = 0; gather && j < n; j++) { /* every block has landed (or failed) */
-            if (j == me)
-                continue;
-            rd_nc_wait_posted(comm, j, s);
-            int jerr = wait_landed(lend_of(comm, j, s));
+    const void *own = gather ? a->sbuf : a->rbuf;
+    char *mine = bytes + (size_t)me * blk;
+    if (err == MPI_SUCCESS && own != MPI_IN_PLACE) {
+        size_t ob = gather ? (size_t)a->scount * a->sdt->size : (size_t)a->rcount * a->rdt->size;
+        if (gather)
+            rd_dt_pack(own, a->sdt, 0, mine, ob < blk ? ob : blk);
+        else
+            rd_dt_unpack((void *)own, a->rdt, 0, mine, ob < blk ? ob : blk);
+        if (ob != blk)
+            trunc = gather ? rd_coll_mismatch("this rank", ob, blk, " to itself")
+                           : rd_coll_mismatch("this rank", blk, ob, " to itself");
+    } else if (err == MPI_SUCCESS && gather && tmp.p) {
+        rd_dt_pack(a->rbuf, a->rdt, (size_t)me * blk, mine, blk); /* in place: unpacked again below */
+    }
+    lend(comm, s, err == MPI_SUCCESS ? bytes : NULL, len, err == MPI_SUCCESS ? bytes : NULL, len,
+         rd_nc_desc(RD_NC_DIRECT, 0, blk), blk, blk);
+    for (int j = 0; gather && j < n; j++) { /* every block has landed (or failed) */
+        if (j == me)
+            continue;
+        rd_nc_wait_posted(comm, j, s);
+        uint64_t dj = rd_nc_desc_of(comm, j, s);
+        size_t got = rd_nc_bytes(dj);
+        if (rd_nc_path(dj) == RD_NC_DIRECT) {
+            struct lend *lj = lend_of(comm, j, s);
+            int jerr = wait_landed(lj);
             if (err == MPI_SUCCESS)
                 err = jerr;
+        } else if (rd_nc_path(dj) == RD_NC_SMALL && err == MPI_SUCCESS) {
+            /* a rank whose block was small enough for the areas left it there */
+            memcpy(bytes + (size_t)j * blk, rd_nc_data(comm, j, s), got < blk ? got : blk);
         }
-        rd_nc_finish(comm, s);
-        if (!gather)
-            rd_nc_wait_done(comm, s); /* every block has been read */
-        if (err == MPI_SUCCESS && tmp.p && gather)
-            rd_dt_unpack(a->rbuf, a->rdt, 0, bytes, len);
+        if ((rd_nc_path(dj) != RD_NC_DIRECT && rd_nc_path(dj) != RD_NC_SMALL) || got != blk)
+            if (trunc == MPI_SUCCESS)
+                trunc = rd_nc_differ(j, dj, blk, " per rank");
+    }
+    rd_nc_finish(comm, s);
+    if (!gather)
+        rd_nc_wait_done(comm, s); /* every block has been read */
+    if (err == MPI_SUCCESS && tmp.p && gather)
+        rd_dt_unpack(a->rbuf, a->rdt, 0, bytes, len);
+    rd_scratch_put(tmp);
+    return err != MPI_SUCCESS ? err : trunc;
+}
+
+/* A Gather's other rank: lends its block (only its landed word is read)
+ * and, when the root lent its buffer, copies the block into it. */
+static int gather_send(MPI_Comm comm, const struct rd_coll_args *a)
+{
+    int me = comm->rank, err = MPI_SUCCESS, trunc = MPI_SUCCESS;
+    size_t blk = (size_t)a->scount * a->sdt->size;
+    struct rd_scratch tmp = {0};
+    char *bytes = (char *)a->sbuf + a->sdt->true_lb;
+    if (!a->sdt->contig) {
+        tmp = rd_scratch_get(blk);
+        bytes = tmp.p;
+        if (bytes)
+            rd_dt_pack(a->sbuf, a->sdt, 0, bytes, blk);
+        else
+            err = MPI_ERR_NO_MEM;
+    }
+    uint64_t s = ++comm->node_seq;
+    lend(comm, s, bytes, 0, bytes, 0, rd_nc_desc(RD_NC_DIRECT, 0, blk), 0, blk);
+    rd_nc_wait_posted(comm, a->root, s);
+    uint64_t dr = rd_nc_desc_of(comm, a->root, s);
+    if (rd_nc_path(dr) != RD_NC_DIRECT) {
+        trunc = rd_nc_root_differs(dr, blk, " per rank"); /* the root took another path: nothing to copy */
     } else {
-        lend(comm, s, bytes, 0, bytes, 0); /* (only its landed word is read) */
-        rd_nc_wait_posted(comm, a->root, s);
         struct lend *lr = lend_of(comm, a->root, s);
+        size_t room = lr->lbytes;
         if (!lr->land && err == MPI_SUCCESS)
             err = MPI_ERR_OTHER; /* the root cannot take part */
-        if (err == MPI_SUCCESS && blk)
-            err = rd_status_to_mpi(rd_node_copy(gather, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kland,
-                                                bytes, lr->land + (uint64_t)me * blk, blk));
-        atomic_store_explicit(&lend_of(comm, me, s)->landed, err == MPI_SUCCESS ? 1 : 2, memory_order_release);
-        rd_nc_finish(comm, s);
-        if (err == MPI_SUCCESS && tmp.p && !gather)
-            rd_dt_unpack(a->rbuf, a->rdt, 0, bytes, len);
+        if (err == MPI_SUCCESS && blk && room)
+            err = rd_status_to_mpi(rd_node_copy(1, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kland,
+                                                bytes, lr->land + (uint64_t)me * room, blk < room ? blk : room));
+        if (room != blk)
+            trunc = rd_nc_root_differs(dr, blk, " per rank");
     }
+    atomic_store_explicit(&lend_of(comm, me, s)->landed, err == MPI_SUCCESS ? 1 : 2, memory_order_release);
+    rd_nc_finish(comm, s);
     rd_scratch_put(tmp);
+    return err != MPI_SUCCESS ? err : trunc;
+}
+
+/* A Scatter's other rank, whose root lent its buffer for s: copies out
+ * its block, as far as it fits. */
+static int scatter_follow(MPI_Comm comm, const struct rd_coll_args *a, uint64_t s)
+{
+    int err = MPI_SUCCESS;
+    struct lend *lr = lend_of(comm, a->root, s);
+    size_t blk = lr->obytes, own = (size_t)a->rcount * a->rdt->size, n = own < blk ? own : blk;
+    struct rd_scratch tmp = {0};
+    char *bytes = (char *)a->rbuf + a->rdt->true_lb;
+    if (!a->rdt->contig) {
+        tmp = rd_scratch_get(n);
+        bytes = tmp.p;
+        if (!bytes)
+            err = MPI_ERR_NO_MEM;
+    }
+    if (!lr->land && err == MPI_SUCCESS)
+        err = MPI_ERR_OTHER; /* the root cannot take part */
+    if (err == MPI_SUCCESS && n)
+        err = rd_status_to_mpi(rd_node_copy(0, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kland, bytes,
+                                            lr->land + (uint64_t)comm->rank * blk, n));
+    rd_nc_finish(comm, s);
+    if (err == MPI_SUCCESS && tmp.p)
+        rd_dt_unpack(a->rbuf, a->rdt, 0, bytes, n);
+    rd_scratch_put(tmp);
+    if (err == MPI_SUCCESS && own != blk)
+        err = rd_coll_mismatch("the root", blk, own, " per rank");
     return err;
 }
 
@@ -725,36 +868,61 @@ static int mapped_bcast_fits(const struct rd_coll_args *a)
 static int mapped_bcast(MPI_Comm comm, const struct rd_coll_args *a)
 {
     size_t bytes = (size_t)a->count * a->dt->size;
-    int root = comm->rank == a->root, err = MPI_SUCCESS;
     struct rd_scratch tmp = {0};
     char *buf = (char *)a->rbuf + a->dt->true_lb;
     if (!a->dt->contig) {
         tmp = rd_scratch_get(bytes);
         buf = tmp.p;
-        if (buf && root)
+        if (buf)
             rd_dt_pack(a->rbuf, a->dt, 0, buf, bytes);
     }
-    if (!buf)
-        err = MPI_ERR_NO_MEM;
     uint64_t s = ++comm->node_seq;
-    if (root) {
-        lend(comm, s, buf, bytes, buf, bytes); /* (NULL: the readers fail) */
-    } else {
-        rd_nc_wait_posted(comm, a->root, s);
-        struct lend *lr = lend_of(comm, a->root, s);
-        if (!lr->land && err == MPI_SUCCESS)
-            err = MPI_ERR_OTHER;
-        if (err == MPI_SUCCESS)
-            err = rd_status_to_mpi(rd_node_copy(0, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kout,
-                                                buf, lr->out, bytes));
-        if (err == MPI_SUCCESS && tmp.p)
-            rd_dt_unpack(a->rbuf, a->dt, 0, buf, bytes);
-    }
+    lend(comm, s, buf, bytes, buf, bytes, rd_nc_desc(RD_NC_DIRECT, 0, bytes), bytes, bytes); /* (NULL: the readers fail) */
     rd_nc_finish(comm, s);
-    if (root)
-        rd_nc_wait_done(comm, s);
+    rd_nc_wait_done(comm, s);
     rd_scratch_put(tmp);
+    return buf ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* A reader, whose root lent its buffer for s: copies what fits. */
+static int mapped_bcast_follow(MPI_Comm comm, const struct rd_coll_args *a, uint64_t s)
+{
+    int err = MPI_SUCCESS;
+    struct lend *lr = lend_of(comm, a->root, s);
+    size_t total = lr->obytes, own = (size_t)a->count * a->dt->size, n = own < total ? own : total;
+    struct rd_scratch tmp = {0};
+    char *buf = (char *)a->rbuf + a->dt->true_lb;
+    if (!a->dt->contig) {
+        tmp = rd_scratch_get(n);
+        buf = tmp.p;
+        if (!buf)
+            err = MPI_ERR_NO_MEM;
+    }
+    if (!lr->land && err == MPI_SUCCESS)
+        err = MPI_ERR_OTHER;
+    if (err == MPI_SUCCESS)
+        err = rd_status_to_mpi(
+            rd_node_copy(0, (pid_t)lr->pid, rd_comm_world_rank(comm, a->root), &lr->kout, buf, lr->out, n));
+    if (err == MPI_SUCCESS && tmp.p)
+        rd_dt_unpack(a->rbuf, a->dt, 0, buf, n);
+    rd_nc_finish(comm, s);
+    rd_scratch_put(tmp);
+    if (err == MPI_SUCCESS && own != total)
+        err = rd_coll_mismatch("the root", total, own, "");
     return err;
+}
+
+int rd_shmdirect_follow(int kind, const struct rd_coll_args *a, uint64_t s, uint64_t desc)
+{
+    MPI_Comm comm = a->comm;
+    if (kind == RD_COLL_BCAST && rd_nc_path(desc) == RD_NC_DIRECT)
+        return mapped_bcast_follow(comm, a, s);
+    if (kind == RD_COLL_BCAST && rd_nc_path(desc) == RD_NC_STAGED)
+        return stage_bcast_follow(comm, a, s, rd_nc_bytes(desc));
+    if (kind == RD_COLL_SCATTER && rd_nc_path(desc) == RD_NC_DIRECT)
+        return scatter_follow(comm, a, s);
+    rd_nc_finish(comm, s); /* (no root posts anything else) */
+    return MPI_ERR_INTERN;
 }
 
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
@@ -818,8 +986,10 @@ int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
         return allreduce(a->comm, a);
     if (kind == RD_COLL_REDUCE)
         return reduce(a->comm, a);
-    if (kind == RD_COLL_GATHER || kind == RD_COLL_SCATTER)
-        return rooted(a->comm, a, kind == RD_COLL_GATHER);
+    if (kind == RD_COLL_SCATTER || (kind == RD_COLL_GATHER && a->comm->rank == a->root))
+        return rooted_root(a->comm, a, kind == RD_COLL_GATHER);
+    if (kind == RD_COLL_GATHER)
+        return gather_send(a->comm, a);
     if (kind == RD_COLL_REDUCE_SCATTER || kind == RD_COLL_REDUCE_SCATTER_BLOCK)
         return reduce_scatter(a->comm, a);
     return staged_fits(all2all, a) ? staged(a->comm, a, all2all) : exchange(a->comm, a, all2all);

@@ -1,6 +1,9 @@
 /* util.c - helpers shared by the collective algorithms. */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "collectives/coll.h"
 
 rd_status rd_coll_split(struct rd_sched *s, int count, int n, int **cnt, int **displ)
@@ -17,4 +20,39 @@ rd_status rd_coll_split(struct rd_sched *s, int count, int n, int **cnt, int **d
     *cnt = c;
     *displ = d;
     return RD_OK;
+}
+
+/* The reason of this thread's collective call that failed, until the call
+ * reports it. */
+static _Thread_local char reason[200];
+static _Thread_local int have_reason;
+
+void rd_coll_why(const char *fmt, ...)
+{
+    if (have_reason)
+        return; /* the first one found says most */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    have_reason = 1;
+}
+
+const char *rd_coll_reason(void)
+{
+    if (!have_reason)
+        return NULL;
+    have_reason = 0;
+    return reason;
+}
+
+int rd_coll_mismatch(const char *who, uint64_t sent, uint64_t holds, const char *each)
+{
+    if (sent > holds)
+        rd_coll_why("message truncated: %s sends %llu bytes%s, this rank's buffer holds %llu", who,
+                    (unsigned long long)sent, each, (unsigned long long)holds);
+    else
+        rd_coll_why("message size mismatch: %s sends %llu bytes%s, this rank expects %llu", who,
+                    (unsigned long long)sent, each, (unsigned long long)holds);
+    return MPI_ERR_TRUNCATE;
 }

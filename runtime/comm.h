@@ -23,6 +23,7 @@
 #ifndef RD_COMM_H
 #define RD_COMM_H
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -107,6 +108,13 @@ rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, in
 #define RD_TAG_CREATE_GROUP_BASE 16 /* + the user's tag (>= 0) */
 #define RD_TAG_BCAST 3
 #define RD_TAG_INTER 4
+/* The collectives' tags are [INT_MIN, RD_TAG_COLL_END) (collectives/
+ * sched.c). A collective's message may carry RD_TAG_POISON besides: its
+ * sender found that the ranks' counts do not match, so what it passes on
+ * is not right; the message still matches the receive posted for the tag
+ * without it (the receiver learns it from the status's tag). */
+#define RD_TAG_COLL_END (INT_MIN + (1 << 28))
+#define RD_TAG_POISON (1 << 28)
 /* The library tag of MPI_Intercomm_create's tag t (0 <= t <= INT_MAX) on
  * peer_comm: in [-2^30 - 1, -2], never MPI_ANY_TAG, and apart from the
  * collectives' tags (from INT_MIN up, collectives/sched.c), so that it

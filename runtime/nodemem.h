@@ -76,9 +76,12 @@ struct rd_node_slot_hdr {
     _Atomic uint32_t released;
 };
 
-/* One area: the sequence number of the collective whose data follows. */
+/* One area: the sequence number of the collective whose data follows,
+ * and what the rank says of it (its path and byte count: shmcoll.h),
+ * written before the sequence number is posted. */
 struct rd_node_area {
     _Alignas(RD_NODE_LINE) _Atomic uint64_t seq;
+    uint64_t desc;
     unsigned char data[];
 };
 

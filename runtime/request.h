@@ -63,6 +63,8 @@ struct rd_request_s {
     void *bsend_block;     /* region of the attached buffer (buffered sends) */
     /* not cleared at allocation: set before use */
     rd_rma_op rma;
+    size_t sent;           /* recv that ended with MPI_ERR_TRUNCATE: the length of the message */
+    char *why;             /* RD_REQ_COLL: why it failed (malloc'd, or NULL); set by rd_sched_start */
 };
 
 /* Allocation: from a free list, no malloc on the steady path. */

@@ -120,6 +120,14 @@ static int check_topo(const char *call, MPI_Comm comm)
 
 /* ------------------------------------------------------------ running */
 
+/* Report a collective that failed: with the reason it found (counts that
+ * do not match: collectives/coll.h), else in general terms. */
+static int failed(MPI_Comm comm, int err, const char *call)
+{
+    const char *why = rd_coll_reason();
+    return rd_err_raise(comm, err, call, "%s", why ? why : "the collective failed");
+}
+
 static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *req)
 {
     MPI_Comm comm = a->comm;
@@ -127,7 +135,7 @@ static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *
     RD_LOCK();
     if (!req && rd_shmcoll_run(kind, a, &err)) {
         RD_UNLOCK();
-        return err == MPI_SUCCESS ? MPI_SUCCESS : rd_err_raise(comm, err, call, "the collective failed");
+        return err == MPI_SUCCESS ? MPI_SUCCESS : failed(comm, err, call);
     }
     struct rd_sched *s = rd_sched_new(comm);
     if (!s) {
@@ -149,7 +157,7 @@ static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *
     }
     RD_UNLOCK();
     if (err != MPI_SUCCESS)
-        return rd_err_raise(comm, err, call, "the collective failed");
+        return failed(comm, err, call);
     return MPI_SUCCESS;
 }
 
@@ -179,7 +187,7 @@ static int short_way(const char *call, int kind, const struct rd_coll_args *a, i
     int done = rd_shmcoll_run(kind, a, &err);
     RD_UNLOCK();
     if (done)
-        *rc = err == MPI_SUCCESS ? MPI_SUCCESS : rd_err_raise(a->comm, err, call, "the collective failed");
+        *rc = err == MPI_SUCCESS ? MPI_SUCCESS : failed(a->comm, err, call);
     return done;
 }
 
@@ -327,10 +335,12 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI
      * included, takes the general way, which comes to the same steps). */
     if (count > 0 && sbuf && rbuf && sbuf != rbuf && on_node(comm) && plain_type(dt) && rd_op_valid(op)) {
         RD_LOCK();
-        int done = rd_shmcoll_allreduce(sbuf, rbuf, count, dt, op, comm);
+        int rc = rd_shmcoll_allreduce(sbuf, rbuf, count, dt, op, comm);
         RD_UNLOCK();
-        if (done)
+        if (rc == MPI_SUCCESS)
             return MPI_SUCCESS;
+        if (rc > 0)
+            return failed(comm, rc, "MPI_Allreduce");
     }
     return allred("MPI_Allreduce", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, NULL);
 }

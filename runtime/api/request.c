@@ -35,6 +35,10 @@ static int check_array(const char *call, int count, MPI_Request reqs[])
     return MPI_SUCCESS;
 }
 
+/* Why the nonblocking collective this thread collected last failed (the
+ * schedule's reason, which its request carried), for raise_req_error. */
+static _Thread_local char *coll_why;
+
 /* Collect a completed request: status out, free or deactivate it. Returns
  * its error class; *comm gets its communicator for error reporting. When
  * the operation failed, *comm holds a reference of its own (the request
@@ -44,6 +48,14 @@ static int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
 {
     struct rd_request_s *req = *rp;
     int err = req->error;
+    if (err != MPI_SUCCESS) {
+        free(coll_why);
+        coll_why = NULL;
+        if (req->kind == RD_REQ_COLL) {
+            coll_why = req->why;
+            req->why = NULL;
+        }
+    }
     rd_status_out(st, &req->status);
     *comm = req->comm ? req->comm : MPI_COMM_WORLD;
     if (err != MPI_SUCCESS)
@@ -60,6 +72,12 @@ static int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
 
 static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_Status *st)
 {
+    if (coll_why) { /* a collective's */
+        int cls = rd_err_raise(comm, err, call, "%s", coll_why);
+        free(coll_why);
+        coll_why = NULL;
+        return cls;
+    }
     if (err == MPI_ERR_TRUNCATE)
         return rd_err_raise(comm, err, call, "the message from rank %d (tag %d) is longer than the receive buffer",
                             st ? st->MPI_SOURCE : -1, st ? st->MPI_TAG : -1);
@@ -341,6 +359,8 @@ int PMPI_Request_free(MPI_Request *r)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request");
     struct rd_request_s *req = *r;
     RD_LOCK();
+    if ((inactive(req) || rd_req_done(req)) && req->kind == RD_REQ_COLL)
+        free(req->why);
     if (inactive(req) || rd_req_done(req))
         rd_req_release(req);
     else

@@ -135,7 +135,8 @@ static struct rd_ctxq *ctxq_grow(uint32_t ctx)
 static inline int env_matches(int want_src, int want_tag, int src, int tag)
 {
     return (want_src == MPI_ANY_SOURCE || want_src == src) &&
-           (want_tag == MPI_ANY_TAG || want_tag == tag);
+           (want_tag == MPI_ANY_TAG || want_tag == tag ||
+            (want_tag < RD_TAG_COLL_END && (want_tag | RD_TAG_POISON) == tag)); /* (comm.h) */
 }
 
 static void list_peer(int w)
@@ -297,8 +298,10 @@ static void set_envelope(struct rd_request_s *req, const struct rd_message_s *m)
     req->status.rd_cancelled = 0;
     req->wpeer = m->wsrc;
     req->xfer = m->len < req->bytes ? m->len : req->bytes;
-    if (m->len > req->bytes)
+    if (m->len > req->bytes) {
         req->error = MPI_ERR_TRUNCATE;
+        req->sent = m->len;
+    }
 }
 
 /* Where rendezvous data lands: the user's buffer when contiguous. */
@@ -548,8 +551,10 @@ static rd_status match_arrival(int wsrc, unsigned id, const void *hdr, const voi
             r->status.rd_bytes = (MPI_Count)n;
             r->wpeer = wsrc;
             r->xfer = n;
-            if (len > r->bytes)
+            if (len > r->bytes) {
                 r->error = MPI_ERR_TRUNCATE;
+                r->sent = len;
+            }
             rd_dt_unpack(r->buf, r->dt, 0, data, n);
             rd_req_complete(r);
             return RD_OK;
