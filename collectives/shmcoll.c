@@ -70,6 +70,7 @@
 #include "runtime/comm.h"
 #include "runtime/job.h"
 #include "runtime/nodemem.h"
+#include "runtime/report.h"
 #include "runtime/op.h"
 #include "runtime/params.h"
 
@@ -156,6 +157,67 @@ int rd_nc_posted(MPI_Comm comm, int j, uint64_t want)
     return 1;
 }
 
+/* ------------------------------------------------------------ what a wait waits for */
+
+/* Set when a wait of these collectives starts polling (never on the first
+ * loads of a wait, the fast path), for a report (runtime/report.h). */
+static struct {
+    MPI_Comm comm;
+    int j;      /* the rank waited for; -1: any that has not arrived */
+    uint64_t s; /* the collective's number */
+    const char *what;
+} nc_wait;
+
+static void report_node_wait(struct rd_report_buf *b)
+{
+    MPI_Comm comm = nc_wait.comm;
+    char name[160];
+
+    if (comm == MPI_COMM_NULL || comm == NULL || comm->magic != RD_COMM_MAGIC || comm->node_slot <= 0)
+        return;
+    if (comm->name[0])
+        snprintf(name, sizeof(name), "%s", comm->name);
+    else if (comm->ctx == RD_CTX_WORLD)
+        snprintf(name, sizeof(name), "MPI_COMM_WORLD");
+    else
+        snprintf(name, sizeof(name), "communicator #%u (%d ranks)", comm->ctx & ~1u, comm->size);
+    for (int j = 0; j < comm->size; j++) {
+        if (j == comm->rank || (nc_wait.j >= 0 && j != nc_wait.j))
+            continue;
+        if (nc_wait.j < 0 && rd_nc_posted(comm, j, nc_wait.s))
+            continue;
+        int w = rd_comm_world_rank(comm, j);
+        const char *what = nc_wait.j >= 0 ? nc_wait.what : "arrive at";
+        rd_report_printf(b, "W %d for %d to %s node-local collective #%llu\tnode-local collective "
+                         "#%llu on %s: waits for rank %d to %s it\n", w, w, what,
+                         (unsigned long long)nc_wait.s, (unsigned long long)nc_wait.s, name, j, what);
+    }
+}
+
+static void nc_wait_begin(MPI_Comm comm, int j, uint64_t s, const char *what)
+{
+    static int registered;
+
+    if (!registered) {
+        rd_report_register(report_node_wait);
+        registered = 1;
+    }
+    nc_wait.comm = comm;
+    nc_wait.j = j;
+    nc_wait.s = s;
+    nc_wait.what = what;
+}
+
+void rd_nc_wait_any(MPI_Comm comm, uint64_t s)
+{
+    nc_wait_begin(comm, -1, s, "arrive at");
+}
+
+void rd_nc_wait_end(void)
+{
+    nc_wait.comm = MPI_COMM_NULL;
+}
+
 /* Wait until rank j has posted at least `want`. */
 void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t want)
 {
@@ -166,8 +228,12 @@ void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t want)
     for (int k = rd_job.oversubscribed ? 256 : 0; k < 256; k++)
         if (rd_nc_posted(comm, j, want))
             return;
+    if (rd_nc_posted(comm, j, want))
+        return;
+    nc_wait_begin(comm, j, want, "arrive at");
     while (!rd_nc_posted(comm, j, want))
         rd_wait_step(&idle);
+    rd_nc_wait_end();
 }
 
 /* Wait until every other rank has posted s; the first whose post is not
@@ -235,8 +301,16 @@ static int guard_ready(MPI_Comm comm, uint64_t s)
 void rd_nc_guard(MPI_Comm comm, uint64_t s)
 {
     long idle = 0;
+    if (guard_ready(comm, s))
+        return;
+    for (int j = 0; j < comm->size; j++)
+        if (j != comm->rank && !done_reading(comm, j, s - RD_NODE_DEPTH)) {
+            nc_wait_begin(comm, j, s - RD_NODE_DEPTH, "finish");
+            break;
+        }
     while (!guard_ready(comm, s))
         rd_wait_step(&idle);
+    rd_nc_wait_end();
 }
 
 /* Wait until every other rank has read everything up to s (what this
@@ -244,9 +318,14 @@ void rd_nc_guard(MPI_Comm comm, uint64_t s)
 void rd_nc_wait_done(MPI_Comm comm, uint64_t s)
 {
     long idle = 0;
-    for (int j = 0; j < comm->size; j++)
-        while (j != comm->rank && !done_reading(comm, j, s))
+    for (int j = 0; j < comm->size; j++) {
+        if (j == comm->rank || done_reading(comm, j, s))
+            continue;
+        nc_wait_begin(comm, j, s, "finish");
+        while (!done_reading(comm, j, s))
             rd_wait_step(&idle);
+    }
+    rd_nc_wait_end();
 }
 
 /* ------------------------------------------------------------ counts that differ */

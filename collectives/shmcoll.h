@@ -58,6 +58,10 @@ unsigned char *rd_nc_data(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_post(MPI_Comm comm, uint64_t s, uint64_t desc);
 int rd_nc_posted(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_wait_posted(MPI_Comm comm, int j, uint64_t s);
+/* Around a wait for the other ranks' parts of collective s (a report then
+ * names the ranks that have not arrived at it). */
+void rd_nc_wait_any(MPI_Comm comm, uint64_t s);
+void rd_nc_wait_end(void);
 /* What rank j posted for s (once it has). */
 uint64_t rd_nc_desc_of(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_finish(MPI_Comm comm, uint64_t s);

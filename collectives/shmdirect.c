@@ -270,9 +270,13 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
             trunc = own_block(a, me, &g) != MPI_SUCCESS && trunc == MPI_SUCCESS ? MPI_ERR_TRUNCATE : trunc;
             own = did = 1;
         }
-        if (!did && err == MPI_SUCCESS)
+        if (!did && err == MPI_SUCCESS) {
+            if (idle == 0)
+                rd_nc_wait_any(comm, s);
             rd_wait_step(&idle);
+        }
     }
+    rd_nc_wait_end();
     if (!own && err == MPI_SUCCESS && own_block(a, me, &g) != MPI_SUCCESS && trunc == MPI_SUCCESS)
         trunc = MPI_ERR_TRUNCATE;
     rd_nc_finish(comm, s);
@@ -371,9 +375,13 @@ static int staged(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
             left--;
             did = 1;
         }
-        if (!did)
+        if (!did) {
+            if (idle == 0)
+                rd_nc_wait_any(comm, s);
             rd_wait_step(&idle);
+        }
     }
+    rd_nc_wait_end();
     rd_nc_finish(comm, s);
     comm->node_staged = s;
     return err;

@@ -10,6 +10,7 @@
 #include "runtime/log.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 #include "runtime/request.h"
 #include "runtime/state.h"
 
@@ -41,8 +42,11 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
     if (prc > 0 && rd_job.rank == 0)
         rd_warn("params", "%s", perr);
 
+    rd_report_init();
     rd_comm_init_predefined();
+    rd_report_state("MPI_Init: the PMIx fence of the transports' wire-up (every rank must arrive)");
     st = rd_p2p_init();
+    rd_report_state(NULL);
     if (st != RD_OK) {
         snprintf(err, errlen, "cannot set up point-to-point communication: %s", rd_status_string(st));
         return st;
@@ -64,8 +68,10 @@ rd_status rd_finalize(void)
      * need it (later, its transports). */
     RD_LOCK();
     rd_status st = rd_p2p_finalize();
+    rd_report_state("MPI_Finalize: the closing PMIx fence (every rank must arrive)");
     if (st == RD_OK)
         st = rd_job_fence(0);
+    rd_report_fini();
     rd_p2p_close();
     rd_comm_fini();
     RD_UNLOCK();

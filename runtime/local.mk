@@ -13,6 +13,7 @@ librdmpi_la_SOURCES = \
 	runtime/error.c runtime/error.h \
 	runtime/state.h runtime/init.c \
 	runtime/job.c runtime/job.h \
+	runtime/report.c runtime/report.h \
 	runtime/comm.c runtime/comm.h \
 	runtime/errhandler.c runtime/errhandler.h \
 	runtime/datatype.c runtime/datatype.h \

@@ -13,14 +13,20 @@
 #include "runtime/datatype.h"
 #include "runtime/job.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 
 int rd_threaded;
 int (*rd_progress_hook)(void);
 pthread_mutex_t rd_big_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Free list, refilled a slab at a time: no malloc per message. */
+/* Free list, refilled a slab at a time: no malloc per message. The slabs
+ * are remembered, so that a report can list every request in flight. */
 #define RD_REQ_SLAB 64
 static struct rd_request_s *rd_req_free_list;
+static struct rd_request_s **slabs;
+static size_t nslabs, slabs_cap;
+
+static void report_requests(struct rd_report_buf *b);
 
 
 struct rd_request_s *rd_req_alloc(int kind)
@@ -30,6 +36,19 @@ struct rd_request_s *rd_req_alloc(int kind)
         struct rd_request_s *slab = calloc(RD_REQ_SLAB, sizeof(*slab));
         if (!slab)
             return NULL;
+        if (nslabs == slabs_cap) {
+            size_t cap = slabs_cap ? 2 * slabs_cap : 16;
+            struct rd_request_s **n = realloc(slabs, cap * sizeof(*n));
+            if (!n) {
+                free(slab);
+                return NULL;
+            }
+            slabs = n;
+            slabs_cap = cap;
+            if (nslabs == 0)
+                rd_report_register(report_requests);
+        }
+        slabs[nslabs++] = slab;
         for (int i = RD_REQ_SLAB - 1; i >= 0; i--) {
             slab[i].next = rd_req_free_list;
             rd_req_free_list = &slab[i];
@@ -110,6 +129,7 @@ void rd_req_complete(struct rd_request_s *req)
 void rd_wait_step(long *idle)
 {
     long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    rd_report_poll();
     if (rd_progress() > 0) {
         *idle = 0;
     } else if (++*idle > spins) {
@@ -128,4 +148,94 @@ void rd_wait_flag(const _Atomic int *flag)
     long idle = 0;
     while (!atomic_load_explicit(flag, memory_order_acquire))
         rd_wait_step(&idle);
+}
+
+/* ------------------------------------------------------------ report */
+
+/* How a report names a communicator (its library twin, ctx + 1, by the
+ * same name: the tag says whose traffic it is). */
+static void comm_label(MPI_Comm c, char *out, size_t n)
+{
+    if (c == MPI_COMM_NULL || c->magic != RD_COMM_MAGIC)
+        snprintf(out, n, "a freed communicator");
+    else if (c->name[0])
+        snprintf(out, n, "%s", c->name);
+    else if ((c->ctx & ~1u) == RD_CTX_WORLD)
+        snprintf(out, n, "MPI_COMM_WORLD");
+    else if ((c->ctx & ~1u) == RD_CTX_SELF)
+        snprintf(out, n, "MPI_COMM_SELF");
+    else
+        snprintf(out, n, "communicator #%u (%d ranks)", c->ctx & ~1u, c->size);
+}
+
+/* "rank 3" or, when the world rank differs, "rank 3 (world rank 5)"; the
+ * world rank in *w (-1: any). */
+static void peer_label(const struct rd_request_s *r, char *out, size_t n, int *w)
+{
+    *w = -1;
+    if (r->peer == MPI_ANY_SOURCE) {
+        snprintf(out, n, "any rank");
+        return;
+    }
+    if (r->peer < 0 || r->comm == MPI_COMM_NULL || r->comm->magic != RD_COMM_MAGIC ||
+        r->peer >= r->comm->remote_size) {
+        snprintf(out, n, "rank %d", r->peer);
+        return;
+    }
+    *w = rd_comm_peer_world(r->comm, r->peer);
+    if (*w == r->peer)
+        snprintf(out, n, "rank %d", r->peer);
+    else
+        snprintf(out, n, "rank %d (world rank %d)", r->peer, *w);
+}
+
+/* Every request in flight: what it waits for. */
+static void report_requests(struct rd_report_buf *b)
+{
+    for (size_t k = 0; k < nslabs; k++)
+        for (int i = 0; i < RD_REQ_SLAB; i++) {
+            const struct rd_request_s *r = &slabs[k][i];
+            char comm[160], peer[64], tag[48], key[128];
+            int w;
+
+            if (r->magic != RD_REQ_MAGIC || rd_req_done(r) || r->internal ||
+                (r->persistent && !r->active))
+                continue;
+            if (r->kind == RD_REQ_COLL) {
+                comm_label(r->comm, comm, sizeof(comm));
+                rd_report_printf(b, "I a nonblocking collective on %s is in progress\n", comm);
+                continue;
+            }
+            if (r->kind != RD_REQ_SEND && r->kind != RD_REQ_RECV)
+                continue;
+            comm_label(r->comm, comm, sizeof(comm));
+            peer_label(r, peer, sizeof(peer), &w);
+            if (r->tag == MPI_ANY_TAG)
+                snprintf(tag, sizeof(tag), "any tag");
+            else if (r->tag < RD_TAG_COLL_END)
+                snprintf(tag, sizeof(tag), "a collective's message");
+            else if (r->comm != MPI_COMM_NULL && (r->comm->ctx & 1u))
+                snprintf(tag, sizeof(tag), "the library's own message (tag %d)", r->tag);
+            else
+                snprintf(tag, sizeof(tag), "tag %d", r->tag);
+            /* "W <world rank> <short>\t<long>": the short form reads after
+             * "rank N waits" in rrun's cycles */
+            if (w >= 0)
+                snprintf(key, sizeof(key), "W %d %s %d, %s\t", w,
+                         r->kind == RD_REQ_RECV ? "to receive from" : r->mode == RD_MODE_SYNC
+                                                                          ? "to synchronously send to"
+                                                                          : "to send to",
+                         w, tag);
+            else
+                snprintf(key, sizeof(key), "I ");
+            if (r->kind == RD_REQ_RECV)
+                rd_report_printf(b, "%sreceive from %s, %s, on %s, up to %zu bytes: %s\n", key, peer,
+                                 tag, comm, r->bytes,
+                                 r->posted ? "no message has matched it"
+                                           : "matched, its data is still on the way");
+            else
+                rd_report_printf(b, "%s%ssend to %s, %s, on %s, %zu bytes: the receiver has not "
+                                 "taken it yet\n", key, r->mode == RD_MODE_SYNC ? "synchronous " : "",
+                                 peer, tag, comm, r->bytes);
+        }
 }

@@ -85,6 +85,8 @@ int rrun_daemon_input(struct rrun_job *job)
 
             if (!p.bad)
                 rrun_server_fence_done(job, data, n);
+        } else if (type == RRUN_MSG_REPORT_ASK) {
+            rrun_report_ask(job, RRUN_REPORT_ASKED);
         }
     }
     rrun_buf_free(&p);
@@ -287,7 +289,7 @@ int rrun_daemon_main(void)
     job.session_dir = rrun_session_create();
     if (job.session_dir != NULL)
         rrun_crash_guard(&job);
-    if (job.session_dir == NULL || rrun_server_start(&job) != 0 ||
+    if (job.session_dir == NULL || rrun_report_setup(&job) != 0 || rrun_server_start(&job) != 0 ||
         rrun_spawn_prepare_env(&job) != 0) {
         fail(&job, RRUN_EXIT_INTERNAL, "cannot set up the PMIx server for its ranks");
         goto out;
@@ -311,6 +313,7 @@ int rrun_daemon_main(void)
     status = 0;
 out:
     rrun_teardown(&job, status, say_done);
+    rrun_report_fini();
     if (sig_fd >= 0)
         close(sig_fd);
     if (job.to_head >= 0)

@@ -216,6 +216,26 @@ fail:
     return -1;
 }
 
+int rrun_head_report_ask(struct rrun_job *job)
+{
+    int asked = 0;
+
+    for (int h = 0; h < job->nhosts; h++) {
+        struct rrun_host *host = &job->hosts[h];
+
+        if (host->to_fd < 0 || host->done)
+            continue;
+        rrun_chan_frame(&host->out, RRUN_MSG_REPORT_ASK, NULL);
+        if (rrun_chan_flush(&host->out, host->to_fd) != 0) {
+            close(host->to_fd);
+            host->to_fd = -1;
+            continue;
+        }
+        asked++;
+    }
+    return asked;
+}
+
 void rrun_head_signal(struct rrun_job *job, int sig)
 {
     struct rrun_buf b = {0};
@@ -345,6 +365,9 @@ static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun
         job->abort_code = (int)a;
         snprintf(job->abort_msg, sizeof(job->abort_msg), "%.*s", (int)n, bytes);
         job->abort_wait_until = now_ms() + RRUN_HEAD_ABORT_WAIT_MS;
+        return;
+    case RRUN_MSG_REPORT:
+        rrun_report_add(job, p);
         return;
     case RRUN_MSG_FENCE:
         bytes = rrun_buf_get_bytes(p, &n);
@@ -545,6 +568,9 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
             next = give_up_at;
         if (job->abort_wait_until > 0 && (next < 0 || job->abort_wait_until < next))
             next = job->abort_wait_until;
+        int rep_ms = rrun_report_wait_ms();
+        if (rep_ms >= 0 && (next < 0 || now + rep_ms < next))
+            next = now + rep_ms;
         wait_ms = next < 0 ? -1 : next <= now ? 0 : (int)(next - now);
         if (poll(fds, (nfds_t)nfds, wait_ms) < 0 && errno != EINTR) {
             perror("rrun: poll");
@@ -552,7 +578,9 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
         }
 
         while (read(sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-            if (si.ssi_signo != SIGCHLD)
+            if (si.ssi_signo == SIGUSR1)
+                rrun_report_ask(job, RRUN_REPORT_ASKED);
+            else if (si.ssi_signo != SIGCHLD)
                 rrun_job_end(job, RRUN_END_RRUN_SIGNAL, -1, (int)si.ssi_signo);
         }
         reap_agents(job);
@@ -604,8 +632,16 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
 
         abort_decide(job, all_closed(job));
         now = now_ms();
-        if (timeout_at > 0 && job->cause == RRUN_END_NONE && now >= timeout_at)
-            rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
+        /* the timeout: first the report of what every rank waits for,
+         * then the end (rrun_report_check ends the job) */
+        if (timeout_at > 0 && job->cause == RRUN_END_NONE && now >= timeout_at) {
+            timeout_at = 0;
+            if (rrun_report_active())
+                rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
+            else
+                rrun_report_ask(job, RRUN_REPORT_TIMEOUT);
+        }
+        rrun_report_check(job);
         if (job->kill_at_ms > 0 && now >= job->kill_at_ms) {
             rrun_head_signal(job, SIGKILL);
             job->kill_at_ms = 0;

@@ -7,6 +7,7 @@ launcher_rrun_rrun_SOURCES = \
 	launcher/rrun/options.c \
 	launcher/rrun/session.c \
 	launcher/rrun/teardown.c \
+	launcher/rrun/report.c \
 	launcher/rrun/binding.c \
 	launcher/rrun/server.c \
 	launcher/rrun/spawn.c \

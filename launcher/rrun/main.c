@@ -199,6 +199,11 @@ int main(int argc, char **argv)
         rrun_options_free(&opt);
         return rrun_daemon_main();
     }
+    if (opt.report_pending) {
+        status = rrun_report_pending_main(opt.report_pending);
+        rrun_options_free(&opt);
+        return status;
+    }
     char perr[256];
     if (rd_params_load(perr, sizeof(perr)) < 0) {
         fprintf(stderr, "rrun: %s\n", perr);
@@ -267,6 +272,8 @@ int main(int argc, char **argv)
     if (job.session_dir == NULL)
         goto out;
     rrun_crash_guard(&job);
+    if (rrun_report_setup(&job) != 0)
+        goto out;
     if (rrun_server_start(&job) != 0 || rrun_spawn_prepare_env(&job) != 0)
         goto out;
 
@@ -277,6 +284,7 @@ int main(int argc, char **argv)
     status = job.exit_status;
 out:
     rrun_teardown(&job, status, NULL);
+    rrun_report_fini();
     if (sig_fd >= 0)
         close(sig_fd);
     rrun_job_fini(&job);

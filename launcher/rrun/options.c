@@ -46,7 +46,8 @@ static const char usage_text[] =
     "  -x VAR=value           set VAR in the environment of every rank\n"
     "  -x VAR                 copy rrun's own value of VAR to every rank\n"
     "  --tag-output           prefix each line of output with [rank]\n"
-    "  --timeout S            end the job when it runs longer than S seconds\n"
+    "  --timeout S            end the job when it runs longer than S seconds, after\n"
+    "                         printing what every rank is waiting for\n"
     "                         (default: $MPIEXEC_TIMEOUT, as mpiexec reads it;\n"
     "                         0 or unset: no limit)\n"
     "  --oversubscribe        accepted for compatibility; rrun always allows it\n"
@@ -62,6 +63,13 @@ static const char usage_text[] =
     "MPI_Abort: rrun then sends SIGTERM to the other ranks, SIGKILL shortly\n"
     "after, and prints one message saying which rank failed and why.\n"
     "SIGINT, SIGTERM and SIGHUP sent to rrun are forwarded to every rank.\n"
+    "\n"
+    "A job that hangs: SIGUSR1 to rrun, or `rrun --report-pending PID` (from\n"
+    "another shell, PID being rrun's), prints what every rank is waiting for:\n"
+    "its MPI call, the receives, sends and collectives it waits on (peer, tag,\n"
+    "communicator, bytes), the messages nobody received, and the cycles among\n"
+    "the waits. The job goes on. The same report comes before a --timeout ends\n"
+    "a job.\n"
     "\n"
     "Exit status:\n"
     "  0        every rank exited with status 0\n"
@@ -227,6 +235,13 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
             if (val[strspn(val, " \t")] == '\0')
                 return usage_error("%s", "--launch-agent needs a command");
             opt->launch_agent = val;
+        } else if (match_opt(arg, "--report-pending", &val) && i == 1) {
+            /* Ask a running rrun what its ranks wait for: nothing else. */
+            TAKE_VALUE("--report-pending");
+            if (i + 1 != argc)
+                return usage_error("%s", "--report-pending PID takes nothing else");
+            opt->report_pending = val;
+            return 0;
         } else if (match_opt(arg, "--daemon", &val) && val == NULL && i == 1 && argc == 2) {
             /* Started by a head: everything else comes over stdin. */
             opt->daemon = true;

@@ -46,6 +46,8 @@
  * this host found dying, or (head) any rank's failure reported meanwhile. */
 #define RRUN_ABORT_WAIT_MS 1000
 #define RRUN_HEAD_ABORT_WAIT_MS 300
+/* How long the ranks have to answer a request for a report. */
+#define RRUN_REPORT_WAIT_MS 1000
 
 /* ------------------------------------------------------------ options.c */
 enum rrun_bind { RRUN_BIND_DEFAULT, RRUN_BIND_CORE, RRUN_BIND_NONE };
@@ -64,6 +66,7 @@ struct rrun_options {
     const char *hostfile;      /* --hostfile F */
     const char *launch_agent;  /* --launch-agent CMD (default "ssh") */
     bool daemon;               /* --daemon: serve one host of a head's job */
+    const char *report_pending; /* --report-pending PID: ask that rrun for a report */
 };
 
 /* Parse the command line. Returns 0 to run a job, -1 when --help or
@@ -97,6 +100,7 @@ enum rrun_msg {
     RRUN_MSG_SIGNAL,       /* u32 signal: send it to every rank */
     RRUN_MSG_FENCE_DONE,   /* bytes: every host's fence contribution */
     RRUN_MSG_STDIN,        /* bytes for rank 0's stdin; empty: end of file */
+    RRUN_MSG_REPORT_ASK,   /* ask the ranks what they wait for (report.c) */
     /* daemon -> head */
     RRUN_MSG_STARTED = 16, /* u32 rank, u32 pid */
     RRUN_MSG_OUT,          /* u32 rank, u32 stream (1, 2), bytes */
@@ -106,6 +110,7 @@ enum rrun_msg {
     RRUN_MSG_FAIL,         /* bytes: why the daemon could not run its ranks */
     RRUN_MSG_DONE,         /* every rank reaped, everything cleaned up */
     RRUN_MSG_STDIN_MORE,   /* rank 0 took all its stdin so far: send more */
+    RRUN_MSG_REPORT,       /* u32 n, then n x (u32 rank, u32 pid, u32 kind, bytes text) */
 };
 
 struct rrun_buf {
@@ -303,6 +308,38 @@ void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_jo
 /* From here on a crash of rrun kills the job's ranks and removes the
  * session directory and shm names before rrun dies of its signal. */
 void rrun_crash_guard(struct rrun_job *job);
+
+/* ------------------------------------------------------------- report.c */
+enum rrun_report_why { RRUN_REPORT_ASKED, RRUN_REPORT_TIMEOUT };
+enum rrun_report_kind {
+    RRUN_REP_ANSWER = 1, /* text: the rank's answer (runtime/report.h lines) */
+    RRUN_REP_STATE,      /* text: what it is blocked in, from its slot */
+    RRUN_REP_SILENT,     /* text: how it looks from outside */
+};
+struct rrun_report_entry {
+    int rank;
+    long pid;
+    int kind;
+    char *text;
+};
+/* The ranks' answer file in the session directory (one host's ranks). */
+int rrun_report_setup(struct rrun_job *job);
+void rrun_report_fini(void);
+/* "RDMPI_RRUN_REPORT=PATH:SLOT" for a rank's environment (malloc'd). */
+char *rrun_report_env(int slot);
+/* Ask; the report is printed once the ranks answered (rrun_report_check
+ * from the main loop). RRUN_REPORT_TIMEOUT ends the job after it. */
+void rrun_report_ask(struct rrun_job *job, enum rrun_report_why why);
+bool rrun_report_active(void);
+/* Milliseconds until rrun_report_check should look again; -1: idle. */
+int rrun_report_wait_ms(void);
+void rrun_report_check(struct rrun_job *job);
+/* Head: a daemon's RRUN_MSG_REPORT. */
+void rrun_report_add(struct rrun_job *job, struct rrun_buf *p);
+/* Head: send RRUN_MSG_REPORT_ASK to every daemon; how many were asked. */
+int rrun_head_report_ask(struct rrun_job *job);
+/* `rrun --report-pending PID`. */
+int rrun_report_pending_main(const char *pid);
 
 /* ------------------------------------------------------------ binding.c */
 /* Decide binding and oversubscription; fills rank->cpuset for bound ranks.

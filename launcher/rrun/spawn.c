@@ -202,6 +202,14 @@ int rrun_spawn_prepare_env(struct rrun_job *job)
         /* The runtime makes its waits yield the core when ranks share cores. */
         if (job->oversubscribed && env_put(&r->env, "RDMPI_OVERSUBSCRIBED=1") != 0)
             goto nomem;
+        /* Where the rank answers rrun's questions (report.c). */
+        char *rep = rrun_report_env(i);
+        if (rep != NULL) {
+            int rc = env_put(&r->env, rep);
+            free(rep);
+            if (rc != 0)
+                goto nomem;
+        }
         /* Last, so the PMIx variables cannot be overridden by -x. */
         if (rrun_server_setup_fork(job, i, &r->env) != 0)
             return -1;

@@ -48,6 +48,7 @@ int rrun_signals_setup(sigset_t *orig)
 
     sigemptyset(&handled);
     sigaddset(&handled, SIGCHLD);
+    sigaddset(&handled, SIGUSR1); /* print what the ranks wait for (report.c) */
     for (size_t i = 0; i < sizeof(forwarded_signals) / sizeof(forwarded_signals[0]); i++) {
         struct sigaction sa;
 
@@ -352,6 +353,8 @@ static void handle_signals(struct rrun_job *job, int sig_fd, bool *child_exited)
     while (read(sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
         if (si.ssi_signo == SIGCHLD)
             *child_exited = true;
+        else if (si.ssi_signo == SIGUSR1)
+            rrun_report_ask(job, RRUN_REPORT_ASKED);
         else
             rrun_job_end(job, RRUN_END_RRUN_SIGNAL, -1, (int)si.ssi_signo);
     }
@@ -370,6 +373,9 @@ static int next_timeout(const struct rrun_job *job, long long timeout_at)
      * as SIGCHLD; this only bounds the wait if it never comes) */
     if (job->abort_wait_until > 0 && (next < 0 || job->abort_wait_until < next))
         next = job->abort_wait_until;
+    int rep = rrun_report_wait_ms();
+    if (rep >= 0 && (next < 0 || now + rep < next))
+        next = now + rep;
     if (next < 0)
         return -1;
     return next <= now ? 0 : (int)(next - now);
@@ -463,8 +469,17 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
             forward(job, r, fds[k].fd == r->err_fd);
         }
 
-        if (timeout_at > 0 && job->cause == RRUN_END_NONE && now_ms() >= timeout_at)
-            rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
+        /* the timeout: first the report of what every rank waits for,
+         * then the end (rrun_report_check ends the job) */
+        if (timeout_at > 0 && job->cause == RRUN_END_NONE && now_ms() >= timeout_at) {
+            timeout_at = 0;
+            /* (a daemon has no timeout of its own: the head decides) */
+            if (rrun_report_active())
+                rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
+            else
+                rrun_report_ask(job, RRUN_REPORT_TIMEOUT);
+        }
+        rrun_report_check(job);
         if (job->kill_at_ms > 0 && now_ms() >= job->kill_at_ms) {
             rrun_signal_ranks(job, SIGKILL);
             job->kill_at_ms = 0;

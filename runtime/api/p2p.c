@@ -1,7 +1,7 @@
 /* Point-to-point calls: the send modes, receives, sendrecv, probes and
  * matched probes. Argument checks here; the protocols live in runtime/p2p. */
 #include <mpi.h>
-#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +10,7 @@
 #include "runtime/job.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 
 int rd_p2p_message_valid(struct rd_message_s *m);
 
@@ -321,6 +322,44 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
 
 /* ------------------------------------------------------------ probes */
 
+/* A blocking probe's wait, for a report (runtime/report.h). */
+static struct {
+    int source, tag;
+    MPI_Comm comm;
+} probing = {0, 0, MPI_COMM_NULL};
+
+static void report_probe(struct rd_report_buf *b)
+{
+    if (probing.comm == MPI_COMM_NULL || probing.comm->magic != RD_COMM_MAGIC)
+        return;
+    char tag[32];
+    if (probing.tag == MPI_ANY_TAG)
+        snprintf(tag, sizeof(tag), "any tag");
+    else
+        snprintf(tag, sizeof(tag), "tag %d", probing.tag);
+    if (probing.source == MPI_ANY_SOURCE)
+        rd_report_printf(b, "I probe for a message from any rank, %s: none has come\n", tag);
+    else
+    {
+        int w = rd_comm_peer_world(probing.comm, probing.source);
+        rd_report_printf(b, "W %d to probe for a message from %d, %s\tprobe for a message from rank %d, "
+                         "%s: none has come\n", w, w, tag, probing.source, tag);
+    }
+}
+
+static void probe_waits(int source, int tag, MPI_Comm comm)
+{
+    static int registered;
+
+    if (!registered) {
+        rd_report_register(report_probe);
+        registered = 1;
+    }
+    probing.source = source;
+    probing.tag = tag;
+    probing.comm = comm;
+}
+
 static int probe_common(const char *call, int source, int tag, MPI_Comm comm, int blocking,
                         int *flag, MPI_Message *message, MPI_Status *status)
 {
@@ -337,19 +376,15 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm, in
     }
     struct rd_message_s *m = NULL;
     int found;
-    long idle = 0, spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    long idle = 0;
     RD_LOCK();
-    for (;;) {
-        int events = rd_progress();
-        found = rd_p2p_probe(source, tag, comm, status, message ? &m : NULL);
-        if (found || !blocking)
-            break;
-        if (events == 0 && ++idle > spins) {
-            RD_UNLOCK();
-            sched_yield();
-            RD_LOCK();
-        }
+    rd_progress();
+    while (!(found = rd_p2p_probe(source, tag, comm, status, message ? &m : NULL)) && blocking) {
+        if (idle == 0)
+            probe_waits(source, tag, comm);
+        rd_wait_step(&idle);
     }
+    probing.comm = MPI_COMM_NULL;
     RD_UNLOCK();
     if (flag)
         *flag = found;

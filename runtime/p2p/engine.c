@@ -21,6 +21,7 @@
 #include "runtime/p2p/tl_load.h"
 #include "runtime/p2p/wire.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 
 #define RD_MSG_MAGIC 0x4d736721u
 
@@ -1157,6 +1158,53 @@ int rd_p2p_message_valid(struct rd_message_s *m)
     return m && m->magic == RD_MSG_MAGIC;
 }
 
+/* For a report (runtime/report.h): messages that arrived and wait for a
+ * receive, and work queued for a peer whose transport had no room. */
+static void report_engine(struct rd_report_buf *b)
+{
+    for (uint32_t c = 0; c < E.nctx; c++) {
+        if (E.ctxq == NULL || E.ctxq[c] == NULL)
+            continue;
+        int n = 0;
+        for (const struct rd_message_s *m = E.ctxq[c]->unexp_head; m; m = m->next, n++) {
+            if (n == 16) {
+                rd_report_printf(b, "I ... and more unexpected messages in context %u\n", c);
+                break;
+            }
+            char tag[48];
+            if (m->tag < RD_TAG_COLL_END)
+                snprintf(tag, sizeof(tag), "a collective's message");
+            else if (c & 1u)
+                snprintf(tag, sizeof(tag), "the library's own message (tag %d)", m->tag);
+            else
+                snprintf(tag, sizeof(tag), "tag %d", m->tag);
+            char from[64];
+            if (m->src == m->wsrc)
+                snprintf(from, sizeof(from), "rank %d", m->src);
+            else
+                snprintf(from, sizeof(from), "rank %d (world rank %d)", m->src, m->wsrc);
+            char on[64];
+            if ((c & ~1u) == RD_CTX_WORLD)
+                snprintf(on, sizeof(on), "MPI_COMM_WORLD");
+            else if ((c & ~1u) == RD_CTX_SELF)
+                snprintf(on, sizeof(on), "MPI_COMM_SELF");
+            else
+                snprintf(on, sizeof(on), "communicator #%u", c & ~1u);
+            rd_report_printf(b, "I unexpected: a message from %s, %s, %zu bytes, on %s, that no "
+                             "receive has matched\n", from, tag, m->len, on);
+        }
+    }
+    for (int w = 0; E.peers && w < rd_job.size; w++) {
+        int n = 0;
+        for (const struct rd_pend *q = E.peers[w].pend_head; q; q = q->next)
+            n++;
+        if (n > 0)
+            rd_report_printf(b, "W %d to send what is queued for %d\t%d message%s to world rank %d queued: "
+                             "its transport (%s) has no room yet\n", w, w, n, n > 1 ? "s" : "", w,
+                             E.peers[w].ep ? E.peers[w].ep->tl->ops->name : "?");
+    }
+}
+
 rd_status rd_p2p_init(void)
 {
     struct {
@@ -1170,6 +1218,7 @@ rd_status rd_p2p_init(void)
     E.flush_list = calloc((size_t)rd_job.size, sizeof(int));
     if (!E.peers || !E.flush_list)
         return RD_ERR_NOMEM;
+    rd_report_register(report_engine);
     for (int i = 0; i < rd_tl_nentries && nwant < RD_MAX_TLS; i++) {
         const struct rd_tl_entry *e = &rd_tl_entries[i];
         int order;

@@ -9,7 +9,8 @@ RRUN_TESTS = \
 	test/launcher/rrun_hosts.sh \
 	test/launcher/rrun_netns.sh \
 	test/launcher/rrun_intruder.sh \
-	test/launcher/rrun_kill.sh
+	test/launcher/rrun_kill.sh \
+	test/launcher/rrun_report.sh
 TESTS += $(RRUN_TESTS)
 EXTRA_DIST += $(RRUN_TESTS) test/launcher/rrun_lib.sh test/launcher/agent_local.sh \
 	test/launcher/agent_netns.sh test/netns.sh
@@ -40,3 +41,8 @@ check_PROGRAMS += test/progs/rrun_busy
 test_progs_rrun_busy_SOURCES = test/progs/rrun_busy.c
 test_progs_rrun_busy_LDADD = librdmpi.la
 test_progs_rrun_busy_LDFLAGS = -no-install $(AM_LDFLAGS)
+# Jobs that hang on purpose, for rrun's report of what every rank waits for.
+check_PROGRAMS += test/mpi/hang
+test_mpi_hang_SOURCES = test/mpi/hang.c
+test_mpi_hang_LDADD = librdmpi.la
+test_mpi_hang_LDFLAGS = -no-install $(AM_LDFLAGS)
