@@ -92,12 +92,14 @@ void rd_report_init(void)
     /* questions asked before this rank could answer are not its own */
     rd_report_answered = atomic_load(&rd_report_file->seq);
     atomic_store(&slot->answered, rd_report_answered);
+    atomic_store(&slot->present, 1);
 }
 
 void rd_report_fini(void)
 {
     if (rd_report_file == NULL)
         return;
+    atomic_store(&slot->present, 0);
     munmap(rd_report_file, map_len);
     rd_report_file = NULL;
     slot = NULL;

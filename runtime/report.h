@@ -33,7 +33,8 @@
 struct rd_report_slot {
     _Atomic uint32_t answered; /* the seq this slot's text answers */
     _Atomic uint32_t len;      /* bytes of text */
-    char state[120];           /* "" or what the rank is blocked in */
+    _Atomic uint32_t present;  /* 1 from MPI_Init to MPI_Finalize: it can answer */
+    char state[116];           /* "" or what the rank is blocked in */
     char text[RD_REPORT_SLOT_BYTES - 128];
 };
 

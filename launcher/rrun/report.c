@@ -162,6 +162,12 @@ static void describe_silent(struct rrun_job *job, struct rrun_rank *r, int i,
         e->text = strdup("has not reached MPI_Init yet (or does not use MPI)");
         return;
     }
+    if (rep.file != NULL && !atomic_load(&rep.file->slot[i].present) && !finalized &&
+        !rep.file->slot[i].state[0]) {
+        e->text = strdup("is connected to PMIx but not (or not yet) in MPI: a program without "
+                         "rdmpi, or one still in MPI_Init");
+        return;
+    }
     if (finalized) {
         e->text = strdup("has finished MPI (after MPI_Finalize) and not exited yet");
         return;
@@ -216,7 +222,9 @@ static bool all_answered(struct rrun_job *job)
         finalized = r->finalized;
         pthread_mutex_unlock(&job->lock);
         /* only a rank inside MPI can answer */
-        if (r->pid <= 0 || r->reaped || !connected || finalized)
+        if (r->pid <= 0 || r->reaped || !connected || finalized ||
+            !atomic_load_explicit(&rep.file->slot[i].present, memory_order_acquire) ||
+            rep.file->slot[i].state[0])
             continue;
         if (atomic_load_explicit(&rep.file->slot[i].answered, memory_order_acquire) != rep.seq)
             return false;

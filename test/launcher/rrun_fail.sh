@@ -65,7 +65,9 @@ check_cleanup "finalized job" 3
 new_pid_dir timeout
 run_rrun -np 2 --timeout 1 "$PROGS/rrun_fail" sleep
 is "$RC" 124 "--timeout 1: rrun exits 124"
-is "$ERR" "rrun: job exceeded the --timeout of 1 s; ending it" "--timeout 1: one message"
+is "$(printf '%s\n' "$ERR" | tail -1)" "rrun: job exceeded the --timeout of 1 s; ending it" "--timeout 1: the message, last"
+is "$(printf '%s\n' "$ERR" | grep -c "is connected to PMIx but not (or not yet) in MPI")" 2 \
+    "--timeout 1: first the report: both ranks are PMIx clients, not in MPI"
 ok "$([ "$ELAPSED_MS" -ge 1000 ] && [ "$ELAPSED_MS" -lt 10000 ] && echo 0 || echo 1)" \
     "--timeout 1: ended after the timeout, promptly (${ELAPSED_MS} ms)"
 check_cleanup "--timeout" 2

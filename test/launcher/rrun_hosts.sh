@@ -135,7 +135,9 @@ host_fail_case "hosts: abort" 7 3 b "called MPI_Abort with code 7: rrun_fail abo
 new_pid_dir timeout
 run_rrun --host a:2,b:2 --launch-agent "$AGENT" --timeout 1 "$PROGS/rrun_fail" sleep
 is "$RC" 124 "hosts: --timeout: exit 124"
-is "$ERR" "rrun: job exceeded the --timeout of 1 s; ending it" "hosts: --timeout: message"
+is "$(printf '%s\n' "$ERR" | tail -1)" "rrun: job exceeded the --timeout of 1 s; ending it" "hosts: --timeout: message"
+is "$(printf '%s\n' "$ERR" | grep -c "^rrun:   rank [0-3] (pid [0-9]* on [ab]) is connected to PMIx but not")" 4 \
+    "hosts: --timeout: the report names every rank and its host"
 check_cleanup "hosts: --timeout" 4
 
 new_pid_dir sigterm
