@@ -196,12 +196,7 @@ static void report_node_wait(struct rd_report_buf *b)
 
 static void nc_wait_begin(MPI_Comm comm, int j, uint64_t s, const char *what)
 {
-    static int registered;
-
-    if (!registered) {
-        rd_report_register(report_node_wait);
-        registered = 1;
-    }
+    rd_report_register(report_node_wait); /* (once: it keeps one of each) */
     nc_wait.comm = comm;
     nc_wait.j = j;
     nc_wait.s = s;

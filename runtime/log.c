@@ -47,11 +47,16 @@ int rd_log_component_enabled(const char *component)
 
 void rd_log_write(int level, const char *component, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    rd_log_vwrite(level, component, fmt, ap);
     va_end(ap);
+}
+
+void rd_log_vwrite(int level, const char *component, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     if (rd_log_rank >= 0)
         fprintf(stderr, "rdmpi[%d] %s %s: %s\n", rd_log_rank, component, level_names[level], msg);
     else

@@ -5,6 +5,8 @@
 #ifndef RD_LOG_H
 #define RD_LOG_H
 
+#include <stdarg.h>
+
 enum rd_log_level { RD_LOG_ERROR = 0, RD_LOG_WARN, RD_LOG_INFO, RD_LOG_DEBUG, RD_LOG_TRACE };
 
 extern int rd_log_threshold;
@@ -16,6 +18,8 @@ void rd_log_set_rank(int rank);
 int rd_log_component_enabled(const char *component);
 void rd_log_write(int level, const char *component, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void rd_log_vwrite(int level, const char *component, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 #define rd_log(level, component, ...)                                                  \
     do {                                                                               \

@@ -44,13 +44,11 @@ int rd_log_component_enabled(const char *component)
 
 void rd_log_write(int level, const char *component, const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    host->log_vwrite(level, component, fmt, ap);
     va_end(ap);
-    host->log_write(level, component, "%s", msg);
 }
 
 rd_status rd_job_put(const char *key, const void *data, size_t len)

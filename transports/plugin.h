@@ -16,6 +16,7 @@
 #ifndef RD_TL_PLUGIN_H
 #define RD_TL_PLUGIN_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "runtime/error.h"
@@ -33,8 +34,8 @@ struct rd_tl_host {
     const struct rd_param_values *param;
     int log_threshold;
     int (*log_component_enabled)(const char *component);
-    void (*log_write)(int level, const char *component, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+    void (*log_vwrite)(int level, const char *component, const char *fmt, va_list ap)
+        __attribute__((format(printf, 3, 0)));
     rd_status (*job_put)(const char *key, const void *data, size_t len);
     rd_status (*job_get)(int rank, const char *key, void **data, size_t *len);
     void (*job_abort)(int code, const char *msg) __attribute__((noreturn));

@@ -636,10 +636,7 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
          * then the end (rrun_report_check ends the job) */
         if (timeout_at > 0 && job->cause == RRUN_END_NONE && now >= timeout_at) {
             timeout_at = 0;
-            if (rrun_report_active())
-                rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
-            else
-                rrun_report_ask(job, RRUN_REPORT_TIMEOUT);
+            rrun_report_timeout(job);
         }
         rrun_report_check(job);
         if (job->kill_at_ms > 0 && now >= job->kill_at_ms) {

@@ -106,11 +106,6 @@ char *rrun_report_env(int slot)
     return e;
 }
 
-bool rrun_report_active(void)
-{
-    return rep.active;
-}
-
 int rrun_report_wait_ms(void)
 {
     if (!rep.active)
@@ -494,6 +489,15 @@ void rrun_report_ask(struct rrun_job *job, enum rrun_report_why why)
     rep.seq = atomic_load(&rep.file->seq) + 1;
     atomic_store_explicit(&rep.file->seq, rep.seq, memory_order_release);
     rep.deadline = now_ms() + RRUN_REPORT_WAIT_MS;
+}
+
+void rrun_report_timeout(struct rrun_job *job)
+{
+    /* a report asked for just before: no second one, the end now */
+    if (rep.active)
+        rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
+    else
+        rrun_report_ask(job, RRUN_REPORT_TIMEOUT);
 }
 
 void rrun_report_check(struct rrun_job *job)

@@ -330,7 +330,8 @@ char *rrun_report_env(int slot);
 /* Ask; the report is printed once the ranks answered (rrun_report_check
  * from the main loop). RRUN_REPORT_TIMEOUT ends the job after it. */
 void rrun_report_ask(struct rrun_job *job, enum rrun_report_why why);
-bool rrun_report_active(void);
+/* The time limit passed: the report, then the end. */
+void rrun_report_timeout(struct rrun_job *job);
 /* Milliseconds until rrun_report_check should look again; -1: idle. */
 int rrun_report_wait_ms(void);
 void rrun_report_check(struct rrun_job *job);

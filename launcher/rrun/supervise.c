@@ -474,10 +474,7 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
         if (timeout_at > 0 && job->cause == RRUN_END_NONE && now_ms() >= timeout_at) {
             timeout_at = 0;
             /* (a daemon has no timeout of its own: the head decides) */
-            if (rrun_report_active())
-                rrun_job_end(job, RRUN_END_TIMEOUT, -1, 0);
-            else
-                rrun_report_ask(job, RRUN_REPORT_TIMEOUT);
+            rrun_report_timeout(job);
         }
         rrun_report_check(job);
         if (job->kill_at_ms > 0 && now_ms() >= job->kill_at_ms) {

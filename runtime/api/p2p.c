@@ -349,12 +349,7 @@ static void report_probe(struct rd_report_buf *b)
 
 static void probe_waits(int source, int tag, MPI_Comm comm)
 {
-    static int registered;
-
-    if (!registered) {
-        rd_report_register(report_probe);
-        registered = 1;
-    }
+    rd_report_register(report_probe); /* (once: it keeps one of each) */
     probing.source = source;
     probing.tag = tag;
     probing.comm = comm;

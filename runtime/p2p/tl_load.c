@@ -9,7 +9,6 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,19 +35,6 @@ const struct rd_tl_entry rd_tl_entries[] = {
 #endif
 };
 const int rd_tl_nentries = (int)(sizeof(rd_tl_entries) / sizeof(rd_tl_entries[0]));
-
-static void host_log_write(int level, const char *component, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void host_log_write(int level, const char *component, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    rd_log_write(level, component, "%s", msg);
-}
 
 static struct rd_tl_host host;
 
@@ -98,7 +84,7 @@ const struct rd_transport *rd_tl_get(const struct rd_tl_entry *e)
         .param = &rd_param,
         .log_threshold = rd_log_threshold,
         .log_component_enabled = rd_log_component_enabled,
-        .log_write = host_log_write,
+        .log_vwrite = rd_log_vwrite,
         .job_put = rd_job_put,
         .job_get = rd_job_get,
         .job_abort = rd_job_abort,
