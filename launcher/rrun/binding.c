@@ -131,10 +131,3 @@ void *rrun_binding_topology(void)
 {
     return topology_loaded ? topology : NULL;
 }
-
-void rrun_binding_fini(void)
-{
-    if (topology_loaded)
-        hwloc_topology_destroy(topology);
-    topology_loaded = false;
-}

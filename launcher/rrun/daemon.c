@@ -313,13 +313,6 @@ int rrun_daemon_main(void)
     status = 0;
 out:
     rrun_teardown(&job, status, say_done);
-    rrun_report_fini();
-    if (sig_fd >= 0)
-        close(sig_fd);
-    if (job.to_head >= 0)
-        close(job.to_head);
-    rrun_job_fini(&job);
-    free(exe);
 out_strings:
     for (int i = 0; i < nstrings; i++)
         free(strings[i]);

@@ -284,11 +284,4 @@ int main(int argc, char **argv)
     status = job.exit_status;
 out:
     rrun_teardown(&job, status, NULL);
-    rrun_report_fini();
-    if (sig_fd >= 0)
-        close(sig_fd);
-    rrun_job_fini(&job);
-    free(exe);
-    rrun_options_free(&opt);
-    return status;
 }

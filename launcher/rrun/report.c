@@ -83,20 +83,6 @@ int rrun_report_setup(struct rrun_job *job)
     return 0;
 }
 
-void rrun_report_fini(void)
-{
-    if (rep.file != NULL)
-        munmap(rep.file, rep.len);
-    rep.file = NULL;
-    free(rep.path);
-    rep.path = NULL;
-    for (int i = 0; i < rep.nentries; i++)
-        free(rep.entries[i].text);
-    free(rep.entries);
-    rep.entries = NULL;
-    rep.nentries = 0;
-}
-
 char *rrun_report_env(int slot)
 {
     char *e = NULL;

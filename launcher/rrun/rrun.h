@@ -2,7 +2,8 @@
  *
  * rrun is a PMIx server built on libpmix's server API. main.c runs the
  * steps in order: options -> program lookup -> signals -> binding plan ->
- * session directory -> PMIx server -> spawn -> supervise -> clean up.
+ * session directory -> PMIx server -> spawn -> supervise -> clean up and
+ * exit (teardown.c).
  *
  * Several hosts (--host/--hostfile): rrun becomes the head (head.c). It
  * starts one daemon per host that has ranks (`rrun --daemon`, through the
@@ -36,11 +37,6 @@
 #define RRUN_KILL_GRACE_MS 1000
 /* Upper bound for each wait on a libpmix callback. */
 #define RRUN_PMIX_WAIT_MS 5000
-/* Upper bound for the deregistration waits at the end. */
-#define RRUN_PMIX_FINI_WAIT_MS 300
-/* Upper bound for the whole of the PMIx server's teardown; past it rrun
- * removes what it made and exits with the job's status anyway. */
-#define RRUN_TEARDOWN_MS 1000
 /* How long an abort waits for the death of another rank that it may be
  * the consequence of (a rank that sees its peer gone aborts): a rank of
  * this host found dying, or (head) any rank's failure reported meanwhile. */
@@ -301,10 +297,10 @@ void rrun_shm_sweep(const char *nspace);
 size_t rrun_shm_prefix(const char *nspace, char *out, size_t size);
 
 /* ----------------------------------------------------------- teardown.c */
-/* Stop the PMIx server, remove the session directory and the job's shm
- * names, then call last (if any); bounded by RRUN_TEARDOWN_MS: past it, a
- * watchdog does the removing and last, and exits with status. */
-void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_job *));
+/* The end: remove the session directory and the job's shm names, call
+ * last (if any) and _exit(status). The PMIx server is not finalized
+ * (teardown.c says why). */
+_Noreturn void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_job *));
 /* From here on a crash of rrun kills the job's ranks and removes the
  * session directory and shm names before rrun dies of its signal. */
 void rrun_crash_guard(struct rrun_job *job);
@@ -324,7 +320,6 @@ struct rrun_report_entry {
 };
 /* The ranks' answer file in the session directory (one host's ranks). */
 int rrun_report_setup(struct rrun_job *job);
-void rrun_report_fini(void);
 /* "RDMPI_RRUN_REPORT=PATH:SLOT" for a rank's environment (malloc'd). */
 char *rrun_report_env(int slot);
 /* Ask; the report is printed once the ranks answered (rrun_report_check
@@ -348,13 +343,11 @@ int rrun_report_pending_main(const char *pid);
 int rrun_binding_plan(struct rrun_job *job, enum rrun_bind mode);
 /* The hwloc topology (hwloc_topology_t), for libpmix; NULL if not loaded. */
 void *rrun_binding_topology(void);
-/* Release it, after PMIx_server_finalize. */
-void rrun_binding_fini(void);
 
 /* ------------------------------------------------------------- server.c */
 int rrun_server_start(struct rrun_job *job);           /* init + nspace + clients */
+/* (no stop: rrun exits without finalizing it, teardown.c) */
 int rrun_server_setup_fork(struct rrun_job *job, int rank, char ***env);
-void rrun_server_stop(struct rrun_job *job);           /* deregister + finalize */
 
 /* -------------------------------------------------------------- spawn.c */
 /* Can this host start nranks processes at all (kernel.pid_max, ulimit -u)?

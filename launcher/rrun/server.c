@@ -1,10 +1,10 @@
-/* server.c - rrun as a PMIx server: setup, the upcalls, teardown.
+/* server.c - rrun as a PMIx server: setup and the upcalls.
  *
  * Order (see the PMIx notes): PMIx_server_init with a private session
  * directory -> setup_application -> register_nspace with the job-level and
  * per-rank data -> setup_local_support -> register every client, waiting for
- * the callbacks before any fork -> (spawn.c: setup_fork, fork/exec) -> at the
- * end deregister clients and namespace with bounded waits -> finalize.
+ * the callbacks before any fork -> (spawn.c: setup_fork, fork/exec). At the
+ * end rrun exits without finalizing the server (teardown.c says why).
  *
  * Upcalls run on libpmix's progress thread. They never block: they record
  * what happened in the job under job->lock, wake the main loop, and return
@@ -30,11 +30,6 @@
 static struct rrun_job *server_job;
 
 /* What the server has set up, so teardown undoes exactly that. */
-static bool server_inited, nspace_registered;
-/* A libpmix call did not complete in time: its thread may still use what
- * it was given, and must not be torn down under it. */
-static bool server_stuck;
-static int clients_registered;
 
 /* ------------------------------------------------ waiting for callbacks */
 
@@ -436,18 +431,14 @@ static int register_nspace(struct rrun_job *job)
                                                     darray.size, op_done, &done));
     if (rc == PMIX_SUCCESS)
         rc = completion_wait(&done, wait_ms(job));
-    if (rc == PMIX_ERR_TIMEOUT) {
-        /* libpmix's thread may still be reading it: leave it (rrun ends) */
-        server_stuck = true;
+    if (rc == PMIX_ERR_TIMEOUT) /* libpmix's thread may still read it: leave it */
         return report("PMIx_server_register_nspace", rc);
-    }
     PMIx_Data_array_destruct(&darray);
     /* Now, while libpmix's classes still exist (not after finalize). */
     PMIx_Info_list_release(app_setup_info);
     app_setup_info = NULL;
     if (rc != PMIX_SUCCESS)
         return report("PMIx_server_register_nspace", rc);
-    nspace_registered = true;
     return 0;
 }
 
@@ -469,7 +460,6 @@ int rrun_server_start(struct rrun_job *job)
         PMIX_INFO_DESTRUCT(&init_info[i]);
     if (rc != PMIX_SUCCESS)
         return report("PMIx_server_init", rc);
-    server_inited = true;
 
     app_setup_info = PMIx_Info_list_start();
     if (app_setup_info == NULL)
@@ -479,10 +469,8 @@ int rrun_server_start(struct rrun_job *job)
     if (rc != PMIX_SUCCESS)
         completion_signal(&done, rc);
     rc = completion_wait(&done, wait_ms(job));
-    if (rc != PMIX_SUCCESS) {
-        server_stuck = rc == PMIX_ERR_TIMEOUT;
+    if (rc != PMIX_SUCCESS)
         return report("PMIx_server_setup_application", rc);
-    }
 
     if (register_nspace(job) != 0)
         return -1;
@@ -491,10 +479,8 @@ int rrun_server_start(struct rrun_job *job)
     rc = started(&done, PMIx_server_setup_local_support(job->nspace, NULL, 0, op_done, &done));
     if (rc == PMIX_SUCCESS)
         rc = completion_wait(&done, wait_ms(job));
-    if (rc != PMIX_SUCCESS) {
-        server_stuck = rc == PMIX_ERR_TIMEOUT;
+    if (rc != PMIX_SUCCESS)
         return report("PMIx_server_setup_local_support", rc);
-    }
 
     /* Register all clients at once, then wait for all the callbacks. */
     for (int i = 0; i < job->np; i++) {
@@ -506,16 +492,13 @@ int rrun_server_start(struct rrun_job *job)
                                                         &job->ranks[i], op_done, &done));
         if (rc != PMIX_SUCCESS)
             break;
-        clients_registered = i + 1;
     }
     if (rc == PMIX_SUCCESS)
         rc = completion_wait(&done, wait_ms(job));
-    else if (completion_wait(&done, wait_ms(job)) == PMIX_ERR_TIMEOUT)
-        server_stuck = true;
-    if (rc != PMIX_SUCCESS) {
-        server_stuck = server_stuck || rc == PMIX_ERR_TIMEOUT;
+    else
+        (void)completion_wait(&done, wait_ms(job));
+    if (rc != PMIX_SUCCESS)
         return report("PMIx_server_register_client", rc);
-    }
     return 0;
 }
 
@@ -529,41 +512,4 @@ int rrun_server_setup_fork(struct rrun_job *job, int rank, char ***env)
     if (rc != PMIX_SUCCESS)
         return report("PMIx_server_setup_fork", rc);
     return 0;
-}
-
-/* -------------------------------------------------------------- teardown */
-
-void rrun_server_stop(struct rrun_job *job)
-{
-    pmix_status_t rc;
-
-    if (server_inited && server_stuck) {
-        /* A call timed out: libpmix's thread still works on it (or is
-         * stuck), and tearing down under it crashed rrun (-np 100000).
-         * Leave it alone; rrun exits and removes the session directory. */
-        server_inited = false;
-    }
-    if (server_inited) {
-        for (int i = 0; i < clients_registered; i++) {
-            pmix_proc_t proc;
-
-            PMIX_LOAD_PROCID(&proc, job->nspace, (pmix_rank_t)(job->first_rank + i));
-            completion_expect(&done);
-            PMIx_server_deregister_client(&proc, op_done, &done);
-        }
-        if (clients_registered > 0)
-            (void)completion_wait(&done, RRUN_PMIX_FINI_WAIT_MS);
-        clients_registered = 0;
-        if (nspace_registered) {
-            completion_expect(&done);
-            PMIx_server_deregister_nspace(job->nspace, op_done, &done);
-            (void)completion_wait(&done, RRUN_PMIX_FINI_WAIT_MS);
-            nspace_registered = false;
-        }
-        rc = PMIx_server_finalize();
-        if (rc != PMIX_SUCCESS)
-            report("PMIx_server_finalize", rc);
-        server_inited = false;
-    }
-    server_job = NULL;
 }

@@ -1,19 +1,23 @@
 /* teardown.c - the end of rrun, bounded in time whatever libpmix does.
  *
- * After the last rank is reaped rrun stops its PMIx server, removes its
- * session directory and sweeps the job's /dev/shm names. libpmix's part can
- * block: after some rank deaths (a SIGKILL landing while the rank connects)
- * PMIx_server_finalize waited forever for a mutex of libpmix's own thread,
- * and rrun never exited, its session directory left behind. So the
- * teardown runs under a watchdog thread: if it has not finished within
- * RRUN_TEARDOWN_MS, the watchdog removes what rrun made, lets the caller
- * say its last word (a daemon tells its head it is done) and exits the
- * process with the job's status.
+ * Once the last rank is reaped, rrun removes its session directory and
+ * sweeps the job's /dev/shm names, says its last word (a daemon tells its
+ * head it is done) and exits at once with the job's status (_exit).
  *
- * And if rrun itself crashes (a fault in libpmix's thread, say), the crash
- * guard still kills the job's ranks, removes the session directory and the
- * job's /dev/shm names with async-signal-safe calls only, says so, and dies
- * of the same signal. */
+ * It does not call PMIx_server_finalize. In a loop of random rank kills,
+ * libpmix 4.2.2's finalize deadlocked (its progress thread stuck on its
+ * own mutex after a rank died while connecting: 3 in 200 kills) and
+ * segfaulted inside libpmix (1 in about 1000 kills under load): rrun then
+ * hung for good, or died of a signal instead of exiting with the job's
+ * status. Finalizing brings nothing to a process that is about to exit:
+ * every client is gone, and every file libpmix made is in the session
+ * directory, which rrun removes itself. _exit, not exit: libpmix's thread
+ * is still running, and no destructor of libpmix or libevent may run
+ * under it.
+ *
+ * And if rrun itself crashes before that, the crash guard still kills the
+ * job's ranks, removes the session directory and the job's /dev/shm names
+ * with async-signal-safe calls only, says so, and dies of the same signal. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -22,97 +26,26 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "launcher/rrun/rrun.h"
 
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool done;
-    struct rrun_job *job;
-    int status;
-    void (*last)(struct rrun_job *);
-} wd = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, NULL, 0, NULL};
-
-static void remove_made(struct rrun_job *job)
+void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_job *))
 {
     rrun_session_remove(job->session_dir);
     job->session_dir = NULL;
     if (job->nspace[0])
         rrun_shm_sweep(job->nspace);
-}
-
-static void *watchdog(void *arg)
-{
-    struct timespec deadline;
-
-    (void)arg;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += RRUN_TEARDOWN_MS / 1000;
-    deadline.tv_nsec += (RRUN_TEARDOWN_MS % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&wd.lock);
-    while (!wd.done)
-        if (pthread_cond_timedwait(&wd.cond, &wd.lock, &deadline) == ETIMEDOUT)
-            break;
-    if (!wd.done) {
-        /* The main thread is stuck inside libpmix: finish without it. The
-         * lock stays held, so it cannot start removing too. */
-        const char *log = getenv("RDMPI_LOG");
-
-        if (log && strncmp(log, "debug", 5) == 0)
-            fprintf(stderr, "rrun: the PMIx server did not stop within %d ms; exiting without it\n",
-                    RRUN_TEARDOWN_MS);
-        remove_made(wd.job);
-        if (wd.last)
-            wd.last(wd.job);
-        _exit(wd.status);
-    }
-    pthread_mutex_unlock(&wd.lock);
-    return NULL;
-}
-
-void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_job *))
-{
-    pthread_condattr_t ca;
-    pthread_t t;
-    bool watched;
-
-    wd.job = job;
-    wd.status = status;
-    wd.last = last;
-    wd.done = false;
-    /* the deadline is on the monotonic clock */
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_destroy(&wd.cond);
-    pthread_cond_init(&wd.cond, &ca);
-    pthread_condattr_destroy(&ca);
-    watched = pthread_create(&t, NULL, watchdog, NULL) == 0;
-
-    rrun_server_stop(job);
-    rrun_binding_fini();
-
-    pthread_mutex_lock(&wd.lock);
-    wd.done = true;
-    pthread_cond_signal(&wd.cond);
-    pthread_mutex_unlock(&wd.lock);
-    if (watched)
-        pthread_join(t, NULL);
-    remove_made(job);
     if (last)
         last(job);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(status);
 }
 
 /* ------------------------------------------------------------ crash guard */
