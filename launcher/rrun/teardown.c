@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launcher/rrun/rrun.h"
@@ -135,6 +137,29 @@ static void crashed(int sig)
             }
         if (live && job->pgid > 0)
             kill(-job->pgid, SIGKILL);
+        /* and wait until they are gone (2 s at most: SIGKILL ends a
+         * process only once it leaves the kernel, which on a loaded
+         * machine took long enough that a rank outlived rrun) */
+        for (int ms = 0; live && ms < 2000; ms++) {
+            live = false;
+            for (int i = 0; i < job->np; i++) {
+                struct rrun_rank *r = &job->ranks[i];
+
+                if (r->pid <= 0 || r->reaped)
+                    continue;
+                pid_t w = waitpid(r->pid, NULL, WNOHANG);
+
+                if (w == r->pid || (w < 0 && errno != EINTR))
+                    r->reaped = true;
+                else
+                    live = true;
+            }
+            if (live) {
+                struct timespec ts = {0, 1000000};
+
+                nanosleep(&ts, NULL);
+            }
+        }
         if (cg.session_dir[0])
             rm_tree(AT_FDCWD, cg.session_dir, 0);
         sweep_shm();
