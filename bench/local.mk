@@ -1,5 +1,5 @@
 # bench/: benchmarks. They measure and are never part of `make check`.
-EXTRA_DIST += bench/README.md bench/startup.sh
+EXTRA_DIST += bench/README.md bench/startup.sh bench/stall.sh
 
 # `make bench`: the startup benchmark (rrun vs Open MPI's and MPICH's launchers).
 bench: all

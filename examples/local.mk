@@ -10,3 +10,11 @@ noinst_PROGRAMS += examples/heat2d
 examples_heat2d_SOURCES = examples/heat2d.c
 examples_heat2d_LDADD = librdmpi.la
 examples_heat2d_LDFLAGS = -no-install $(AM_LDFLAGS)
+
+# a proxy of a 3-D Lagrangian hydrodynamics code (LULESH's communication:
+# 26-neighbour halo exchanges by Irecv/Isend/Wait, an Allreduce per step);
+# its checksum is the same on any cube of ranks (test/mpi/hydro_stall.sh)
+noinst_PROGRAMS += examples/hydro3d
+examples_hydro3d_SOURCES = examples/hydro3d.c
+examples_hydro3d_LDADD = librdmpi.la -lm
+examples_hydro3d_LDFLAGS = -no-install $(AM_LDFLAGS)

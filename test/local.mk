@@ -65,3 +65,8 @@ test_mpi_memory_LDADD = $(RD_MPI_TEST_LIBS)
 test_mpi_memory_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/memory.sh
 EXTRA_DIST += test/mpi/memory.sh
+
+# An application's loop, oversubscribed beside a CPU hog: every run ends by
+# itself with the checksum of one rank (examples/hydro3d; issue 18 point 10)
+TESTS += test/mpi/hydro_stall.sh
+EXTRA_DIST += test/mpi/hydro_stall.sh

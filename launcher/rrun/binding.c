@@ -97,12 +97,26 @@ int rrun_binding_plan(struct rrun_job *job, enum rrun_bind mode)
         nunits = 1;
 
     job->oversubscribed = job->np > nunits;
-    if (mode == RRUN_BIND_NONE) {
+    /* By default an oversubscribed job is left unbound (as Open MPI's and
+     * MPICH's launchers leave it). Bound, the ranks sharing a core cannot
+     * leave it when something else runs there: the kernel shares a busy
+     * core between the process groups on it, so 4 ranks bound to a core
+     * where another program (or a VM's virtual CPU) runs got 1-4% of it
+     * each while the other core's ranks had theirs, and a code that waits
+     * on all its neighbours every step ran at the pace of the starved
+     * core: an 8-rank hydrodynamics proxy on 2 cores beside a build and a
+     * VM made no progress for 13-18 s at a time (ranks in MPI_Wait and
+     * Allreduce, each yielding its core 10,000 times a second), 3-8x the
+     * run's median step gap; unbound the kernel moves them
+     * (test/mpi/hydro_stall.sh, bench/stall.sh). --bind-to core still
+     * wraps ranks around the cores. */
+    if (mode == RRUN_BIND_NONE || (mode == RRUN_BIND_DEFAULT && job->oversubscribed)) {
         rc = 0;
         goto out;
     }
-    /* Rank i on core i, wrapping around when ranks outnumber cores: each
-     * core takes its share, and the ranks sharing one stay together. Left
+    /* Rank i on core i, wrapping around when ranks outnumber cores (with
+     * --bind-to core): each core takes its share, and the ranks sharing
+     * one stay together. On a quiet machine this is a little faster: left
      * unbound, the kernel's balancer now and then puts three of 4 ranks
      * on one of 2 cores, and a small collective, which needs every rank
      * to run once per call, waits on the crowded core. 4 ranks on 2
