@@ -87,13 +87,18 @@ struct vb_sqe {
     struct vb_sbuf *sbuf;  /* send buffer to give back */
     struct vb_rma *rma;    /* the last chunk of an RDMA operation */
     struct vb_atomic *atom;
+    uint8_t op;            /* VB_OP_*: what was posted (for errors and reports) */
+    uint8_t sig;           /* posted with IBV_SEND_SIGNALED */
+    uint8_t done;          /* complete, given back once every slot before it is */
 };
+enum { VB_OP_SEND = 0, VB_OP_READ, VB_OP_WRITE, VB_OP_CREDIT, VB_OP_ATOMIC, VB_OP_N };
 
 typedef struct vb_ep {
     rd_ep base;
     struct ibv_qp *qp;
     int state;
-    /* send queue: slots [sq_tail, sq_head) are posted, not seen completed */
+    /* send queue: slots [sq_tail, sq_head) are posted and not given back
+     * (some may be done: a slot goes back once it and all before it are) */
     uint32_t sq_head, sq_tail;
     uint32_t unsignalled; /* posted without a completion since the last signalled one */
     uint32_t sig_out;     /* signalled work requests not completed yet */

@@ -14,11 +14,14 @@
  * credits). Messages up to the QP's inline size go inline from the caller's
  * buffers; larger ones are copied into a registered send buffer.
  *
- * Signalling: one send in sig_every asks for a completion (and every RDMA
- * operation's last piece); a completion retires every earlier slot of that
- * QP's send queue, giving back send buffers. Completion queues are polled
- * in batches; receive buffers are reposted in one chain per batch. Nothing
- * on the eager path allocates or takes a lock.
+ * Signalling: one send in sig_every asks for a completion, and so do every
+ * RDMA operation's last piece and every RDMA read; a completion also
+ * completes the unsignalled sends and writes posted before it, but not an
+ * earlier read (iWARP completes a read when its response has been placed,
+ * after the sends behind it). A slot, and its send buffer, goes back once
+ * it and every slot before it are done. Completion queues are polled in
+ * batches; receive buffers are reposted in one chain per batch. Nothing on
+ * the eager path allocates or takes a lock.
  *
  * RDMA read/write of a rendezvous: pieces of at most the port's max_msg_sz,
  * posted as send-queue room allows (the rest waits on the endpoint and is
@@ -193,16 +196,18 @@ static inline int sq_room(const vb_tl *tl, const vb_ep *ep)
 /* What a send queue entry was, for messages: "<what> rank N failed". */
 static const char *sqe_what(const struct vb_sqe *e)
 {
-    if (e->rma)
-        return e->rma->is_put ? "RDMA write to" : "RDMA read from";
-    if (e->atom)
-        return "atomic operation on";
-    return "send to";
+    switch (e->op) {
+    case VB_OP_READ: return "RDMA read from";
+    case VB_OP_WRITE: return "RDMA write to";
+    case VB_OP_CREDIT: return "credit return (RDMA write) to";
+    case VB_OP_ATOMIC: return "atomic operation on";
+    default: return "send to";
+    }
 }
 
 /* Post one work request on ep's send queue (room checked by the caller). */
-static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_sbuf *sb, struct vb_rma *rma,
-                        struct vb_atomic *atom, int force_signal)
+static inline void post(vb_tl *tl, vb_ep *ep, int op, struct ibv_send_wr *wr, struct vb_sbuf *sb,
+                        struct vb_rma *rma, struct vb_atomic *atom, int force_signal)
 {
     uint32_t pos = ep->sq_head;
     int sig = force_signal || ++ep->unsignalled >= tl->sig_every;
@@ -210,6 +215,9 @@ static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_
     e->sbuf = sb;
     e->rma = rma;
     e->atom = atom;
+    e->op = (uint8_t)op;
+    e->sig = (uint8_t)sig;
+    e->done = 0;
     wr->wr_id = ((uint64_t)(uint32_t)ep->base.peer << 32) | pos;
     if (sig)
         wr->send_flags |= IBV_SEND_SIGNALED;
@@ -281,7 +289,7 @@ rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, con
         sge[0] = (struct ibv_sge){.addr = (uintptr_t)sb->buf, .length = (uint32_t)total, .lkey = sb->lkey};
         wr.num_sge = 1;
     }
-    post(tl, ep, &wr, sb, NULL, NULL, 0);
+    post(tl, ep, VB_OP_SEND, &wr, sb, NULL, NULL, 0);
     ep->sent++;
     ep->consumed_reported = ep->consumed;
     return RD_OK;
@@ -300,7 +308,7 @@ static int credit_write(vb_tl *tl, vb_ep *ep, int force)
                              .send_flags = tl->max_inline >= 4 ? IBV_SEND_INLINE : 0};
     wr.wr.rdma.remote_addr = ep->remote_cw;
     wr.wr.rdma.rkey = ep->remote_cw_rkey;
-    post(tl, ep, &wr, NULL, NULL, NULL, force);
+    post(tl, ep, VB_OP_CREDIT, &wr, NULL, NULL, NULL, force);
     ep->consumed_reported = ep->consumed;
     return 1;
 }
@@ -325,7 +333,8 @@ static int rma_post(vb_tl *tl, vb_ep *ep, struct vb_rma *x)
                                  .opcode = x->is_put ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ};
         wr.wr.rdma.remote_addr = op->remote_addr + x->off;
         wr.wr.rdma.rkey = k.rkey ^ x->rkey_xor;
-        post(tl, ep, &wr, NULL, last ? x : NULL, NULL, last);
+        /* every read asks for its completion (see poll_send) */
+        post(tl, ep, x->is_put ? VB_OP_WRITE : VB_OP_READ, &wr, NULL, last ? x : NULL, NULL, last || !x->is_put);
         x->off += n;
     }
     return 1;
@@ -438,7 +447,7 @@ rd_status vb_atomic(rd_ep *base, rd_atomic_op *op)
     wr.wr.atomic.compare_add = op->kind == RD_ATOMIC_FADD ? op->operand : op->compare;
     wr.wr.atomic.swap = op->operand;
     tl->inflight++;
-    post(tl, ep, &wr, NULL, NULL, a, 1);
+    post(tl, ep, VB_OP_ATOMIC, &wr, NULL, NULL, a, 1);
     return RD_OK;
 }
 
@@ -516,34 +525,54 @@ static int poll_send(vb_tl *tl)
                 }
                 vb_fatal(tl, peer, "%s rank %d failed: %s", sqe_what(e), peer, ibv_wc_status_str(wc[i].status));
             }
+            struct vb_sqe *e = &ep->sq[pos % tl->sq_depth];
+            if ((uint32_t)(pos - ep->sq_tail) >= (uint32_t)(ep->sq_head - ep->sq_tail) || !e->sig || e->done)
+                vb_fatal(tl, peer, "the QP to rank %d completed send-queue slot %u, which waits for no completion "
+                         "(slots %u to %u are posted)", peer, pos, ep->sq_tail, ep->sq_head - 1);
             tl->scq_out--;
             ep->sig_out--;
-            while (ep->sq_tail != pos + 1) {
-                struct vb_sqe *e = &ep->sq[ep->sq_tail % tl->sq_depth];
+            e->done = 1;
+            /* The unsignalled requests before it have left too: sends and
+             * writes complete in the order they were posted. Not so RDMA
+             * reads: on iWARP (siw) a read completes when its response has
+             * been placed, after the sends and writes posted behind it,
+             * which complete once TCP has them. So every read asks for its
+             * own completion, and a slot is given back only when it and
+             * every slot before it are done. */
+            for (uint32_t j = ep->sq_tail; j != pos; j++) {
+                struct vb_sqe *f = &ep->sq[j % tl->sq_depth];
+                if (!f->sig)
+                    f->done = 1;
+            }
+            if (e->rma) {
+                struct vb_rma *x = e->rma;
+                e->rma = NULL;
+                tl->inflight--;
+                rd_rma_op *op = x->op;
+                x->next = tl->rma_free;
+                tl->rma_free = x;
+                op->done(op, RD_OK);
+            }
+            if (e->atom) {
+                struct vb_atomic *a = e->atom;
+                e->atom = NULL;
+                tl->inflight--;
+                rd_atomic_op *op = a->op;
+                a->next = tl->atom_free;
+                tl->atom_free = a;
+                op->done(op, RD_OK);
+            }
+            while (ep->sq_tail != ep->sq_head) {
+                struct vb_sqe *f = &ep->sq[ep->sq_tail % tl->sq_depth];
+                if (!f->done)
+                    break;
+                f->done = 0;
                 ep->sq_tail++;
                 tl->sq_out--;
-                if (e->sbuf) {
-                    e->sbuf->next = tl->sfree;
-                    tl->sfree = e->sbuf;
-                    e->sbuf = NULL;
-                }
-                if (e->rma) {
-                    struct vb_rma *x = e->rma;
-                    e->rma = NULL;
-                    tl->inflight--;
-                    rd_rma_op *op = x->op;
-                    x->next = tl->rma_free;
-                    tl->rma_free = x;
-                    op->done(op, RD_OK);
-                }
-                if (e->atom) {
-                    struct vb_atomic *a = e->atom;
-                    e->atom = NULL;
-                    tl->inflight--;
-                    rd_atomic_op *op = a->op;
-                    a->next = tl->atom_free;
-                    tl->atom_free = a;
-                    op->done(op, RD_OK);
+                if (f->sbuf) {
+                    f->sbuf->next = tl->sfree;
+                    tl->sfree = f->sbuf;
+                    f->sbuf = NULL;
                 }
             }
         }
