@@ -279,6 +279,10 @@ rd_status vb_put(rd_ep *ep, rd_rma_op *op);
 rd_status vb_atomic(rd_ep *ep, rd_atomic_op *op);
 int vb_progress(rd_tl *tl);
 int vb_busy(rd_tl *tl);
+/* The transport's state for a hung job's report (runtime/report.h): one
+ * line for the transport, one per endpoint. */
+struct rd_report_buf;
+void vb_report(vb_tl *tl, struct rd_report_buf *b);
 /* Report a fatal error on the connection to peer and end the job. */
 _Noreturn void vb_fatal(vb_tl *tl, int peer, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
