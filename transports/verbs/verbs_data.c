@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/job.h"
@@ -242,12 +243,11 @@ static inline void post(vb_tl *tl, vb_ep *ep, int op, struct ibv_send_wr *wr, st
 
 static int poll_send(vb_tl *tl);
 
-rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len)
+/* Post one message (the endpoint is ready). */
+static rd_status am_post(vb_tl *tl, vb_ep *ep, unsigned id, unsigned flags, const void *hdr, size_t hlen,
+                         const void *data, size_t len)
 {
-    vb_ep *ep = (vb_ep *)base;
-    vb_tl *tl = (vb_tl *)base->tl;
-    if (ep->state != VB_EP_READY)
-        return ep->state == VB_EP_FAILED ? RD_ERR_PEER : RD_ERR_AGAIN;
+    rd_ep *base = &ep->base;
     size_t total = sizeof(struct vb_hdr) + hlen + len;
     if (total > tl->buf_size || hlen > RD_AM_HDR_MAX)
         return RD_ERR_ARG;
@@ -263,7 +263,7 @@ rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, con
         if (!sq_room(tl, ep))
             return RD_ERR_AGAIN;
     }
-    struct vb_hdr h = {(uint32_t)tl->rank, ep->consumed, (uint16_t)id, (uint8_t)hlen, 0, 0};
+    struct vb_hdr h = {(uint32_t)tl->rank, ep->consumed, (uint16_t)id, (uint8_t)hlen, (uint8_t)flags, 0};
     struct ibv_sge sge[3];
     struct ibv_send_wr wr = {.sg_list = sge, .opcode = IBV_WR_SEND};
     struct vb_sbuf *sb = NULL;
@@ -293,7 +293,68 @@ rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, con
     post(tl, ep, VB_OP_SEND, &wr, sb, NULL, NULL, 0);
     ep->sent++;
     ep->consumed_reported = ep->consumed;
+    ep->hello_owed = 0; /* any message does what a hello would */
     return RD_OK;
+}
+
+rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    vb_ep *ep = (vb_ep *)base;
+    if (ep->state != VB_EP_READY)
+        return ep->state == VB_EP_FAILED ? RD_ERR_PEER : RD_ERR_AGAIN;
+    return am_post((vb_tl *)base->tl, ep, id, 0, hdr, hlen, data, len);
+}
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* One look at ep's hellos; returns 1 when it has none left to do. */
+static int hello_step(vb_tl *tl, vb_ep *ep)
+{
+    if (ep->hello_wait && ep->heard)
+        ep->hello_wait = 0;
+    if (ep->hello_wait && !ep->hello_owed) {
+        uint64_t now = now_ms();
+        if (now >= ep->hello_next_ms) {
+            rd_debug("verbs", "rdma_cm: nothing from rank %d %u ms after the last hello: hello again", ep->base.peer,
+                     ep->hello_gap_ms);
+            ep->hello_owed = 1;
+            ep->hello_gap_ms = ep->hello_gap_ms < 1000 ? ep->hello_gap_ms * 2 : 1000;
+            ep->hello_next_ms = now + ep->hello_gap_ms;
+        }
+    }
+    if (ep->hello_owed && ep->state == VB_EP_READY)
+        am_post(tl, ep, 0, VB_HDR_HELLO, NULL, 0, NULL, 0); /* (RD_ERR_AGAIN: later) */
+    return !ep->hello_owed && !ep->hello_wait;
+}
+
+void vb_hello_start(vb_tl *tl, vb_ep *ep, int repeat)
+{
+    if (!ep->hello_owed && !ep->hello_wait)
+        tl->nhello++;
+    ep->hello_owed = 1;
+    ep->hello_wait = repeat;
+    ep->hello_gap_ms = 10;
+    ep->hello_next_ms = now_ms() + ep->hello_gap_ms;
+    if (hello_step(tl, ep))
+        tl->nhello--;
+}
+
+static int hello_retry(vb_tl *tl)
+{
+    int n = 0;
+    for (int r = 0; r < tl->size && tl->nhello; r++) {
+        vb_ep *ep = tl->eps[r];
+        if (ep && (ep->hello_owed || ep->hello_wait) && hello_step(tl, ep)) {
+            tl->nhello--;
+            n++;
+        }
+    }
+    return n;
 }
 
 /* Tell the peer how many of its messages we have handled (RDMA write of
@@ -625,8 +686,17 @@ static int poll_recv(vb_tl *tl)
             vb_fatal(tl, (int)h.src, "a malformed message from rank %d (%u bytes)", (int)h.src, wc[i].byte_len);
         if ((int32_t)(h.credits - ep->peer_consumed) > 0)
             ep->peer_consumed = h.credits;
+        if (!ep->heard) {
+            ep->heard = 1;
+            if (ep->state == VB_EP_WAIT_FIRST) {
+                ep->state = VB_EP_READY;
+                rd_debug("verbs", "rdma_cm: rank %d's first message is here: this side may send", (int)h.src);
+                vb_hello_start(tl, ep, 0);
+            }
+        }
         const unsigned char *p = b->buf + sizeof(h);
-        tl->handler(tl->harg, (int)h.src, h.id, p, h.hlen, p + h.hlen, wc[i].byte_len - sizeof(h) - h.hlen);
+        if (!(h.flags & VB_HDR_HELLO))
+            tl->handler(tl->harg, (int)h.src, h.id, p, h.hlen, p + h.hlen, wc[i].byte_len - sizeof(h) - h.hlen);
         ep->consumed++;
         if ((uint32_t)(ep->consumed - ep->consumed_reported) >= thresh)
             owe(tl, ep);
@@ -737,6 +807,8 @@ int vb_progress(rd_tl *base)
         n += rma_retry(tl);
     if (tl->nowe)
         n += return_credits(tl);
+    if (tl->nhello)
+        n += hello_retry(tl);
     if (++tl->tick >= VB_SLOW_EVERY || tl->nconnecting) {
         if (tl->tick >= VB_SLOW_EVERY) {
             tl->tick = 0;
@@ -772,6 +844,7 @@ static const char *ep_state_str(int s)
     case VB_EP_INIT: return "not connected yet";
     case VB_EP_CONNECTING: return "connecting (rdma_cm)";
     case VB_EP_READY: return "connected";
+    case VB_EP_WAIT_FIRST: return "connected, waiting for its first message before sending (iWARP: the side that accepted may not send first)";
     default: return "failed";
     }
 }
