@@ -35,15 +35,13 @@ void rd_report_register(rd_report_fn fn)
         fns[nfns++] = fn;
 }
 
-void rd_report_printf(struct rd_report_buf *b, const char *fmt, ...)
+void rd_report_vprintf(struct rd_report_buf *b, const char *fmt, va_list ap)
 {
-    va_list ap;
-    int n;
-
     for (;;) {
-        va_start(ap, fmt);
-        n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
+        va_list aq;
+        va_copy(aq, ap);
+        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, aq);
+        va_end(aq);
         if (n < 0)
             return;
         if (b->p && b->len + (size_t)n < b->cap) {
@@ -59,6 +57,15 @@ void rd_report_printf(struct rd_report_buf *b, const char *fmt, ...)
         b->p = p;
         b->cap = cap;
     }
+}
+
+void rd_report_printf(struct rd_report_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    rd_report_vprintf(b, fmt, ap);
+    va_end(ap);
 }
 
 void rd_report_init(void)

@@ -23,6 +23,7 @@
 #ifndef RD_REPORT_H
 #define RD_REPORT_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,9 +53,12 @@ struct rd_report_buf {
 };
 void rd_report_printf(struct rd_report_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void rd_report_vprintf(struct rd_report_buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 typedef void (*rd_report_fn)(struct rd_report_buf *b);
-/* A floor's contribution to every answer (at most 8). */
+/* A floor's contribution to every answer (at most 8; a network transport's
+ * plug-in registers through struct rd_tl_host). */
 void rd_report_register(rd_report_fn fn);
 
 /* At MPI_Init: map this rank's slot when the launcher asked for reports. */

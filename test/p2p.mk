@@ -87,6 +87,15 @@ test_mpi_p2p_stress_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
 TESTS += test/mpi/p2p_stress.sh
 EXTRA_DIST += test/mpi/p2p_stress.sh
 
+# every rank pair posting 64 receives and 64 sends at once, 0 B .. 1 MiB,
+# completed by every completion call (the verbs suite runs it on each device)
+check_PROGRAMS += test/mpi/p2p_storm
+test_mpi_p2p_storm_SOURCES = test/mpi/p2p_storm.c
+test_mpi_p2p_storm_LDADD = $(RD_MPI_TEST_LIBS)
+test_mpi_p2p_storm_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+TESTS += test/mpi/p2p_storm.sh
+EXTRA_DIST += test/mpi/p2p_storm.sh
+
 check_PROGRAMS += test/mpi/p2p_threads
 test_mpi_p2p_threads_SOURCES = test/mpi/p2p_threads.c
 test_mpi_p2p_threads_LDADD = $(RD_MPI_TEST_LIBS)

@@ -10,6 +10,7 @@
 #include "runtime/job.h"
 #include "runtime/log.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 #include "transports/plugin.h"
 #include "transports/transport.h"
 
@@ -64,4 +65,18 @@ rd_status rd_job_get(int rank, const char *key, void **data, size_t *len)
 _Noreturn void rd_job_abort(int code, const char *msg)
 {
     host->job_abort(code, msg);
+}
+
+void rd_report_register(rd_report_fn fn)
+{
+    host->report_register(fn);
+}
+
+void rd_report_printf(struct rd_report_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    host->report_vprintf(b, fmt, ap);
+    va_end(ap);
 }

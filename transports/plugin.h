@@ -24,9 +24,10 @@
 
 /* Raised whenever struct rd_tl_host or struct rd_transport changes in a
  * way a plug-in built for the old one would misread. */
-#define RD_TL_PLUGIN_ABI 1
+#define RD_TL_PLUGIN_ABI 2
 
 struct rd_transport;
+struct rd_report_buf;
 
 struct rd_tl_host {
     size_t size; /* sizeof(struct rd_tl_host) of the loader */
@@ -39,6 +40,10 @@ struct rd_tl_host {
     rd_status (*job_put)(const char *key, const void *data, size_t len);
     rd_status (*job_get)(int rank, const char *key, void **data, size_t *len);
     void (*job_abort)(int code, const char *msg) __attribute__((noreturn));
+    /* what the transport adds to a hung job's report (runtime/report.h) */
+    void (*report_register)(void (*fn)(struct rd_report_buf *b));
+    void (*report_vprintf)(struct rd_report_buf *b, const char *fmt, va_list ap)
+        __attribute__((format(printf, 2, 0)));
 };
 
 /* The one symbol of a plug-in: its transport, or NULL when the host's ABI

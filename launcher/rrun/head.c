@@ -303,11 +303,14 @@ static void abort_decide(struct rrun_job *job, bool force)
     job->abort_decided = true;
     job->abort_wait_until = 0;
     rrun_job_end(job, RRUN_END_ABORT, job->abort_rank, job->abort_code);
-    if (job->aborter_held != NULL) {
-        struct rrun_rank *r = job->aborter_held;
+    /* the exits of the ranks that aborted, held back until now */
+    for (int i = 0; i < job->np; i++) {
+        struct rrun_rank *r = &job->ranks[i];
 
-        job->aborter_held = NULL;
-        rrun_rank_ended(job, r, job->aborter_status, false);
+        if (r->held) {
+            r->held = false;
+            rrun_rank_ended(job, r, r->wait_status, false);
+        }
     }
 }
 
@@ -340,11 +343,12 @@ static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun
         c = rrun_buf_get_u32(p);
         if (!p->bad && (r = rrun_rank_of(job, (int)rank)) != NULL && r->host == h && !r->reaped) {
             host->exited++;
-            if (job->abort_called && !job->abort_decided && job->abort_rank == r->rank) {
-                /* the aborting rank's exit follows its abort (abort_decide) */
+            if (r->aborted && !job->abort_decided) {
+                /* an aborting rank's exit follows its abort (abort_decide):
+                 * the first abort is the cause, not this exit */
                 r->reaped = true;
-                job->aborter_held = r;
-                job->aborter_status = (int)a;
+                r->held = true;
+                r->wait_status = (int)a;
                 return;
             }
             rrun_rank_ended(job, r, (int)a, c != 0);
@@ -354,7 +358,12 @@ static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun
         rank = rrun_buf_get_u32(p);
         a = rrun_buf_get_u32(p);
         bytes = rrun_buf_get_bytes(p, &n);
-        if (p->bad || rrun_rank_of(job, (int)rank) == NULL || job->abort_called)
+        if (p->bad || (r = rrun_rank_of(job, (int)rank)) == NULL || r->host != h)
+            return;
+        /* Every abort comes, before its rank's exit; the first is the
+         * cause (the others' exits then change nothing). */
+        r->aborted = true;
+        if (job->abort_called)
             return;
         /* The first cause is the one reported: a rank that lost a peer on
          * another host aborts, and that host's report of the death may

@@ -200,6 +200,16 @@ struct rrun_rank {
     char **env;             /* environment for execve (malloc'd) */
     /* Set by upcalls under job->lock. */
     bool connected, finalized;
+    /* It called PMIx_Abort (any abort, not only the job's first): its exit
+     * follows its abort, and is never a cause of its own. (Head: an abort
+     * a daemon reported.) */
+    bool aborted;
+    int abort_code;
+    char *abort_msg;            /* malloc'd; NULL: none or no memory */
+    /* Main thread. */
+    bool abort_sent;            /* daemon: its abort went to the head */
+    bool held;                  /* reaped before the job's abort was decided:
+                                 * judged then, with wait_status */
 };
 
 struct rrun_job {
@@ -222,7 +232,7 @@ struct rrun_job {
     /* Shared with libpmix's thread. */
     pthread_mutex_t lock;
     int wake_rd, wake_wr;       /* self-pipe: upcalls -> main loop */
-    bool abort_called;
+    bool abort_called;          /* the job's first abort (each rank's: rrun_rank) */
     int abort_rank, abort_code;
     char abort_msg[512];
     /* Daemon: the pending fence (from libpmix's thread). */
@@ -231,13 +241,11 @@ struct rrun_job {
     void *fence_cbfunc, *fence_cbdata;
     int to_head;                /* daemon: the channel to the head (from it: fd 0) */
     struct rrun_chan_in from_head;
-    bool abort_sent;
     /* Main thread: an abort seen but not yet taken as the cause, because
-     * another rank was dying (until this monotonic time; 0: none). */
+     * another rank was dying (until this monotonic time; 0: none). The
+     * exits of ranks that aborted wait for the decision (rrun_rank.held). */
     long long abort_wait_until;
     bool abort_decided;
-    struct rrun_rank *aborter_held; /* reaped before its abort was decided */
-    int aborter_status;
     /* Daemon with rank 0: its stdin, fed from the head's, 64 KiB at a time. */
     int stdin_wr;               /* -1: none or closed */
     struct rrun_buf stdin_q;

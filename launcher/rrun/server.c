@@ -150,8 +150,9 @@ static pmix_status_t up_client_finalized(const pmix_proc_t *proc, void *server_o
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-/* PMIx_Abort (MPI_Abort). The first abort of the job is recorded before the
- * client is released, so the main loop sees it before the rank's exit. The
+/* PMIx_Abort (MPI_Abort). The abort is recorded (the rank's, and the job's
+ * first) before the client is released, so the main loop sees it before the
+ * rank's exit. The
  * whole job ends, whatever procs[] names: MPI_Abort on any communicator of
  * an rrun job ends the job. */
 static pmix_status_t up_abort(const pmix_proc_t *proc, void *server_object, int status,
@@ -164,6 +165,14 @@ static pmix_status_t up_abort(const pmix_proc_t *proc, void *server_object, int 
     if (r == NULL)
         return PMIX_ERR_BAD_PARAM;
     pthread_mutex_lock(&job->lock);
+    /* Every abort is kept with its rank: several ranks may abort at once
+     * (both ends of a failed connection), and the exit of one whose abort
+     * was not the first must not become the cause in its place. */
+    if (!r->aborted) {
+        r->aborted = true;
+        r->abort_code = status;
+        r->abort_msg = strdup(msg != NULL ? msg : "");
+    }
     if (!job->abort_called) {
         job->abort_called = true;
         job->abort_rank = r->rank;

@@ -390,6 +390,7 @@ void rrun_ranks_free(struct rrun_job *job)
             CPU_FREE(r->cpuset);
         rrun_iof_free(&r->out_buf);
         rrun_iof_free(&r->err_buf);
+        free(r->abort_msg);
         if (r->out_fd >= 0)
             close(r->out_fd);
         if (r->err_fd >= 0)

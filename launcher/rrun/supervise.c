@@ -150,6 +150,8 @@ static bool rank_dying(const struct rrun_rank *r)
     return state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */) != 0;
 }
 
+static void send_abort(struct rrun_job *job, struct rrun_rank *r);
+
 /* One reaped rank: report it (daemon) or judge it. */
 static void rank_reaped(struct rrun_job *job, struct rrun_rank *r, int status)
 {
@@ -161,6 +163,7 @@ static void rank_reaped(struct rrun_job *job, struct rrun_rank *r, int status)
     if (job->mode == RRUN_DAEMON) {
         struct rrun_buf b = {0};
 
+        send_abort(job, r); /* its abort, if any, before its exit */
         r->reaped = true;
         r->wait_status = status;
         rrun_buf_u32(&b, (uint32_t)r->rank);
@@ -173,15 +176,48 @@ static void rank_reaped(struct rrun_job *job, struct rrun_rank *r, int status)
     }
 }
 
+/* Daemon: rank r's abort to the head, once, and before its exit. Every
+ * abort goes (the head keeps the first as the cause, and the others so
+ * that those ranks' exits are not taken for causes). */
+static void send_abort(struct rrun_job *job, struct rrun_rank *r)
+{
+    struct rrun_buf b = {0};
+    bool aborted;
+    int code;
+    const char *msg;
+
+    if (r == NULL)
+        return;
+    pthread_mutex_lock(&job->lock);
+    aborted = r->aborted;
+    code = r->abort_code;
+    msg = r->abort_msg;
+    pthread_mutex_unlock(&job->lock);
+    if (!aborted || r->abort_sent)
+        return;
+    r->abort_sent = true;
+    if (msg == NULL) /* no memory for its copy */
+        msg = job->abort_rank == r->rank ? job->abort_msg : "";
+    rrun_buf_u32(&b, (uint32_t)r->rank);
+    rrun_buf_u32(&b, (uint32_t)code);
+    rrun_buf_str(&b, msg);
+    rrun_daemon_send(job, RRUN_MSG_ABORT, &b);
+    rrun_buf_free(&b);
+}
+
 /* Look at what the upcalls recorded. Called before reaping, so an abort is
  * seen before the exit of the rank that called it. A daemon passes the
- * abort on to the head, which decides.
+ * aborts on to the head, which decides.
  *
  * The first cause is the one reported. A rank whose peer died finds out
  * when its next transfer fails and aborts; its abort can reach us before
  * the dead rank can be reaped. So while another rank of this host is
  * dying, the abort waits (at most RRUN_ABORT_WAIT_MS): once that rank is
- * reaped, its death is the cause. no_wait: decide now. */
+ * reaped, its death is the cause. A rank that aborted too is not waited
+ * for: both ends of a failed connection abort at once, and the one that
+ * came second dies of its own abort, after the first. Until the decision
+ * the exits of the ranks that aborted are held (reap), then judged: after
+ * the cause, so they change nothing. no_wait: decide now. */
 static void check_upcalls(struct rrun_job *job, bool no_wait)
 {
     bool aborted;
@@ -192,14 +228,28 @@ static void check_upcalls(struct rrun_job *job, bool no_wait)
     rank = job->abort_rank;
     code = job->abort_code;
     pthread_mutex_unlock(&job->lock);
-    if (!aborted || job->abort_decided)
+    if (!aborted)
         return;
+    if (job->abort_decided) {
+        /* later aborts (daemon: to the head, before those ranks' exits) */
+        if (job->mode == RRUN_DAEMON)
+            for (int i = 0; i < job->np; i++)
+                send_abort(job, &job->ranks[i]);
+        return;
+    }
     if (job->cause == RRUN_END_NONE && !no_wait) {
         long long now = now_ms();
         bool dying = false;
 
-        for (int i = 0; i < job->np && !dying; i++)
-            dying = job->ranks[i].rank != rank && rank_dying(&job->ranks[i]);
+        for (int i = 0; i < job->np && !dying; i++) {
+            struct rrun_rank *o = &job->ranks[i];
+            bool o_aborted;
+
+            pthread_mutex_lock(&job->lock);
+            o_aborted = o->aborted;
+            pthread_mutex_unlock(&job->lock);
+            dying = o->rank != rank && !o_aborted && rank_dying(o);
+        }
         if (dying && job->abort_wait_until == 0)
             job->abort_wait_until = now + RRUN_ABORT_WAIT_MS;
         if (dying && now < job->abort_wait_until)
@@ -208,22 +258,20 @@ static void check_upcalls(struct rrun_job *job, bool no_wait)
     job->abort_decided = true;
     job->abort_wait_until = 0;
     if (job->mode == RRUN_DAEMON) {
-        struct rrun_buf b = {0};
-
-        rrun_buf_u32(&b, (uint32_t)rank);
-        rrun_buf_u32(&b, (uint32_t)code);
-        rrun_buf_str(&b, job->abort_msg);
-        rrun_daemon_send(job, RRUN_MSG_ABORT, &b);
-        rrun_buf_free(&b);
+        send_abort(job, rrun_rank_of(job, rank));
+        for (int i = 0; i < job->np; i++)
+            send_abort(job, &job->ranks[i]);
     } else {
         rrun_job_end(job, RRUN_END_ABORT, rank, code);
     }
-    /* the aborting rank's exit, held back until now (see reap) */
-    if (job->aborter_held != NULL) {
-        struct rrun_rank *r = job->aborter_held;
+    /* the exits of the ranks that aborted, held back until now (see reap) */
+    for (int i = 0; i < job->np; i++) {
+        struct rrun_rank *r = &job->ranks[i];
 
-        job->aborter_held = NULL;
-        rank_reaped(job, r, job->aborter_status);
+        if (r->held) {
+            r->held = false;
+            rank_reaped(job, r, r->wait_status);
+        }
     }
 }
 
@@ -270,12 +318,12 @@ static int reap(struct rrun_job *job)
             continue;
         n++;
         pthread_mutex_lock(&job->lock);
-        is_aborter = job->abort_called && job->abort_rank == r->rank;
+        is_aborter = r->aborted;
         pthread_mutex_unlock(&job->lock);
         if (is_aborter && !job->abort_decided) {
             r->reaped = true;
-            job->aborter_held = r;
-            job->aborter_status = status;
+            r->held = true;
+            r->wait_status = status;
             continue;
         }
         rank_reaped(job, r, status);

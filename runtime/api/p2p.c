@@ -373,6 +373,7 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm, in
     int found;
     long idle = 0;
     RD_LOCK();
+    rd_report_poll(); /* an MPI_Iprobe loop is a wait too */
     rd_progress();
     while (!(found = rd_p2p_probe(source, tag, comm, status, message ? &m : NULL)) && blocking) {
         if (idle == 0)

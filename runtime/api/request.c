@@ -6,7 +6,15 @@
 #include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/p2p/p2p.h"
+#include "runtime/report.h"
 
+/* The nonblocking calls progress once; a program that loops on them waits
+ * as much as in MPI_Wait, so they answer a hung-job report too. */
+static inline void rd_test_progress(void)
+{
+    rd_report_poll();
+    rd_progress();
+}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -166,7 +174,7 @@ int PMPI_Test(MPI_Request *r, int *flag, MPI_Status *status)
     }
     RD_LOCK();
     if (!rd_req_done(*r))
-        rd_progress();
+        rd_test_progress();
     *flag = rd_req_done(*r);
     int err = MPI_SUCCESS;
     MPI_Status tmp;
@@ -236,7 +244,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
     RD_TRY(check_array("MPI_Testall", count, reqs));
     RD_LOCK();
-    rd_progress();
+    rd_test_progress();
     int all = 1;
     for (int i = 0; i < count && all; i++)
         if (!inactive(reqs[i]) && !rd_req_done(reqs[i]))
@@ -259,7 +267,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
     if (blocking)
         wait_array(count, reqs, 1);
     else
-        rd_progress();
+        rd_test_progress();
     int active = 0, err = MPI_SUCCESS;
     MPI_Status tmp;
     *index = MPI_UNDEFINED;
@@ -309,7 +317,7 @@ static int some_common(const char *call, int count, MPI_Request reqs[], int *out
     if (blocking)
         wait_array(count, reqs, 1);
     else
-        rd_progress();
+        rd_test_progress();
     int active = 0, n = 0, errs = 0;
     int err_of[count > 0 ? count : 1];
     for (int i = 0; i < count; i++) {
@@ -384,7 +392,7 @@ int PMPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
     }
     RD_LOCK();
     if (!rd_req_done(r))
-        rd_progress();
+        rd_test_progress();
     *flag = rd_req_done(r);
     if (*flag)
         rd_status_out(status, &r->status);

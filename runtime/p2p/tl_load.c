@@ -16,6 +16,7 @@
 #include "runtime/log.h"
 #include "runtime/p2p/tl_load.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 #include "transports/plugin.h"
 #include "transports/transport.h"
 
@@ -88,6 +89,8 @@ const struct rd_transport *rd_tl_get(const struct rd_tl_entry *e)
         .job_put = rd_job_put,
         .job_get = rd_job_get,
         .job_abort = rd_job_abort,
+        .report_register = rd_report_register,
+        .report_vprintf = rd_report_vprintf,
     };
     const struct rd_transport *t = init ? init(&host) : NULL;
     if (t == NULL || t->size != sizeof(struct rd_transport) || strcmp(t->name, e->name) != 0) {

@@ -54,6 +54,19 @@ like "$ERR" '^rrun: rank [0-2] \(pid [0-9]+\) exited with status 4; ending the j
     "all ranks exit 4: exactly one message"
 check_cleanup "all ranks exit 4" 3
 
+# Every rank calls MPI_Abort, then exits with the code (as both ends of a
+# failed connection do): the message is an abort, whichever came first,
+# never the exit of a rank whose abort was not the first (it was in 6 of
+# 20 such jobs, when only the job's first abort was recorded).
+for i in 1 2 3 4 5; do
+    new_pid_dir "allabort$i"
+    run_rrun -np 3 "$PROGS/rrun_fail" abortquiet -1 5
+    is "$RC" 5 "all ranks abort with 5 and exit 5 (job $i of 5): rrun exits 5"
+    like "$ERR" '^rrun: rank [0-2] \(pid [0-9]+\) called MPI_Abort with code 5$' \
+        "all ranks abort with 5 and exit 5 (job $i of 5): exactly one message, an abort"
+    check_cleanup "all ranks abort (job $i of 5)" 3
+done
+
 # The whole job succeeds: exit 0, no message.
 new_pid_dir ok
 run_rrun -np 3 "$PROGS/rrun_fail" ok

@@ -130,6 +130,17 @@ host_fail_case "hosts: rank killed" 137 3 b "was killed by signal 9 (Killed); en
 host_fail_case "hosts: rank exits 3" 3 2 b "exited with status 3; ending the job" exit 2 3
 host_fail_case "hosts: no finalize" 1 1 a "exited without calling MPI_Finalize; ending the job" nofinalize 1
 host_fail_case "hosts: abort" 7 3 b "called MPI_Abort with code 7: rrun_fail abort" abort 3 7
+# every rank aborts, then exits with the code: an abort is the cause, not
+# the exit of a rank whose abort reached the head second (it was in 12 of
+# 12 such jobs, when the daemons passed on only their host's first abort)
+for i in 1 2 3; do
+    new_pid_dir "hosts_allabort$i"
+    run_rrun --host a:2,b:2 --launch-agent "$AGENT" "$PROGS/rrun_fail" abortquiet -1 5
+    is "$RC" 5 "hosts: all ranks abort with 5 and exit 5 (job $i of 3): rrun exits 5"
+    like "$ERR" '^rrun: rank [0-3] \(pid [0-9]+ on [ab]\) called MPI_Abort with code 5$' \
+        "hosts: all ranks abort with 5 and exit 5 (job $i of 3): exactly one message, an abort"
+    check_cleanup "hosts: all ranks abort (job $i of 3)" 4
+done
 
 # --timeout and signals to rrun reach every host
 new_pid_dir timeout

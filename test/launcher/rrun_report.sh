@@ -4,7 +4,8 @@
 # --timeout and MPIEXEC_TIMEOUT before the job ends, on SIGUSR1 and through
 # `rrun --report-pending PID` while the job goes on, on one host and over
 # two; a deadlock (its cycle named), a stopped rank, a rank computing
-# outside MPI, collectives through the node's memory and by messages.
+# outside MPI, ranks polling with MPI_Test/Testsome/Iprobe, collectives
+# through the node's memory and by messages.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/launcher/rrun_lib.sh"
 HANG="$RD_BUILDDIR/test/mpi/hang"
@@ -75,6 +76,19 @@ has "rrun:   rank 2 $P is not waiting in MPI: computing, or blocked outside MPI"
 has "rrun: rank 0 waits to synchronously send to 2, tag 5; rank 2 is not waiting in MPI: computing, or blocked outside MPI" \
     "busy: the summary"
 check_cleanup "busy" 3
+
+# --- ranks that poll: loops on MPI_Test, MPI_Testsome and MPI_Iprobe answer
+new_pid_dir testloop
+run_rrun --timeout 3 -np 3 "$HANG" testloop
+is "$RC" 124 "testloop: the --timeout ends the job"
+has "rrun:   rank 0 $P in MPI_Test" "testloop: rank 0 polls in MPI_Test"
+has "rrun:       receive from rank 1, tag 9, on MPI_COMM_WORLD, up to 4 bytes: no message has matched it" \
+    "testloop: rank 0's receive"
+has "rrun:   rank 1 $P in MPI_Testsome" "testloop: rank 1 polls in MPI_Testsome"
+has "rrun:   rank 2 $P in MPI_Iprobe" "testloop: rank 2 polls in MPI_Iprobe"
+has "rrun: likely cycle: rank 0 waits to receive from 1, tag 9; rank 1 waits to receive from 0, tag 9" \
+    "testloop: the cycle is named"
+check_cleanup "testloop" 3
 
 # --- on demand, while the job goes on: SIGUSR1, then rrun --report-pending
 for how in signal report-pending; do

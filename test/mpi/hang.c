@@ -10,6 +10,10 @@
  *   hang busy      the last rank computes forever outside MPI; the others
  *                  wait for it in MPI_Bcast (1 MiB from it: a rendezvous
  *                  on the message path) or, rank 0, in MPI_Ssend to it
+ *   hang testloop  ranks 0 and 1 each post a receive from the other (tag 9)
+ *                  and poll it for ever, rank 0 by MPI_Test, rank 1 by
+ *                  MPI_Testsome; the other ranks loop on MPI_Iprobe for a
+ *                  message from rank 0 (tag 11) that never comes
  *   hang late      the last rank sleeps SECONDS (argument 2, default 2)
  *                  in a loop of short sleeps, then joins a Barrier with
  *                  the others; every rank prints "rank R done" and the
@@ -88,6 +92,22 @@ int main(int argc, char **argv)
             MPI_Ssend(&x, 1, MPI_INT, size - 1, 5, MPI_COMM_WORLD);
         else
             MPI_Bcast(big, (int)sizeof(big), MPI_CHAR, size - 1, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "testloop") == 0) {
+        MPI_Request r;
+        int flag = 0, out = 0, idx[1];
+        mark("ready", rank);
+        if (rank <= 1) {
+            MPI_Irecv(&x, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD, &r);
+            while (!flag && out != 1) {
+                if (rank == 0)
+                    MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+                else
+                    MPI_Testsome(1, &r, &out, idx, MPI_STATUSES_IGNORE);
+            }
+        } else {
+            while (!flag)
+                MPI_Iprobe(0, 11, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        }
     } else {
         double seconds = argc > 2 ? atof(argv[2]) : 2.0;
         mark("ready", rank);

@@ -40,7 +40,12 @@ p2p_check() {
     done_lines=$(printf '%s\n' "$out" | grep -c '^done \[rank [0-9]*\] [0-9]* checks, 0 failed$')
     is "$done_lines" "$np" "$label: all $np ranks of $(basename "$1") finished their checks"
     is "$rc" 0 "$label: exit status of $(basename "$1")"
-    [ "$rc" -eq 0 ] || diag "$(printf '%s\n' "$out" | grep -Ev '^(not )?ok |^#' | tail -n 30)"
+    [ "$rc" -eq 0 ] || diag "$(printf '%s\n' "$out" | grep -Ev '^(not )?ok |^#|^rrun:  ' | tail -n 30)"
+    # a job rrun ended at its time limit: what every rank waited in, and
+    # what the transports said (the lines of single requests left out)
+    if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q '^rrun: what the ranks are waiting for'; then
+        diag "$(printf '%s\n' "$out" | grep -E '^rrun:   rank |^rrun:       (verbs|[0-9]+ messages? to)' | head -n 40)"
+    fi
 }
 
 # p2p_suite NAME "NPS" NP: test/mpi/NAME with the default settings on each

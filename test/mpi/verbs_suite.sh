@@ -7,15 +7,19 @@
 #
 # Devices: RDMPI_TEST_VERBS_DEVICES ("rxe0 siw0"), else every device in
 # /sys/class/infiniband. Per device (every rank pair forced through verbs):
-#   - the suite (lib.sh's SUITE_PROGS on 3 ranks, the size-sensitive ones
-#     under rendezvous by RDMA read and by RDMA write on 2): InfiniBand and
-#     RoCE with both wire-ups (PMIx, rdma_cm), iWARP with rdma_cm
+#   - the suite (lib.sh's SUITE_PROGS on 3 ranks, p2p_storm on 2: 64
+#     receives and 64 sends at once per pair, 0 B .. 1 MiB, every completion
+#     call; the size-sensitive ones under rendezvous by RDMA read and by
+#     RDMA write on 2): InfiniBand and RoCE with both wire-ups (PMIx,
+#     rdma_cm), iWARP with rdma_cm
 #   - buffers freed and allocated again between messages (p2p_reuse): the
 #     registration cache's exact hits, misses and invalidations, and the
 #     same with the cache off
 #   - connections made on first use only (rdma_cm): ranks in pairs get one
 #     connection each; everyone connecting to everyone at once resolves
-#     every simultaneous connect the same way
+#     every simultaneous connect the same way (on iWARP, 4 more times)
+#   - a deadlock over verbs: rrun's report (--timeout) shows each rank's
+#     verbs state, its endpoint's connection, QP and credits
 #   - the transport alone through its contract (test/unit/verbs_unit: active
 #     messages, get/put, atomics where the device has them)
 #   - failures: a QP in the error state, a wrong remote key, a peer whose
@@ -23,25 +27,36 @@
 #     ends the job through the launcher, promptly, with the peer's rank and
 #     the verbs status in the message, no rank left behind
 #   - in the VM only, last: the device removed under a running job
+# A job that outlives MPIEXEC_TIMEOUT (P2P_TIMEOUT - 15 s) is ended by rrun,
+# whose report of what every rank waits for (and what verbs holds) the
+# failing point shows: a stall is then told from slowness.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 
 B=$RD_BUILDDIR
-parts=${VB_SUITE_PARTS:-unit suite reuse peers faults gone} # for working on one part
+parts=${VB_SUITE_PARTS:-unit suite reuse peers report faults gone} # for working on one part
 part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 devices=${RDMPI_TEST_VERBS_DEVICES:-$(ls /sys/class/infiniband 2>/dev/null)}
 is_iwarp() { case $(cat "/sys/class/infiniband/$1/node_type" 2>/dev/null) in 4:*) return 0 ;; esac; return 1; }
 args_of() { [ "$1" = p2p_large ] && echo "20 24"; } # small enough for the VM (2 GiB)
 t0=$SECONDS
 since() { echo "$((SECONDS - t0)) s"; }
+# A job still running 15 s before p2p_check's timeout is ended by rrun
+# itself, which first says what every rank waits for and what verbs holds
+# (so that a stall can be told from slowness; p2p_check shows it)
+P2P_TIMEOUT=${P2P_TIMEOUT:-120}
+export MPIEXEC_TIMEOUT=${MPIEXEC_TIMEOUT:-$((P2P_TIMEOUT - 15))}
 
-# suite "ENV": every program of SUITE_PROGS, then the sized ones by get and put
+# suite "ENV": every program of SUITE_PROGS, then 64 receives and 64 sends
+# at once per pair (p2p_storm: 6 rounds run every completion call), then
+# the sized ones by get and put
 suite() {
     local prog proto
     for prog in $SUITE_PROGS; do
         # shellcheck disable=SC2046 # the arguments are words
         p2p_check "$1" 3 "$B/test/mpi/$prog" $(args_of "$prog")
     done
+    p2p_check "$1" 2 "$B/test/mpi/p2p_storm" 6
     for proto in get put; do
         for prog in $SUITE_SIZED_PROGS; do
             # shellcheck disable=SC2046
@@ -92,6 +107,15 @@ peers() {
                 "$1 auto, 4 ranks < RDMPI_VERBS_LAZY_MIN=5: rank $r wires its 3 QPs up at start-up"
         done
     fi
+    if is_iwarp "$dev"; then
+        # siw's connection set-up had races that hit now and then (the
+        # accepting side's first message, data before its socket is the
+        # QP's): everyone connecting at once, a few more times
+        local i
+        for i in 1 2 3 4; do
+            p2p_check "$1 RDMPI_VERBS_CM=rdmacm" 4 "$B/test/mpi/p2p_peers" all
+        done
+    fi
     p2p_check "$1 RDMPI_VERBS_CM=rdmacm RDMPI_LOG=debug:verbs" 4 "$B/test/mpi/p2p_peers" all
     # every rank posted its sends before anything progressed: each pair
     # connects both ways at once, and the lower rank's request is the one
@@ -102,6 +126,24 @@ peers() {
         ok "$([ "$(log_count $r "rdma_cm: rank [0-9]+'s request refused")" -le $((3 - r)) ]; echo $?)" \
             "$1 all at once: rank $r refuses only higher ranks' requests"
     done
+}
+
+# report "ENV" DEV: a deadlock over verbs (test/mpi/hang cycle) ended by
+# rrun's --timeout: its report shows the transport's state on each rank
+report() {
+    local out rc r
+    # shellcheck disable=SC2086
+    out=$(env $1 timeout -k 10 120 rrun --timeout 30 -np 2 "$B/test/mpi/hang" cycle 2>&1); rc=$?
+    is "$rc" 124 "$1: a deadlock over verbs: rrun's --timeout ends it"
+    is "$(printf '%s\n' "$out" | grep -cE "^rrun:       verbs on $2, (PMIx|rdma_cm) wire-up: [0-9]+ receive buffers on the shared receive queue; ")" 2 \
+        "$1: each rank's report says what verbs holds"
+    for r in 0 1; do
+        like "$out" "rrun:       verbs to rank $((1 - r)): connected, QP [0-9]+.*; credits: [0-9]+ of [0-9]+ in use \\(rank $((1 - r))'s credit word says [0-9]+ taken of our [0-9]+ sent\\)" \
+            "$1: rank $r's endpoint to rank $((1 - r)): connected, its QP and credits"
+    done
+    like "$out" "rrun: likely cycle: rank 0 waits to receive from 1, tag 7; rank 1 waits to receive from 0, tag 7" \
+        "$1: the cycle is named"
+    [ "$rc" = 124 ] || diag "$(printf '%s\n' "$out" | tail -n 20)"
 }
 
 # unit "ENV": test/unit/verbs_unit, its points as ours
@@ -141,7 +183,7 @@ faults() {
     while read -r f proto want; do
         label="$1 RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto"
         # shellcheck disable=SC2086
-        out=$(env $env RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto timeout -k 10 60 rrun -np 2 \
+        out=$(env $env RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto timeout -k 10 60 rrun --timeout 50 -np 2 \
             "$B/test/mpi/p2p_large" 1 1 2>&1); rc=$?
         ok "$([ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ]; echo $?)" \
             "$label: the job ends with an error, not a hang (rrun's status $rc)"
@@ -149,7 +191,8 @@ faults() {
         like "$out" "rrun: rank [01] \(pid [0-9]+\) called MPI_Abort with code [0-9]+: ." \
             "$label: the launcher ends the job for the rank that failed"
         is "$(pgrep -f "$B/test/mpi/p2p_large" | wc -l)" 0 "$label: no rank left behind"
-        [ $rc -ne 0 ] && [ $rc -ne 124 ] || diag "$(printf '%s\n' "$out" | grep -v '^ok' | tail -n 8)"
+        [ $rc -ne 0 ] && [ $rc -ne 124 ] || diag "$(printf '%s\n' "$out" | grep -v '^ok' | grep -v '^rrun:       [a-z]' | tail -n 8)"
+        [ $rc -ne 124 ] || diag "$(printf '%s\n' "$out" | grep -E '^rrun:   rank |^rrun:       verbs' | head -n 12)"
     done
 }
 
@@ -220,6 +263,10 @@ for dev in $devices; do
     if part peers; then
         diag "$dev: connections ($(since))"
         peers "$base"
+    fi
+    if part report; then
+        diag "$dev: a hung job's report ($(since))"
+        report "$base" "$dev"
     fi
     for cm in $modes; do
         part faults || continue

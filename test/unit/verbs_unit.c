@@ -5,7 +5,9 @@
  * with RDMPI_VERBS_DEVICE, the wire-up with RDMPI_VERBS_CM):
  *   - active messages both ways: 0 bytes, inline sizes, the largest; 2000
  *     of them in a row (many times the credits) in order, contents checked
- *   - get and put of 3 MiB + 5 bytes at an odd offset, contents checked
+ *   - get and put of 3 MiB + 5 bytes at an odd offset, contents checked;
+ *     a get with 40 messages posted right behind it: every byte is in
+ *     place when it completes (iWARP completes those sends first)
  *   - atomics where the device has them (caps.atomics): 100 fetch-and-adds
  *     on the peer's word with every old value checked, both ranks at once,
  *     compare-and-swap that hits and one that misses;
@@ -105,6 +107,20 @@ static void done_cb(rd_rma_op *op, rd_status st)
     *(int *)op->arg = st == RD_OK ? 1 : -1;
 }
 
+/* the bytes of the get into `got` still wrong when it completed */
+static unsigned char *check_got;
+static size_t check_n;
+static int check_peer;
+static long bad_at_done;
+
+static void done_check_cb(rd_rma_op *op, rd_status st)
+{
+    bad_at_done = 0;
+    for (size_t i = 0; i < check_n; i++)
+        bad_at_done += check_got[i] != (unsigned char)(i * 11 + (size_t)check_peer);
+    *(int *)op->arg = st == RD_OK ? 1 : -1;
+}
+
 static void atom_cb(rd_atomic_op *op, rd_status st)
 {
     *(int *)op->arg = st == RD_OK ? 1 : -1;
@@ -193,6 +209,33 @@ static void rank_main(int rank)
     for (size_t i = 0; i < n; i++)
         bad += got[i] != (unsigned char)(i * 11 + (size_t)peer);
     CHECK_INT(bad, 0, "every byte read from the peer");
+    barrier();
+    /* rank 0 reads again and posts messages behind the read at once */
+    long got_before = got_stream;
+    if (rank == 0) {
+        memset(got, 0, n);
+        check_got = got;
+        check_n = n;
+        check_peer = peer;
+        bad_at_done = -1;
+        flag = 0;
+        op.done = done_check_cb;
+        CHECK_INT(tl->ops->get(ep, &op), RD_OK, "get of %zu bytes, then 40 messages", n);
+        int sent = 0;
+        for (int k = 0; k < 40; k++, seq++) {
+            for (size_t j = 0; j < 1000; j++)
+                buf[j] = pat(seq, j);
+            sent += send_seq(ep, seq, buf, 1000) == RD_OK;
+        }
+        CHECK_INT(sent, 40, "40 messages of 1000 bytes posted behind the get");
+        CHECK_INT(wait_flag(&flag), 1, "the get completed");
+        CHECK_INT(bad_at_done, 0, "when it completed, every byte of the get was in place");
+        op.done = done_cb;
+    } else {
+        wait_got(got_before + 40);
+        CHECK_INT(got_stream - got_before, 40, "the 40 messages posted behind the peer's get arrived");
+        CHECK_INT(bad_stream, 0, "in order, contents intact");
+    }
     barrier();
     /* put: rank 0 writes into rank 1's buffer, then rank 1 checks */
     if (rank == 0) {

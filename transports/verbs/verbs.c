@@ -17,9 +17,19 @@
 
 #include "runtime/log.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 #include "transports/verbs/verbs.h"
 
 static void vb_close(rd_tl *base);
+
+/* The open transport, for the hung-job report (one per process). */
+static vb_tl *report_tl;
+
+static void report_verbs(struct rd_report_buf *b)
+{
+    if (report_tl)
+        vb_report(report_tl, b);
+}
 
 /* Open with connection mode cm (0 auto, 1 pmix, 2 rdmacm). quiet_cm: an
  * rdma_cm that finds no address is not an error (the caller falls back). */
@@ -121,8 +131,11 @@ static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *
         rd_debug("verbs", "no rdma_cm address for connections on first use: PMIx wire-up");
         st = open_mode(job, handler, harg, fault, 0, 0, &tl);
     }
-    if (st == RD_OK)
+    if (st == RD_OK) {
         *out = &tl->base;
+        report_tl = tl;
+        rd_report_register(report_verbs);
+    }
     return st;
 }
 
@@ -150,6 +163,8 @@ static void vb_close(rd_tl *base)
     vb_tl *tl = (vb_tl *)base;
     if (!tl)
         return;
+    if (report_tl == tl)
+        report_tl = NULL;
     vb_wire_close(tl); /* the QPs first: they use the queues below */
     vb_data_close(tl);
     vb_dev_close(&tl->dev);

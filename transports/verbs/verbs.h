@@ -80,6 +80,8 @@ enum vb_ep_state {
     VB_EP_CONNECTING, /* rdma_cm: address/route/connect in progress */
     VB_EP_READY,
     VB_EP_FAILED,
+    VB_EP_WAIT_FIRST, /* iWARP, the side that accepted: connected, but it may not
+                      * send before the peer's first message has arrived */
 };
 
 /* What one send-queue slot holds until its completion is seen. */
@@ -87,13 +89,18 @@ struct vb_sqe {
     struct vb_sbuf *sbuf;  /* send buffer to give back */
     struct vb_rma *rma;    /* the last chunk of an RDMA operation */
     struct vb_atomic *atom;
+    uint8_t op;            /* VB_OP_*: what was posted (for errors and reports) */
+    uint8_t sig;           /* posted with IBV_SEND_SIGNALED */
+    uint8_t done;          /* complete, given back once every slot before it is */
 };
+enum { VB_OP_SEND = 0, VB_OP_READ, VB_OP_WRITE, VB_OP_CREDIT, VB_OP_ATOMIC, VB_OP_N };
 
 typedef struct vb_ep {
     rd_ep base;
     struct ibv_qp *qp;
     int state;
-    /* send queue: slots [sq_tail, sq_head) are posted, not seen completed */
+    /* send queue: slots [sq_tail, sq_head) are posted and not given back
+     * (some may be done: a slot goes back once it and all before it are) */
     uint32_t sq_head, sq_tail;
     uint32_t unsignalled; /* posted without a completion since the last signalled one */
     uint32_t sig_out;     /* signalled work requests not completed yet */
@@ -110,6 +117,12 @@ typedef struct vb_ep {
     struct vb_rma *rma_head, *rma_tail;
     int rma_listed;
     struct ibv_qp *lost_qp; /* RDMPI_VERBS_FAULT=lost_peer: the QP set aside */
+    /* iWARP's first messages (vb_hello_start) */
+    int heard;              /* a message from the peer has arrived */
+    int hello_owed;         /* a hello is to go (any message will do) */
+    int hello_wait;         /* the side that connected: hello again until heard */
+    unsigned hello_gap_ms;  /* ... after this long (doubling) */
+    uint64_t hello_next_ms; /* ... at this time (CLOCK_MONOTONIC) */
     /* rdma_cm */
     struct rdma_cm_id *cm_id;  /* the connection in use */
     struct rdma_cm_id *cm_out; /* our own attempt while it is pending */
@@ -149,7 +162,10 @@ struct vb_atomic {
 };
 
 /* On the wire before the engine's header (16 bytes, so that the engine's
- * header, whose fields are 8-byte aligned, lands aligned in the buffer). */
+ * header, whose fields are 8-byte aligned, lands aligned in the buffer).
+ * flags VB_HDR_HELLO: no message for the engine (iWARP's first messages,
+ * see vb_hello_start). */
+#define VB_HDR_HELLO 1
 struct vb_hdr {
     uint32_t src;     /* sender's world rank */
     uint32_t credits; /* how many of the receiver's messages the sender has handled */
@@ -233,6 +249,7 @@ typedef struct vb_tl {
     struct rdma_cm_id *listen;
     struct sockaddr_in laddr;
     int nconnecting;
+    int nhello; /* endpoints with hello_owed or hello_wait */
     int cm_quiet; /* no rdma_cm address is not an error: auto falls back to PMIx */
     struct rdma_cm_id **dead_ids; /* rejected attempts, destroyed outside event handling */
     int ndead, dead_cap;
@@ -267,6 +284,14 @@ void vb_data_close(vb_tl *tl);
 rd_status vb_srq_grow(vb_tl *tl);
 rd_status vb_am_send(rd_ep *ep, unsigned id, const void *hdr, size_t hlen, const void *data,
                      size_t len);
+/* iWARP's first messages on a new connection (verbs_wire.c's cm_ready
+ * says why). repeat = 1, the side that connected: a hello now and again,
+ * less and less often, until a message from the peer has arrived (siw
+ * leaves a message that lands before the accepting side's socket is handed
+ * to its QP in the socket until more data comes). repeat = 0, the side
+ * that accepted, once it has heard: one hello back. A hello that cannot go
+ * yet is retried from progress; any other message counts as one. */
+void vb_hello_start(vb_tl *tl, vb_ep *ep, int repeat);
 rd_status vb_mem_reg(rd_tl *tl, void *addr, size_t len, rd_mr **mr, void *rkey, size_t *rkey_len);
 void vb_mem_dereg(rd_tl *tl, rd_mr *mr);
 rd_status vb_get(rd_ep *ep, rd_rma_op *op);
@@ -274,6 +299,10 @@ rd_status vb_put(rd_ep *ep, rd_rma_op *op);
 rd_status vb_atomic(rd_ep *ep, rd_atomic_op *op);
 int vb_progress(rd_tl *tl);
 int vb_busy(rd_tl *tl);
+/* The transport's state for a hung job's report (runtime/report.h): one
+ * line for the transport, one per endpoint. */
+struct rd_report_buf;
+void vb_report(vb_tl *tl, struct rd_report_buf *b);
 /* Report a fatal error on the connection to peer and end the job. */
 _Noreturn void vb_fatal(vb_tl *tl, int peer, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -14,11 +14,14 @@
  * credits). Messages up to the QP's inline size go inline from the caller's
  * buffers; larger ones are copied into a registered send buffer.
  *
- * Signalling: one send in sig_every asks for a completion (and every RDMA
- * operation's last piece); a completion retires every earlier slot of that
- * QP's send queue, giving back send buffers. Completion queues are polled
- * in batches; receive buffers are reposted in one chain per batch. Nothing
- * on the eager path allocates or takes a lock.
+ * Signalling: one send in sig_every asks for a completion, and so do every
+ * RDMA operation's last piece and every RDMA read; a completion also
+ * completes the unsignalled sends and writes posted before it, but not an
+ * earlier read (iWARP completes a read when its response has been placed,
+ * after the sends behind it). A slot, and its send buffer, goes back once
+ * it and every slot before it are done. Completion queues are polled in
+ * batches; receive buffers are reposted in one chain per batch. Nothing on
+ * the eager path allocates or takes a lock.
  *
  * RDMA read/write of a rendezvous: pieces of at most the port's max_msg_sz,
  * posted as send-queue room allows (the rest waits on the endpoint and is
@@ -36,11 +39,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/job.h"
 #include "runtime/log.h"
 #include "runtime/params.h"
+#include "runtime/report.h"
 #include "transports/verbs/verbs.h"
 
 #define VB_POLL_BATCH 16
@@ -193,16 +198,18 @@ static inline int sq_room(const vb_tl *tl, const vb_ep *ep)
 /* What a send queue entry was, for messages: "<what> rank N failed". */
 static const char *sqe_what(const struct vb_sqe *e)
 {
-    if (e->rma)
-        return e->rma->is_put ? "RDMA write to" : "RDMA read from";
-    if (e->atom)
-        return "atomic operation on";
-    return "send to";
+    switch (e->op) {
+    case VB_OP_READ: return "RDMA read from";
+    case VB_OP_WRITE: return "RDMA write to";
+    case VB_OP_CREDIT: return "credit return (RDMA write) to";
+    case VB_OP_ATOMIC: return "atomic operation on";
+    default: return "send to";
+    }
 }
 
 /* Post one work request on ep's send queue (room checked by the caller). */
-static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_sbuf *sb, struct vb_rma *rma,
-                        struct vb_atomic *atom, int force_signal)
+static inline void post(vb_tl *tl, vb_ep *ep, int op, struct ibv_send_wr *wr, struct vb_sbuf *sb,
+                        struct vb_rma *rma, struct vb_atomic *atom, int force_signal)
 {
     uint32_t pos = ep->sq_head;
     int sig = force_signal || ++ep->unsignalled >= tl->sig_every;
@@ -210,6 +217,9 @@ static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_
     e->sbuf = sb;
     e->rma = rma;
     e->atom = atom;
+    e->op = (uint8_t)op;
+    e->sig = (uint8_t)sig;
+    e->done = 0;
     wr->wr_id = ((uint64_t)(uint32_t)ep->base.peer << 32) | pos;
     if (sig)
         wr->send_flags |= IBV_SEND_SIGNALED;
@@ -233,12 +243,11 @@ static inline void post(vb_tl *tl, vb_ep *ep, struct ibv_send_wr *wr, struct vb_
 
 static int poll_send(vb_tl *tl);
 
-rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len)
+/* Post one message (the endpoint is ready). */
+static rd_status am_post(vb_tl *tl, vb_ep *ep, unsigned id, unsigned flags, const void *hdr, size_t hlen,
+                         const void *data, size_t len)
 {
-    vb_ep *ep = (vb_ep *)base;
-    vb_tl *tl = (vb_tl *)base->tl;
-    if (ep->state != VB_EP_READY)
-        return ep->state == VB_EP_FAILED ? RD_ERR_PEER : RD_ERR_AGAIN;
+    rd_ep *base = &ep->base;
     size_t total = sizeof(struct vb_hdr) + hlen + len;
     if (total > tl->buf_size || hlen > RD_AM_HDR_MAX)
         return RD_ERR_ARG;
@@ -254,7 +263,7 @@ rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, con
         if (!sq_room(tl, ep))
             return RD_ERR_AGAIN;
     }
-    struct vb_hdr h = {(uint32_t)tl->rank, ep->consumed, (uint16_t)id, (uint8_t)hlen, 0, 0};
+    struct vb_hdr h = {(uint32_t)tl->rank, ep->consumed, (uint16_t)id, (uint8_t)hlen, (uint8_t)flags, 0};
     struct ibv_sge sge[3];
     struct ibv_send_wr wr = {.sg_list = sge, .opcode = IBV_WR_SEND};
     struct vb_sbuf *sb = NULL;
@@ -281,10 +290,71 @@ rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, con
         sge[0] = (struct ibv_sge){.addr = (uintptr_t)sb->buf, .length = (uint32_t)total, .lkey = sb->lkey};
         wr.num_sge = 1;
     }
-    post(tl, ep, &wr, sb, NULL, NULL, 0);
+    post(tl, ep, VB_OP_SEND, &wr, sb, NULL, NULL, 0);
     ep->sent++;
     ep->consumed_reported = ep->consumed;
+    ep->hello_owed = 0; /* any message does what a hello would */
     return RD_OK;
+}
+
+rd_status vb_am_send(rd_ep *base, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    vb_ep *ep = (vb_ep *)base;
+    if (ep->state != VB_EP_READY)
+        return ep->state == VB_EP_FAILED ? RD_ERR_PEER : RD_ERR_AGAIN;
+    return am_post((vb_tl *)base->tl, ep, id, 0, hdr, hlen, data, len);
+}
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* One look at ep's hellos; returns 1 when it has none left to do. */
+static int hello_step(vb_tl *tl, vb_ep *ep)
+{
+    if (ep->hello_wait && ep->heard)
+        ep->hello_wait = 0;
+    if (ep->hello_wait && !ep->hello_owed) {
+        uint64_t now = now_ms();
+        if (now >= ep->hello_next_ms) {
+            rd_debug("verbs", "rdma_cm: nothing from rank %d %u ms after the last hello: hello again", ep->base.peer,
+                     ep->hello_gap_ms);
+            ep->hello_owed = 1;
+            ep->hello_gap_ms = ep->hello_gap_ms < 1000 ? ep->hello_gap_ms * 2 : 1000;
+            ep->hello_next_ms = now + ep->hello_gap_ms;
+        }
+    }
+    if (ep->hello_owed && ep->state == VB_EP_READY)
+        am_post(tl, ep, 0, VB_HDR_HELLO, NULL, 0, NULL, 0); /* (RD_ERR_AGAIN: later) */
+    return !ep->hello_owed && !ep->hello_wait;
+}
+
+void vb_hello_start(vb_tl *tl, vb_ep *ep, int repeat)
+{
+    if (!ep->hello_owed && !ep->hello_wait)
+        tl->nhello++;
+    ep->hello_owed = 1;
+    ep->hello_wait = repeat;
+    ep->hello_gap_ms = 10;
+    ep->hello_next_ms = now_ms() + ep->hello_gap_ms;
+    if (hello_step(tl, ep))
+        tl->nhello--;
+}
+
+static int hello_retry(vb_tl *tl)
+{
+    int n = 0;
+    for (int r = 0; r < tl->size && tl->nhello; r++) {
+        vb_ep *ep = tl->eps[r];
+        if (ep && (ep->hello_owed || ep->hello_wait) && hello_step(tl, ep)) {
+            tl->nhello--;
+            n++;
+        }
+    }
+    return n;
 }
 
 /* Tell the peer how many of its messages we have handled (RDMA write of
@@ -300,7 +370,7 @@ static int credit_write(vb_tl *tl, vb_ep *ep, int force)
                              .send_flags = tl->max_inline >= 4 ? IBV_SEND_INLINE : 0};
     wr.wr.rdma.remote_addr = ep->remote_cw;
     wr.wr.rdma.rkey = ep->remote_cw_rkey;
-    post(tl, ep, &wr, NULL, NULL, NULL, force);
+    post(tl, ep, VB_OP_CREDIT, &wr, NULL, NULL, NULL, force);
     ep->consumed_reported = ep->consumed;
     return 1;
 }
@@ -325,7 +395,8 @@ static int rma_post(vb_tl *tl, vb_ep *ep, struct vb_rma *x)
                                  .opcode = x->is_put ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ};
         wr.wr.rdma.remote_addr = op->remote_addr + x->off;
         wr.wr.rdma.rkey = k.rkey ^ x->rkey_xor;
-        post(tl, ep, &wr, NULL, last ? x : NULL, NULL, last);
+        /* every read asks for its completion (see poll_send) */
+        post(tl, ep, x->is_put ? VB_OP_WRITE : VB_OP_READ, &wr, NULL, last ? x : NULL, NULL, last || !x->is_put);
         x->off += n;
     }
     return 1;
@@ -438,7 +509,7 @@ rd_status vb_atomic(rd_ep *base, rd_atomic_op *op)
     wr.wr.atomic.compare_add = op->kind == RD_ATOMIC_FADD ? op->operand : op->compare;
     wr.wr.atomic.swap = op->operand;
     tl->inflight++;
-    post(tl, ep, &wr, NULL, NULL, a, 1);
+    post(tl, ep, VB_OP_ATOMIC, &wr, NULL, NULL, a, 1);
     return RD_OK;
 }
 
@@ -516,34 +587,54 @@ static int poll_send(vb_tl *tl)
                 }
                 vb_fatal(tl, peer, "%s rank %d failed: %s", sqe_what(e), peer, ibv_wc_status_str(wc[i].status));
             }
+            struct vb_sqe *e = &ep->sq[pos % tl->sq_depth];
+            if ((uint32_t)(pos - ep->sq_tail) >= (uint32_t)(ep->sq_head - ep->sq_tail) || !e->sig || e->done)
+                vb_fatal(tl, peer, "the QP to rank %d completed send-queue slot %u, which waits for no completion "
+                         "(slots %u to %u are posted)", peer, pos, ep->sq_tail, ep->sq_head - 1);
             tl->scq_out--;
             ep->sig_out--;
-            while (ep->sq_tail != pos + 1) {
-                struct vb_sqe *e = &ep->sq[ep->sq_tail % tl->sq_depth];
+            e->done = 1;
+            /* The unsignalled requests before it have left too: sends and
+             * writes complete in the order they were posted. Not so RDMA
+             * reads: on iWARP (siw) a read completes when its response has
+             * been placed, after the sends and writes posted behind it,
+             * which complete once TCP has them. So every read asks for its
+             * own completion, and a slot is given back only when it and
+             * every slot before it are done. */
+            for (uint32_t j = ep->sq_tail; j != pos; j++) {
+                struct vb_sqe *f = &ep->sq[j % tl->sq_depth];
+                if (!f->sig)
+                    f->done = 1;
+            }
+            if (e->rma) {
+                struct vb_rma *x = e->rma;
+                e->rma = NULL;
+                tl->inflight--;
+                rd_rma_op *op = x->op;
+                x->next = tl->rma_free;
+                tl->rma_free = x;
+                op->done(op, RD_OK);
+            }
+            if (e->atom) {
+                struct vb_atomic *a = e->atom;
+                e->atom = NULL;
+                tl->inflight--;
+                rd_atomic_op *op = a->op;
+                a->next = tl->atom_free;
+                tl->atom_free = a;
+                op->done(op, RD_OK);
+            }
+            while (ep->sq_tail != ep->sq_head) {
+                struct vb_sqe *f = &ep->sq[ep->sq_tail % tl->sq_depth];
+                if (!f->done)
+                    break;
+                f->done = 0;
                 ep->sq_tail++;
                 tl->sq_out--;
-                if (e->sbuf) {
-                    e->sbuf->next = tl->sfree;
-                    tl->sfree = e->sbuf;
-                    e->sbuf = NULL;
-                }
-                if (e->rma) {
-                    struct vb_rma *x = e->rma;
-                    e->rma = NULL;
-                    tl->inflight--;
-                    rd_rma_op *op = x->op;
-                    x->next = tl->rma_free;
-                    tl->rma_free = x;
-                    op->done(op, RD_OK);
-                }
-                if (e->atom) {
-                    struct vb_atomic *a = e->atom;
-                    e->atom = NULL;
-                    tl->inflight--;
-                    rd_atomic_op *op = a->op;
-                    a->next = tl->atom_free;
-                    tl->atom_free = a;
-                    op->done(op, RD_OK);
+                if (f->sbuf) {
+                    f->sbuf->next = tl->sfree;
+                    tl->sfree = f->sbuf;
+                    f->sbuf = NULL;
                 }
             }
         }
@@ -595,8 +686,17 @@ static int poll_recv(vb_tl *tl)
             vb_fatal(tl, (int)h.src, "a malformed message from rank %d (%u bytes)", (int)h.src, wc[i].byte_len);
         if ((int32_t)(h.credits - ep->peer_consumed) > 0)
             ep->peer_consumed = h.credits;
+        if (!ep->heard) {
+            ep->heard = 1;
+            if (ep->state == VB_EP_WAIT_FIRST) {
+                ep->state = VB_EP_READY;
+                rd_debug("verbs", "rdma_cm: rank %d's first message is here: this side may send", (int)h.src);
+                vb_hello_start(tl, ep, 0);
+            }
+        }
         const unsigned char *p = b->buf + sizeof(h);
-        tl->handler(tl->harg, (int)h.src, h.id, p, h.hlen, p + h.hlen, wc[i].byte_len - sizeof(h) - h.hlen);
+        if (!(h.flags & VB_HDR_HELLO))
+            tl->handler(tl->harg, (int)h.src, h.id, p, h.hlen, p + h.hlen, wc[i].byte_len - sizeof(h) - h.hlen);
         ep->consumed++;
         if ((uint32_t)(ep->consumed - ep->consumed_reported) >= thresh)
             owe(tl, ep);
@@ -707,6 +807,8 @@ int vb_progress(rd_tl *base)
         n += rma_retry(tl);
     if (tl->nowe)
         n += return_credits(tl);
+    if (tl->nhello)
+        n += hello_retry(tl);
     if (++tl->tick >= VB_SLOW_EVERY || tl->nconnecting) {
         if (tl->tick >= VB_SLOW_EVERY) {
             tl->tick = 0;
@@ -732,6 +834,82 @@ int vb_busy(rd_tl *base)
             credit_write(tl, ep, 1);
     }
     return busy;
+}
+
+/* ------------------------------------------------------------ report */
+
+static const char *ep_state_str(int s)
+{
+    switch (s) {
+    case VB_EP_INIT: return "not connected yet";
+    case VB_EP_CONNECTING: return "connecting (rdma_cm)";
+    case VB_EP_READY: return "connected";
+    case VB_EP_WAIT_FIRST: return "connected, waiting for its first message before sending (iWARP: the side that accepted may not send first)";
+    default: return "failed";
+    }
+}
+
+static const char *qp_state_str(enum ibv_qp_state s)
+{
+    switch (s) {
+    case IBV_QPS_RESET: return "RESET";
+    case IBV_QPS_INIT: return "INIT";
+    case IBV_QPS_RTR: return "RTR";
+    case IBV_QPS_RTS: return "RTS";
+    case IBV_QPS_SQD: return "SQD";
+    case IBV_QPS_SQE: return "SQE";
+    case IBV_QPS_ERR: return "ERR";
+    default: return "?";
+    }
+}
+
+void vb_report(vb_tl *tl, struct rd_report_buf *b)
+{
+    uint32_t sfree = 0;
+    for (const struct vb_sbuf *s = tl->sfree; s; s = s->next)
+        sfree++;
+    rd_report_printf(b, "I verbs on %s, %s wire-up: %u receive buffers on the shared receive queue; %u work "
+                     "requests posted and not seen complete, %u of them signalled (the send CQ holds %u); %ld "
+                     "RDMA operations in flight, %d endpoints with RDMA operations waiting for send-queue room; "
+                     "%u of %u send buffers in use; %d endpoints owe credits\n",
+                     tl->dev.name, tl->cm == VB_CM_RDMACM ? "rdma_cm" : "PMIx", tl->srq_posted, tl->sq_out,
+                     tl->scq_out, tl->scq_size, tl->inflight, tl->nrma_wait, tl->nsbuf - sfree, tl->sbuf_max,
+                     tl->nowe);
+    for (int r = 0; tl->eps && r < tl->size; r++) {
+        const vb_ep *ep = tl->eps[r];
+        if (!ep)
+            continue;
+        unsigned nop[VB_OP_N] = {0}, ndone = 0;
+        for (uint32_t i = ep->sq_tail; i != ep->sq_head; i++) {
+            nop[ep->sq[i % tl->sq_depth].op % VB_OP_N]++;
+            ndone += ep->sq[i % tl->sq_depth].done;
+        }
+        unsigned queued = 0;
+        for (const struct vb_rma *x = ep->rma_head; x; x = x->next)
+            queued++;
+        char qp[160] = "no QP";
+        if (ep->qp) {
+            struct ibv_qp_attr qa;
+            struct ibv_qp_init_attr ia;
+            /* (siw answers without the state: iWARP's states are its own) */
+            if (ibv_query_qp(ep->qp, &qa, IBV_QP_STATE | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC, &ia) == 0)
+                snprintf(qp, sizeof(qp), "QP %u%s%s, RDMA reads at most %u out and %u in (as the device says)",
+                         ep->qp->qp_num,
+                         tl->dev.iwarp ? "" : " in ", tl->dev.iwarp ? "" : qp_state_str(qa.qp_state),
+                         qa.max_rd_atomic, qa.max_dest_rd_atomic);
+            else
+                snprintf(qp, sizeof(qp), "QP %u (ibv_query_qp: %s)", ep->qp->qp_num, strerror(errno));
+        }
+        uint32_t w = __atomic_load_n(&tl->cw[r], __ATOMIC_ACQUIRE);
+        rd_report_printf(b, "I verbs to rank %d: %s, %s; credits: %u of %u in use (rank %d's credit word says %u "
+                         "taken of our %u sent), %u of its messages handled and not yet reported; send queue %u of "
+                         "%u (sends %u, RDMA reads %u, writes %u, credit returns %u, atomics %u; %u signalled, %u done "
+                         "behind one that is not), %u RDMA operations waiting for room\n",
+                         r, ep_state_str(ep->state), qp, (uint32_t)(ep->sent - ep->peer_consumed), tl->credits, r,
+                         w, ep->sent, (uint32_t)(ep->consumed - ep->consumed_reported), ep->sq_head - ep->sq_tail,
+                         tl->sq_depth, nop[VB_OP_SEND], nop[VB_OP_READ], nop[VB_OP_WRITE], nop[VB_OP_CREDIT],
+                         nop[VB_OP_ATOMIC], ep->sig_out, ndone, queued);
+    }
 }
 
 /* ------------------------------------------------------------ set-up */

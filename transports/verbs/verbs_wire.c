@@ -361,17 +361,32 @@ static rd_status cm_create_qp(vb_tl *tl, struct rdma_cm_id *id, int peer)
     return RD_OK;
 }
 
-/* The connection on id is there: the endpoint can send. */
+/* The connection on id is there: the endpoint can send, except on iWARP
+ * where this side accepted: MPA (RFC 5044) lets the responder send only
+ * after the initiator's first message, and siw refuses the connection when
+ * a message is already in its socket as it reads the MPA reply (its
+ * siw_recv_mpa_rr reads past the reply's private data: EPROTO, and the
+ * initiator's rdma_cm sees RDMA_CM_EVENT_CONNECT_ERROR, EINVAL). So the
+ * side that connected sends a hello at once, and again until it hears from
+ * the peer: siw's accepting side sends its MPA reply before it hands the
+ * socket to the QP, and what lands in between stays in the socket, unread,
+ * until more data comes (siw_accept, siw_cm_llp_data_ready in RDMA mode).
+ * The side that accepted waits for the first message, then answers with a
+ * hello (vb_hello_start). */
 static void cm_ready(vb_tl *tl, vb_ep *ep, struct rdma_cm_id *id)
 {
-    if (ep->cm_out == id)
+    int connected_out = ep->cm_out == id;
+    if (connected_out)
         ep->cm_out = NULL;
     ep->cm_id = id;
     ep->qp = id->qp;
     if (ep->state == VB_EP_CONNECTING)
         tl->nconnecting--;
-    ep->state = VB_EP_READY;
-    rd_debug("verbs", "rdma_cm: connected to rank %d (QP %u)", ep->base.peer, ep->qp->qp_num);
+    ep->state = tl->dev.iwarp && !connected_out && !ep->heard ? VB_EP_WAIT_FIRST : VB_EP_READY;
+    rd_debug("verbs", "rdma_cm: connected to rank %d (QP %u)%s", ep->base.peer, ep->qp->qp_num,
+             ep->state == VB_EP_WAIT_FIRST ? "; waiting for its first message before sending" : "");
+    if (tl->dev.iwarp && (connected_out || ep->heard))
+        vb_hello_start(tl, ep, connected_out);
 }
 
 static void cm_bury(vb_tl *tl, struct rdma_cm_id *id)
