@@ -10,7 +10,9 @@
 #    library, its plug-ins, rrun, the sources, the build and install
 #    directories), so that none of rdmpi's own leaks can be suppressed;
 #  - undefined behaviour ends the program with UBSan's report (the tests'
-#    UBSAN_OPTIONS), so that it fails its test.
+#    UBSAN_OPTIONS), so that it fails its test;
+#  - RDMPI_SHM_XMAP=1 turns the buffer mapping on under AddressSanitizer
+#    (not silently off), so the forced xmap sets of coll.sh check it.
 . "$RD_SRCDIR/test/tap.sh"
 tap_tmpdir
 cd "$TAP_TMP" || exit 1
@@ -44,7 +46,7 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-plan 13
+plan 15
 rdmpicc -g -o leak leak.c >build.log 2>&1
 ok $? "rdmpicc builds a program with the sanitizers"
 [ -s build.log ] && diag "$(cat build.log)"
@@ -76,6 +78,11 @@ like "$ERR" "rrun: rank 1 \(pid [0-9]+\) exited with status 1; ending the job" \
 run UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" -- -np 2 ./leak ub 0
 ok "$([ "$RC" -ne 0 ] && echo 0 || echo 1)" "undefined behaviour fails the job (status $RC)"
 like "$ERR" "leak\.c:[0-9]+:[0-9]+: runtime error: signed integer overflow" "UBSan's report names the line"
+
+run RDMPI_SHM_XMAP=1 RDMPI_LOG=debug:shm -- -np 2 ./leak
+is "$RC" 0 "RDMPI_SHM_XMAP=1: the job runs clean"
+like "$ERR" "rdmpi\[1\] shm debug: direct mapping of large collective buffers on" \
+    "RDMPI_SHM_XMAP=1: the buffer mapping is on under AddressSanitizer"
 
 # LeakSanitizer matches a pattern against the module path, function name
 # and source file of every frame: none of rdmpi's may contain one.
