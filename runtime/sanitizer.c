@@ -7,9 +7,9 @@
  * of the third-party libraries it and its plug-ins use (runtime/lsan.supp:
  * libpmix frees less than it allocates at PMIx_Finalize), so that a
  * program linked with it does not end with status 1 for them, under rrun,
- * mpirun, srun or alone. The program's and rdmpi's own leaks are still
- * reported; a program's own list in LSAN_OPTIONS=suppressions=FILE adds
- * to this one. */
+ * mpirun, srun or alone; rrun is built with it too. The program's and
+ * rdmpi's own leaks are still reported; a program's own list in
+ * LSAN_OPTIONS=suppressions=FILE adds to this one. */
 #include "config.h"
 
 const char *__lsan_default_suppressions(void);
