@@ -5,7 +5,8 @@
 #    no suppressions of its own, and exits 0 with nothing on stderr:
 #    librdmpi carries the suppressions of libpmix's leaks (runtime/lsan.supp);
 #  - a leak of the program's own is reported, with its stack, and the rank
-#    exits 1, which rrun reports as the job's failure;
+#    exits 1, which rrun reports as the job's failure; so is a heap
+#    overflow;
 #  - no pattern of runtime/lsan.supp matches a file of rdmpi's (the
 #    library, its plug-ins, rrun, the sources, the build and install
 #    directories), so that none of rdmpi's own leaks can be suppressed;
@@ -37,6 +38,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc > 2 && rank == atoi(argv[2]) && argv[1][0] == 'l')
         lose_4242_bytes();
+    if (argc > 2 && rank == atoi(argv[2]) && argv[1][0] == 'o') {
+        volatile char *volatile p = malloc(24);
+        p[24] = 1; /* one past the end */
+        free((void *)p);
+    }
     if (argc > 2 && rank == atoi(argv[2]) && argv[1][0] == 'u') {
         volatile int big = INT_MAX;
         printf("%d\n", big + argc); /* signed overflow */
@@ -46,7 +52,7 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-plan 15
+plan 19
 rdmpicc -g -o leak leak.c >build.log 2>&1
 ok $? "rdmpicc builds a program with the sanitizers"
 [ -s build.log ] && diag "$(cat build.log)"
@@ -74,6 +80,12 @@ like "$ERR" "Direct leak of 4242 byte\(s\) in 1 object\(s\) allocated from:" "th
 like "$ERR" "in lose_4242_bytes .*leak\.c:9" "the leak: the program's frame"
 like "$ERR" "rrun: rank 1 \(pid [0-9]+\) exited with status 1; ending the job" \
     "rrun names the rank whose leak check failed"
+
+run LSAN_OPTIONS=print_suppressions=0 ASAN_OPTIONS=detect_leaks=1 -- -np 2 ./leak overflow 1
+is "$RC" 1 "a heap overflow: the job fails with status 1"
+like "$ERR" "ERROR: AddressSanitizer: heap-buffer-overflow" "AddressSanitizer reports it"
+like "$ERR" "WRITE of size 1 " "the overflow: a write of one byte"
+like "$ERR" "#0 .* in main .*leak\.c:22" "the overflow: the program's line"
 
 run UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" -- -np 2 ./leak ub 0
 ok "$([ "$RC" -ne 0 ] && echo 0 || echo 1)" "undefined behaviour fails the job (status $RC)"
