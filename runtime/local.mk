@@ -27,9 +27,10 @@ librdmpi_la_SOURCES = \
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 librdmpi_la_LIBADD = librdop.la librdutil.la $(PMIX_LIBS) -lpthread
-# Only the MPI API and its predefined objects leave the library.
+# Only the MPI API and its predefined objects leave the library (and, in a
+# sanitizer build, LeakSanitizer's suppressions: below).
 librdmpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \
-	-export-symbols-regex '^(P?MPI_|rd_mpi_)'
+	-export-symbols-regex '$(rd_lib_exports)'
 
 # The reduction kernels: plain loops that the compiler must vectorise
 # (explicit -f flags win over the -O level of CFLAGS).
@@ -39,3 +40,20 @@ librdop_la_CFLAGS = $(AM_CFLAGS) -ftree-vectorize -fvect-cost-model=dynamic
 
 # Derived datatypes and packing (the layouts and the engine are in runtime/datatype.c).
 librdmpi_la_SOURCES += runtime/api/dtype.h runtime/api/typector.c runtime/api/pack.c
+
+# Sanitizer builds: librdmpi carries LeakSanitizer's suppressions for the
+# third-party libraries (runtime/lsan.supp, made into a C string), and
+# exports the one function through which LeakSanitizer reads them.
+EXTRA_DIST += runtime/lsan.supp
+if RD_SANITIZE
+librdmpi_la_SOURCES += runtime/sanitizer.c
+nodist_librdmpi_la_SOURCES = runtime/lsan_supp.h
+BUILT_SOURCES = runtime/lsan_supp.h
+CLEANFILES += runtime/lsan_supp.h
+rd_lib_exports = ^(P?MPI_|rd_mpi_|__lsan_default_suppressions$$)
+else
+rd_lib_exports = ^(P?MPI_|rd_mpi_)
+endif
+runtime/lsan_supp.h: $(srcdir)/runtime/lsan.supp
+	$(AM_V_GEN)$(MKDIR_P) runtime && sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$$/d' \
+		-e 's/[\\"]/\\&/g' -e 's/.*/"&\\n"/' $(srcdir)/runtime/lsan.supp > $@.tmp && mv -f $@.tmp $@

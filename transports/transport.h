@@ -106,7 +106,8 @@ typedef struct rd_atomic_op {
 
 /* Called from progress() for every arriving active message, in the order
  * the peer sent them. hdr and data are valid only during the call. src is
- * the sender's world rank. */
+ * the sender's world rank. hdr is 8-byte aligned (the engine reads its
+ * headers in place); data may lie at any address. */
 typedef void (*rd_am_handler)(void *arg, int src, unsigned id, const void *hdr, size_t hlen,
                               const void *data, size_t len);
 

@@ -19,3 +19,9 @@ launcher_rrun_rrun_SOURCES = \
 	launcher/rrun/supervise.c
 launcher_rrun_rrun_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
 launcher_rrun_rrun_LDADD = librdutil.la $(PMIX_LIBS) $(HWLOC_LIBS) -levent_core $(AX_PTHREAD_LIBS)
+# a sanitizer build: LeakSanitizer's suppressions of libpmix's and the
+# other third-party libraries' leaks, as in librdmpi (runtime/local.mk)
+if RD_SANITIZE
+launcher_rrun_rrun_SOURCES += runtime/sanitizer.c
+nodist_launcher_rrun_rrun_SOURCES = runtime/lsan_supp.h
+endif

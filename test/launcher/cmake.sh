@@ -36,7 +36,13 @@ var() { sed -n "s|^$1=||p" build/mpi-vars.txt; }
 
 plan 10
 
-(cd build && timeout 120 "$cmake" -DMPI_C_COMPILER="$RD_BUILDDIR/launcher/rdmpicc" ../src) >configure.log 2>&1
+# A sanitizer build's wrappers add -fsanitize=... to the compile and the
+# link flags; FindMPI keeps the compile flags but, of the link flags, only
+# -L, -l and -Wl,: the project links its programs with the sanitizer's
+# runtime itself, as any CMake project must with such a build.
+san=$(sed -n 's/^RD_SAN_FLAGS = //p' "$RD_BUILDDIR/Makefile")
+(cd build && timeout 120 "$cmake" -DMPI_C_COMPILER="$RD_BUILDDIR/launcher/rdmpicc" \
+    ${san:+"-DCMAKE_EXE_LINKER_FLAGS=$san"} ../src) >configure.log 2>&1
 rc=$?
 ok $rc "cmake configures a project with find_package(MPI REQUIRED COMPONENTS C)"
 [ "$rc" -eq 0 ] || diag "$(tail -n 30 configure.log)"

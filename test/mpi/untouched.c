@@ -15,13 +15,14 @@
  *     a node-local job does not load them; with LIB (the test forces a
  *     network transport), that library is mapped (so the check above
  *     shows that the handlers they install were put back).
- * segv: rank RANK writes through a null pointer after a Barrier (the
+ * segv: rank RANK writes to a page mapped PROT_NONE after a Barrier (the
  * test checks that rrun reports a segfault, not an exit status). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "test/mpi/mtest.h"
 
@@ -64,9 +65,12 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     if (strcmp(mode, "segv") == 0) {
         if (mt_rank == atoi(network ? network : "0")) {
-            volatile int *null = NULL;
+            /* a page that cannot be written: a real fault (through a null
+             * pointer, UBSan reports undefined behaviour first) */
+            volatile int *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-            *null = 1;
+            if (p != MAP_FAILED)
+                *p = 1;
         }
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Finalize();

@@ -23,7 +23,7 @@ typedef struct self_msg {
     struct self_msg *next;
     unsigned id;
     size_t hlen, len, cap;
-    unsigned char hdr[RD_AM_HDR_MAX];
+    _Alignas(8) unsigned char hdr[RD_AM_HDR_MAX]; /* aligned for the engine (transport.h) */
     unsigned char *data; /* cap bytes */
 } self_msg;
 

@@ -16,8 +16,9 @@
 #include <unistd.h>
 
 #include "runtime/log.h"
+#include "runtime/sanitizer.h"
 
-#if defined(RD_HAVE_UCM) && !defined(__SANITIZE_ADDRESS__)
+#if defined(RD_HAVE_UCM)
 #include <ucm/api/ucm.h>
 #define XMAP_EVENTS 1
 #endif
@@ -102,18 +103,24 @@ static int overlap(uintptr_t a, size_t alen, uintptr_t b, size_t blen)
 }
 
 #ifdef XMAP_EVENTS
-static void vm_unmapped(ucm_event_type_t type, ucm_event_t *ev, void *arg)
+/* [a, a + len) no longer holds what it held: a live region among those
+ * pages is dead. (Any thread, inside munmap or free: no lock, nothing that
+ * allocates.) */
+static void retire(uintptr_t a, size_t len)
 {
-    (void)type;
-    (void)arg;
-    uintptr_t a = (uintptr_t)ev->vm_unmapped.address;
-    size_t len = ev->vm_unmapped.size;
     for (int i = 0; i < XMAP_REGIONS; i++) {
         struct region *r = &xm.regions[i];
         int live = R_LIVE;
         if (atomic_load_explicit(&r->state, memory_order_acquire) == R_LIVE && overlap(a, len, r->addr, r->len))
             atomic_compare_exchange_strong(&r->state, &live, R_DEAD);
     }
+}
+
+static void vm_unmapped(ucm_event_type_t type, ucm_event_t *ev, void *arg)
+{
+    (void)type;
+    (void)arg;
+    retire((uintptr_t)ev->vm_unmapped.address, ev->vm_unmapped.size);
 }
 
 /* Install the hook (only the unmapping events, no malloc replacement) and
@@ -148,16 +155,67 @@ static int hook(const char **why)
 }
 #endif
 
+#if defined(XMAP_EVENTS) && defined(RD_ASAN)
+/* Under AddressSanitizer the program's malloc is the sanitizer's
+ * allocator, which maps and unmaps its memory by raw system calls: libucm's
+ * hooks, which patch the C library's mmap, munmap, madvise, mremap and
+ * brk, never see them. A large buffer freed (the allocator's secondary
+ * part maps each one on its own) is unmapped behind the hooks' back once
+ * it leaves the quarantine, and a new buffer may then be mapped at the
+ * same address: a region still live there would hand its peers the old
+ * file, and their copies would go to the old pages instead of the new
+ * buffer. The allocator's free hook sees every free, realloc and delete,
+ * before the chunk is released: a region inside the freed chunk is dead
+ * from then on, before its pages can be unmapped or given to another
+ * allocation. What the program maps and unmaps itself goes through the C
+ * library, where libucm sees it as without the sanitizer. The allocator
+ * counts on no page reading zero after madvise (its calloc clears what it
+ * reuses; a large chunk is a fresh mapping). */
+static void asan_malloc(const volatile void *p, size_t n)
+{
+    (void)p;
+    (void)n;
+}
+
+/* (installed once xmap was on; after rd_shm_xmap_fini no region is live) */
+static void asan_free(const volatile void *p)
+{
+    retire((uintptr_t)p, __sanitizer_get_allocated_size(p));
+}
+
+static int allocator_ok(const char **why)
+{
+    static int hooked; /* a hook stays for the process's life */
+    void *p = malloc(1);
+    int asan = p != NULL && __sanitizer_get_ownership(p);
+    free(p);
+    if (!asan) {
+        *why = "off: the program's malloc is not AddressSanitizer's";
+        return 0;
+    }
+    if (!hooked)
+        hooked = __sanitizer_install_malloc_and_free_hooks(asan_malloc, asan_free);
+    if (!hooked)
+        *why = "off: AddressSanitizer has no room for another free hook";
+    return hooked;
+}
+#elif defined(XMAP_EVENTS)
 /* Whether malloc is glibc's: other allocators (jemalloc, tcmalloc) purge
  * with madvise(MADV_DONTNEED) and may count on the pages reading zero
  * afterwards, which is not so for shared pages; glibc's does not count on
- * it (its calloc clears what it reuses). */
-static int glibc_malloc(void)
+ * it (its calloc clears what it reuses), and libucm sees its munmap,
+ * madvise and brk, the C library's own functions. */
+static int allocator_ok(const char **why)
 {
     Dl_info d;
     void *(*volatile fn)(size_t) = malloc;
-    return dladdr((void *)fn, &d) && d.dli_fname && strstr(d.dli_fname, "libc.so");
+    if (dladdr((void *)fn, &d) && d.dli_fname && strstr(d.dli_fname, "libc.so"))
+        return 1;
+    *why = "off: the program's malloc is not the C library's (an allocator may count on madvise("
+           "MADV_DONTNEED) zeroing pages, which moved pages do not)";
+    return 0;
 }
+#endif
 
 int rd_shm_xmap_init(size_t min, size_t cache, const char **why)
 {
@@ -167,14 +225,9 @@ int rd_shm_xmap_init(size_t min, size_t cache, const char **why)
     xm.cache_max = cache;
     xm.next_id = 1;
     xm.on = 0;
-#if defined(__SANITIZE_ADDRESS__)
-    *why = "off under AddressSanitizer (its allocator unmaps behind the hooks' back)";
-#elif defined(XMAP_EVENTS)
-    if (!glibc_malloc()) {
-        *why = "off: the program's malloc is not the C library's (an allocator may count on madvise("
-               "MADV_DONTNEED) zeroing pages, which moved pages do not)";
+#if defined(XMAP_EVENTS)
+    if (!allocator_ok(why))
         return 0;
-    }
     xm.on = cache > 0 ? hook(why) : 0;
     if (cache == 0)
         *why = "off (RDMPI_SHM_XMAP_CACHE=0)";

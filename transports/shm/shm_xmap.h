@@ -14,8 +14,9 @@
  *    (heap, mmap, or a range this module moved before), never the stack;
  *  - libucm's memory events (munmap, mremap, MAP_FIXED, madvise) drop a
  *    region whose pages changed, so a freed buffer is never exposed again
- *    under its old file; without libucm, or under AddressSanitizer, the
- *    module is off and every copy goes through CMA;
+ *    under its old file (under AddressSanitizer, whose allocator unmaps by
+ *    raw system calls, its free hook as well); without libucm the module
+ *    is off and every copy goes through CMA;
  *  - every exposure has a number of its own, so a peer never mistakes a
  *    new buffer at an old address for the old one; its cache of mappings
  *    is bounded (RDMPI_SHM_XMAP_CACHE), least recently used first out.

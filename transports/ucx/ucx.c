@@ -73,15 +73,25 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length, v
         return UCS_OK;
     }
     memcpy(&h, header, sizeof(h));
+    if (h.hlen > RD_AM_HDR_MAX || header_length < sizeof(h) + h.hlen) {
+        rd_error("ucx", "malformed active message (%zu header bytes, %u announced)", header_length, h.hlen);
+        return UCS_OK;
+    }
+    /* UCX's header may lie at any address; the engine reads its header in
+     * place (transport.h): hand it an aligned copy */
+    union {
+        unsigned char b[RD_AM_HDR_MAX];
+        uint64_t align;
+    } eh;
+    memcpy(eh.b, (const char *)header + sizeof(h), h.hlen);
     tl->events++;
     if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
         /* rndv_send's announcement: UCX keeps the descriptor until
          * rndv_recv or rndv_drop */
-        tl->handler(tl->harg, h.src, h.id | RD_AM_RNDV, (const char *)header + sizeof(h), h.hlen, data,
-                    length);
+        tl->handler(tl->harg, h.src, h.id | RD_AM_RNDV, eh.b, h.hlen, data, length);
         return UCS_INPROGRESS;
     }
-    tl->handler(tl->harg, h.src, h.id, (const char *)header + sizeof(h), h.hlen, data, length);
+    tl->handler(tl->harg, h.src, h.id, eh.b, h.hlen, data, length);
     return UCS_OK;
 }
 

@@ -1,0 +1,79 @@
+# test/sanitizers.mk: `make check-sanitizers`, the tests a sanitizer build
+# (configure --enable-sanitizers=address,undefined) runs; ./quickstart check
+# runs it in a second build directory after the normal build's make check.
+#
+# Which tests: what runs rdmpi's own code the most, in a few minutes under
+# AddressSanitizer and UBSan (2-3 times slower than a normal build):
+#  - the shared-memory and self transports alone (test/unit/shm_*, self_*),
+#    the buffer mapping (shm_xmap) included;
+#  - the point-to-point engine: every p2p_*.sh test, each protocol forced;
+#  - collectives: coll.sh on 1-4 ranks and every forced set on 3 and 4
+#    (the mapped-buffer set, RDMPI_SHM_XMAP=1, included), coll_mismatch.sh
+#    on 3 ranks, intercoll.sh; communicators: comm, intercomm, idup_many;
+#  - lifetime.sh, memory.sh, untouched.sh (the network plug-ins loaded:
+#    ucx and ofi, built with the sanitizers too);
+#  - rrun: every rrun_*.sh test but the network-namespace one, rrun_kill
+#    with 10 kills; rrun_hosts and rrun_report run ranks on two hosts,
+#    so through the UCX plug-in;
+#  - test/launcher/sanitizers.sh: the sanitizers' own set-up.
+# Not here: the verbs suite (a VM), the UCX and libfabric suites (minutes
+# each over TCP; the plug-ins are loaded and used above), Slurm, and tests
+# of behaviour rather than code (the wrappers, CMake, Open MPI's mpirun,
+# rdmpi_info, the datatype and conformance tests).
+#
+# The reports: the tests' environment (Makefile.am) makes any finding end
+# its program with status 1; reports are written unsymbolized (a leak check
+# that symbolizes costs about a second at every exit), and the logs of the
+# tests that fail are symbolized afterwards (test/symbolize.sh).
+if RD_SANITIZE
+TESTS += test/launcher/sanitizers.sh
+endif
+rd_san_tests = \
+	test/unit/symbols.sh \
+	test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
+	test/unit/self_transport test/unit/shm_xmap \
+	test/mpi/p2p_order.sh test/mpi/p2p_wild.sh test/mpi/p2p_probe.sh \
+	test/mpi/p2p_wait.sh test/mpi/p2p_sync.sh test/mpi/p2p_trunc.sh \
+	test/mpi/p2p_cancel.sh test/mpi/p2p_persist.sh test/mpi/p2p_sendrecv.sh \
+	test/mpi/p2p_types.sh test/mpi/p2p_large.sh test/mpi/p2p_stress.sh \
+	test/mpi/p2p_threads.sh test/mpi/p2p_reuse.sh test/mpi/p2p_dtypes.sh \
+	test/mpi/coll.sh test/mpi/coll_mismatch.sh test/mpi/intercoll.sh \
+	test/mpi/comm.sh test/mpi/intercomm.sh test/mpi/idup_many.sh \
+	test/mpi/lifetime.sh test/mpi/memory.sh test/mpi/untouched.sh \
+	test/launcher/rrun_options.sh test/launcher/rrun_basic.sh \
+	test/launcher/rrun_bind.sh test/launcher/rrun_fail.sh \
+	test/launcher/rrun_signal.sh test/launcher/rrun_mpi_abort.sh \
+	test/launcher/rrun_hosts.sh test/launcher/rrun_intruder.sh \
+	test/launcher/rrun_kill.sh test/launcher/rrun_report.sh \
+	test/launcher/sanitizers.sh
+# the programs they run
+rd_san_progs = \
+	test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
+	test/unit/self_transport test/unit/shm_xmap \
+	test/mpi/p2p_order test/mpi/p2p_wild test/mpi/p2p_probe test/mpi/p2p_wait \
+	test/mpi/p2p_sync test/mpi/p2p_trunc test/mpi/p2p_cancel test/mpi/p2p_persist \
+	test/mpi/p2p_sendrecv test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \
+	test/mpi/p2p_threads test/mpi/p2p_reuse test/mpi/p2p_dtypes \
+	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm \
+	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
+	test/mpi/untouched test/mpi/hang \
+	test/progs/rrun_hello test/progs/rrun_fail test/progs/rrun_probe \
+	test/progs/rrun_mpi_abort test/progs/rrun_intruder test/progs/rrun_busy
+# fewer rank counts and kills than make check
+rd_san_knobs = COLL_NPS='1 2 3 4' COLL_FORCED_NPS='3 4' MISMATCH_NPS=3 KILL_TRIALS=10
+
+check-sanitizers:
+	@if test -z '$(RD_SAN_FLAGS)'; then \
+	  echo "check-sanitizers: this build has no sanitizers (configure --enable-sanitizers=address,undefined)" >&2; \
+	  exit 1; fi
+	@rm -f $(TEST_LOGS) $(TEST_LOGS:.log=.trs) test/launcher/sanitizers.log \
+	  test/launcher/sanitizers.trs $(TEST_SUITE_LOG)
+	@status=0; env $(rd_san_knobs) $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(rd_san_tests)' \
+	  check_PROGRAMS='$(rd_san_progs)' || status=$$?; \
+	for trs in `find test -name '*.trs'`; do \
+	  if grep -qE '^:global-test-result: (FAIL|ERROR|XPASS)' "$$trs"; then \
+	    $(SHELL) $(srcdir)/test/symbolize.sh "$${trs%.trs}.log"; fi; \
+	done; \
+	exit $$status
+.PHONY: check-sanitizers
+EXTRA_DIST += test/sanitizers.mk test/symbolize.sh test/launcher/sanitizers.sh
