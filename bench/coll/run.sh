@@ -99,7 +99,8 @@ declare -A label cmd ok
 # Binding one rank per core only when the ranks fit the cores; beyond that
 # the peers run as shipped, not bound (Open MPI needs --oversubscribe to
 # start at all, MPICH's -bind-to core would stack ranks), and rrun does what
-# it does by default: rank i on core i modulo the cores.
+# it does by default: it leaves them unbound too (COLL_RRUN_FLAGS='--bind-to
+# core' puts rank i on core i modulo the cores).
 launch() {
     local n=$1 np=$2
     case $n in
@@ -194,7 +195,7 @@ for np in ${nps//,/ }; do
     if [ "$np" -le "$cores" ]; then
         echo "# $np ranks <= $cores cores: one rank per core, every library binds (rrun by default)"
     else
-        echo "# $np ranks > $cores cores: OVERSUBSCRIBED (rrun binds rank i to core i mod $cores and sets RDMPI_OVERSUBSCRIBED=1;"
+        echo "# $np ranks > $cores cores: OVERSUBSCRIBED (rrun leaves them unbound and sets RDMPI_OVERSUBSCRIBED=1;"
         echo "#   Open MPI gets --oversubscribe --bind-to none, MPICH no -bind-to): figures depend on the scheduler"
     fi
 done
