@@ -101,7 +101,9 @@ median() {
 }
 worst() { awk -v c="$2" '$c > m { m = $c } END { printf "%.2f\n", m }' "$1"; }
 
-echo "# examples/hydro3d -s $size -i $steps on $np ranks, $rounds interleaved rounds, $(nproc) cores on $(hostname), beside: ${hog:+a busy loop pinned to CPU $hogcpu}${hog:-nothing started}"
+beside="nothing started"
+[ -n "$hog" ] && beside="a busy loop pinned to CPU $hogcpu"
+echo "# examples/hydro3d -s $size -i $steps on $np ranks, $rounds interleaved rounds, $(nproc) cores on $(hostname), beside: $beside"
 printf '%-12s %9s %11s %10s %10s  %s\n' library wall_med gapratio_med gapratio_max maxgap_s command
 declare -A wall gmed
 for n in "${names[@]}"; do
