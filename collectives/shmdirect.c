@@ -620,6 +620,125 @@ done:
     return lerr == MPI_ERR_TRUNCATE ? lerr : err;
 }
 
+/* ------------------------------------------------------------ staged Allreduce */
+
+/* Allreduce through the node's stages, with no buffer mapping (the
+ * default: RDMPI_SHM_XMAP is opt-in), when the stages are used
+ * (rd_shmdirect_staging(): ranks outnumber cores, or forced). The vector
+ * goes in chunks of half a stage, alternating between the two halves:
+ *   s1: each rank copies its contribution's chunk into its half, posts;
+ *       rank r reduces segment r of the chunk out of every rank's half
+ *       (its own first, then the next ranks in turn; an op that does not
+ *       commute: in rank order, into its result), and leaves the reduced
+ *       segment in place of its own contribution's segment r (nobody else
+ *       reads that one) and in its result;
+ *   s2: it posts; every rank copies the other segments out of their
+ *       reducers' halves.
+ * A half is overwritten once every rank has finished reading the chunk
+ * before the last (its s2), so a rank can be one chunk ahead of the
+ * slowest. Each segment is reduced once, in a fixed order: every rank
+ * gets the same bits, from run to run too. */
+static int stage_allreduce_fits(const struct rd_coll_args *a)
+{
+    long mode = rd_param.coll_shm_staged;
+    return rd_shmdirect_staging() && (mode == 1 || !rd_node_arena.attach) && a->dt->contig &&
+           a->dt->size > 0 && rd_node_arena.stage / 2 >= a->dt->size;
+}
+
+static int stage_allreduce(MPI_Comm comm, const struct rd_coll_args *a)
+{
+    int me = comm->rank, n = comm->size, slot = comm->node_slot - 1, err = MPI_SUCCESS;
+    MPI_Datatype dt = a->dt;
+    size_t es = dt->size, bytes = (size_t)a->count * es, half = rd_node_arena.stage / 2;
+    long per = (long)(half / es); /* elements per chunk */
+    char *res = (char *)a->rbuf + dt->true_lb;
+    const char *in = a->sbuf == MPI_IN_PLACE ? res : (const char *)a->sbuf + dt->true_lb;
+    uint64_t d = rd_nc_desc(RD_NC_STAGED, 0, bytes);
+    uint64_t last[2] = {comm->node_staged, comm->node_staged}; /* each half's last readers */ /* each half's last readers */
+    int ordered = !a->op->commute;
+    long k = 0, c0 = 0;
+    do {
+        long ce = a->count - c0 < per ? a->count - c0 : per;
+        int h = (int)(k & 1);
+        uint64_t s1 = ++comm->node_seq;
+        if (last[h])
+            rd_nc_wait_done(comm, last[h]);
+        rd_nc_guard(comm, s1);
+        unsigned char *mine = rd_node_stage(slot, me) + (size_t)h * half;
+        memcpy(mine, in + (size_t)c0 * es, (size_t)ce * es);
+        rd_nc_post(comm, s1, d);
+        if (k == 0) { /* every path begins with this post: do the counts and paths agree? */
+            int odd = -1;
+            for (int j = 0; j < n; j++) {
+                rd_nc_wait_posted(comm, j, s1);
+                if (odd < 0 && rd_nc_desc_of(comm, j, s1) != d)
+                    odd = j;
+            }
+            if (odd >= 0) { /* nobody reads anybody's stage */
+                rd_nc_finish(comm, s1);
+                comm->node_staged = s1;
+                return rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s1), bytes, "");
+            }
+        }
+        /* segment me of the chunk: elements [e0, e1) */
+        long e0 = ce * me / n, e1 = ce * (me + 1) / n;
+        size_t seg = (size_t)(e1 - e0) * es, off = (size_t)e0 * es;
+        char *out = res + (size_t)(c0 + e0) * es;
+        if (seg && !ordered) {
+            char *acc = (char *)mine + off - dt->true_lb;
+            for (int i = 1; i < n && err == MPI_SUCCESS; i++) {
+                int j = (me + i) % n;
+                rd_nc_wait_posted(comm, j, s1);
+                err = rd_op_apply(a->op, rd_node_stage(slot, j) + (size_t)h * half + off - dt->true_lb, acc,
+                                  (int)(e1 - e0), dt);
+            }
+            memcpy(out, mine + off, seg);
+        } else if (seg) { /* c_0 op (c_1 op (... op c_n-1)), into the result */
+            rd_nc_wait_posted(comm, n - 1, s1);
+            memcpy(out, rd_node_stage(slot, n - 1) + (size_t)h * half + off, seg);
+            for (int j = n - 2; j >= 0 && err == MPI_SUCCESS; j--) {
+                rd_nc_wait_posted(comm, j, s1);
+                err = rd_op_apply(a->op, rd_node_stage(slot, j) + (size_t)h * half + off - dt->true_lb,
+                                  out - dt->true_lb, (int)(e1 - e0), dt);
+            }
+            memcpy(mine + off, out, seg);
+        }
+        uint64_t s2 = ++comm->node_seq;
+        rd_nc_guard(comm, s2);
+        rd_nc_post(comm, s2, d);
+        /* the other segments, as their reducers post them */
+        long idle = 0;
+        uint64_t got = 0; /* n <= 64 */
+        for (int left = n - 1; left > 0;) {
+            int did = 0;
+            for (int i = 1; i < n; i++) {
+                int j = (me + i) % n;
+                if ((got >> j & 1) || !rd_nc_posted(comm, j, s2))
+                    continue;
+                long f0 = ce * j / n, f1 = ce * (j + 1) / n;
+                memcpy(res + (size_t)(c0 + f0) * es, rd_node_stage(slot, j) + (size_t)h * half + (size_t)f0 * es,
+                       (size_t)(f1 - f0) * es);
+                got |= 1ULL << j;
+                left--;
+                did = 1;
+            }
+            if (!did) {
+                if (idle == 0)
+                    rd_nc_wait_any(comm, s2);
+                rd_wait_step(&idle);
+            }
+        }
+        if (idle)
+            rd_nc_wait_end();
+        rd_nc_finish(comm, s2);
+        last[h] = s2;
+        comm->node_staged = s2;
+        c0 += ce;
+        k++;
+    } while (c0 < a->count);
+    return err;
+}
+
 /* Reduce the same way: rank r reduces segment r straight into the
  * root's result (through the mapping of the root's buffer; into scratch,
  * then written by CMA, before it is mapped), and the root returns once
@@ -970,15 +1089,16 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
                (size_t)total * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min * (size_t)a->comm->size;
     }
     case RD_COLL_ALLREDUCE:
-        /* only mapped: by CMA it loses to the rings (above). From 16 KiB
+        /* mapped, or through the stages (stage_allreduce) when they are
+         * used and nothing is mapped: by CMA it loses to the rings (above). From 16 KiB
          * (the smallest buffer that is mapped) it beats Rabenseifner on
          * 2 and 4 ranks alike: 2 ranks 32 KiB 4.8-5.5 against 6.0-6.6
          * us, 64 KiB 7.7-9.6 against 10.9-12.8; 4 ranks 32 KiB 23-32
          * against 34-41 (6 alternating runs; an earlier session, on a
          * faster state of the machine, had found Rabenseifner as fast on
          * 2 ranks up to 128 KiB) */
-        return armin && rd_param.coll_allreduce == 0 && rd_node_arena.attach && a->dt->contig &&
-               (size_t)a->count * a->dt->size >= armin;
+        return armin && rd_param.coll_allreduce == 0 && (rd_node_arena.attach || stage_allreduce_fits(a)) &&
+               a->dt->contig && (size_t)a->count * a->dt->size >= armin;
     default:
         return 0;
     }
@@ -991,7 +1111,7 @@ int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
     if (kind == RD_COLL_BCAST)
         return mapped_bcast_fits(a) ? mapped_bcast(a->comm, a) : stage_bcast(a->comm, a);
     if (kind == RD_COLL_ALLREDUCE)
-        return allreduce(a->comm, a);
+        return stage_allreduce_fits(a) ? stage_allreduce(a->comm, a) : allreduce(a->comm, a);
     if (kind == RD_COLL_REDUCE)
         return reduce(a->comm, a);
     if (kind == RD_COLL_SCATTER || (kind == RD_COLL_GATHER && a->comm->rank == a->root))
