@@ -154,17 +154,6 @@ static int complete(int m, int n, MPI_Request *a, MPI_Status *st, int *bad)
             seen++;
         }
         break;
-    case M_WAITSOME:
-        for (;;) {
-            if (MPI_Waitsome(n, a, &out, ind, s1) != MPI_SUCCESS)
-                (*bad)++;
-            if (out == MPI_UNDEFINED)
-                break;
-            for (int j = 0; j < out; j++)
-                st[ind[j]] = s1[j];
-            seen += out;
-        }
-        break;
     case M_TESTALL:
         while (!flag)
             if (MPI_Testall(n, a, &flag, st) != MPI_SUCCESS) {
@@ -173,9 +162,10 @@ static int complete(int m, int n, MPI_Request *a, MPI_Status *st, int *bad)
             }
         seen = n;
         break;
-    default:
+    default: { /* M_WAITSOME, M_TESTSOME: the same loop */
+        int (*some)(int, MPI_Request *, int *, int *, MPI_Status *) = m == M_WAITSOME ? MPI_Waitsome : MPI_Testsome;
         for (;;) {
-            if (MPI_Testsome(n, a, &out, ind, s1) != MPI_SUCCESS)
+            if (some(n, a, &out, ind, s1) != MPI_SUCCESS)
                 (*bad)++;
             if (out == MPI_UNDEFINED)
                 break;
@@ -184,6 +174,7 @@ static int complete(int m, int n, MPI_Request *a, MPI_Status *st, int *bad)
             seen += out;
         }
         break;
+    }
     }
     free(ind);
     free(s1);
