@@ -654,7 +654,7 @@ static int stage_allreduce(MPI_Comm comm, const struct rd_coll_args *a)
     char *res = (char *)a->rbuf + dt->true_lb;
     const char *in = a->sbuf == MPI_IN_PLACE ? res : (const char *)a->sbuf + dt->true_lb;
     uint64_t d = rd_nc_desc(RD_NC_STAGED, 0, bytes);
-    uint64_t last[2] = {comm->node_staged, comm->node_staged}; /* each half's last readers */ /* each half's last readers */
+    uint64_t last[2] = {comm->node_staged, comm->node_staged}; /* each half's last readers */
     int ordered = !a->op->commute;
     long k = 0, c0 = 0;
     do {
