@@ -17,6 +17,8 @@ BUSY="$PROGS/rrun_busy"
 late=0 slow=0 wrong=0 left=0 hung=0 tried=0 worst=0
 failures=""
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# The state letter of a process (R, S, T, Z ...; empty once it is gone).
+proc_state() { sed -n 's/^[0-9]* (.*) \([A-Za-z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null; }
 for ((i = 0; i < TRIALS; i++)); do
     # half of the kills land in the first 250 ms: start-up (fork, exec,
     # the PMIx connection, MPI_Init)
@@ -34,7 +36,21 @@ for ((i = 0; i < TRIALS; i++)); do
             n=$(printf '%s\n' "$kids" | wc -l)
             k=$((RANDOM % n + 1))
             victim=$(printf '%s\n' "$kids" | sed -n "${k}p")
-            kill -9 "$victim" 2>/dev/null || victim=""
+            # A rank that has already exited stays a zombie until rrun
+            # reaps it, and kill succeeds on a zombie: stop the victim
+            # first, so that it either stops alive (T: a real kill) or
+            # shows as exited (Z or gone: not a trial).
+            st=""
+            kill -STOP "$victim" 2>/dev/null
+            for ((s = 0; s < 200; s++)); do
+                st=$(proc_state "$victim")
+                case "$st" in T|t|Z|X|"") break ;; esac
+                sleep 0.001
+            done
+            case "$st" in
+            T|t) kill -9 "$victim" 2>/dev/null || victim="" ;;
+            *) kill -9 "$victim" 2>/dev/null; victim="" ;;
+            esac
             tk=$(ms)
             break
         fi
@@ -42,7 +58,8 @@ for ((i = 0; i < TRIALS; i++)); do
         sleep 0.005
     done
     if [ -z "$victim" ]; then
-        # the job ended before the chosen moment: not a trial
+        # the job (or the chosen rank) ended before the chosen moment:
+        # not a trial
         wait "$rpid"
         late=$((late + 1))
         continue
