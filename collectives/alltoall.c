@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
+#include "runtime/objects/comm.h"
 
 /* The send side: (buf, count, dt) of block i, in any form. */
 struct side {

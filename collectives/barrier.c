@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
+#include "runtime/objects/comm.h"
 
 /* Dissemination: in round k every rank signals rank + 2^k and waits for
  * rank - 2^k; ceil(log2 n) rounds for any n. */

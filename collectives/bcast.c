@@ -5,8 +5,8 @@
 #include <limits.h>
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
-#include "runtime/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/base/params.h"
 
 #define REAL(v) (((v) + a->root) % n)
 

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "collectives/sched.h"
-#include "runtime/datatype.h"
+#include "runtime/objects/datatype.h"
 
 enum rd_coll_kind {
     RD_COLL_BARRIER,

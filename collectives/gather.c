@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
+#include "runtime/objects/comm.h"
 
 static inline int lowbit_subtree(int v, int n)
 {

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
-#include "runtime/job.h"
-#include "runtime/log.h"
-#include "runtime/op.h"
+#include "runtime/objects/comm.h"
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/objects/op.h"
 
 struct rd_coll_hier {
     int nnodes;

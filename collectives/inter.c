@@ -9,7 +9,7 @@
 #include "config.h"
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
+#include "runtime/objects/comm.h"
 
 /* The arguments of a phase within the local group. */
 static struct rd_coll_args local_args(const struct rd_coll_args *a)

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
+#include "runtime/objects/comm.h"
 
 struct nbrs {
     int nin, nout;

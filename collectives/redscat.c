@@ -3,8 +3,8 @@
 #include "config.h"
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
-#include "runtime/op.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/op.h"
 
 static rd_status displs_of(struct rd_sched *s, const int *cnt, int n, int **displ, int *total)
 {

@@ -8,8 +8,8 @@
 #include "config.h"
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
-#include "runtime/op.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/op.h"
 
 
 /* Binomial tree. Commutative ops: rooted at the root (ranks renumbered).

@@ -2,8 +2,8 @@
 #include "config.h"
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
-#include "runtime/op.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/op.h"
 
 
 /* Recursive doubling. `partial` is the reduction of the aligned block of

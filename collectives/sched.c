@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/op.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/p2p/wire.h"
 

@@ -20,8 +20,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "runtime/error.h"
-#include "runtime/request.h"
+#include "runtime/base/error.h"
+#include "runtime/p2p/request.h"
 
 enum rd_sop_kind {
     RD_SOP_SEND = 1,

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "collectives/coll.h"
-#include "runtime/comm.h"
-#include "runtime/log.h"
-#include "runtime/op.h"
-#include "runtime/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/base/log.h"
+#include "runtime/objects/op.h"
+#include "runtime/base/params.h"
 
 #ifndef RD_COLL_NAMES_ONLY
 static int commutative(const struct rd_coll_args *a)
@@ -95,7 +95,7 @@ static const struct rd_coll_alg nb_alltoallw_menu[] = {ALG("linear", rd_neighbor
 
 /* The parameters' documentation strings, whose choices the menus mirror. */
 #define RD_PARAM(name, type, def, doc) static const char doc_##name[] = doc;
-#include "runtime/params.def"
+#include "runtime/base/params.def"
 #undef RD_PARAM
 
 struct coll_entry {

@@ -1,5 +1,5 @@
 /* shmcoll.c - small blocking collectives of node-local communicators
- * through the node's memory (runtime/nodemem.h) instead of messages, and
+ * through the node's memory (runtime/base/nodemem.h) instead of messages, and
  * the choice of the path of every blocking collective of such
  * communicators that has one.
  *
@@ -67,12 +67,12 @@
 
 #include "collectives/coll.h"
 #include "collectives/shmcoll.h"
-#include "runtime/comm.h"
-#include "runtime/job.h"
-#include "runtime/nodemem.h"
-#include "runtime/report.h"
-#include "runtime/op.h"
-#include "runtime/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/base/job.h"
+#include "runtime/base/nodemem.h"
+#include "runtime/base/report.h"
+#include "runtime/objects/op.h"
+#include "runtime/base/params.h"
 
 static int all_local(MPI_Comm comm)
 {
@@ -160,7 +160,7 @@ int rd_nc_posted(MPI_Comm comm, int j, uint64_t want)
 /* ------------------------------------------------------------ what a wait waits for */
 
 /* Set when a wait of these collectives starts polling (never on the first
- * loads of a wait, the fast path), for a report (runtime/report.h). */
+ * loads of a wait, the fast path), for a report (runtime/base/report.h). */
 static struct {
     MPI_Comm comm;
     int j;      /* the rank waited for; -1: any that has not arrived */

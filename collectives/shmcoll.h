@@ -1,5 +1,5 @@
 /* shmcoll.h - collectives of node-local communicators through the node's
- * memory (runtime/nodemem.h): the steps on a communicator's slot of the
+ * memory (runtime/base/nodemem.h): the steps on a communicator's slot of the
  * arena (shmcoll.c), shared by the small collectives there and the direct
  * single-copy ones (shmdirect.c).
  *

@@ -1,6 +1,6 @@
 /* shmdirect.c - large blocking collectives of node-local communicators by
  * direct single-copy writes into the other ranks' buffers (Cross Memory
- * Attach, lent by the shm transport through runtime/nodemem.h), with no
+ * Attach, lent by the shm transport through runtime/base/nodemem.h), with no
  * messages at all.
  *
  * Collective number s of the communicator's slot (shmcoll.h): each rank
@@ -39,12 +39,12 @@
 #include <unistd.h>
 
 #include "collectives/shmcoll.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/job.h"
-#include "runtime/nodemem.h"
-#include "runtime/op.h"
-#include "runtime/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/base/job.h"
+#include "runtime/base/nodemem.h"
+#include "runtime/objects/op.h"
+#include "runtime/base/params.h"
 
 /* What a rank lends for one collective number (in its area, posted as
  * RD_NC_DIRECT): where its incoming blocks land and where its outgoing

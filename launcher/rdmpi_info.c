@@ -1,7 +1,7 @@
 /*
  * rdmpi_info - what this rdmpi is: its version, the MPI version it speaks,
  * the transports built in and the optional libraries configure found;
- * `--params` lists the parameter table (runtime/params.def).
+ * `--params` lists the parameter table (runtime/base/params.def).
  */
 #include "config.h"
 
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/params.h"
+#include "runtime/base/params.h"
 
 /* Set by launcher/local.mk to the link flags configure found for each
  * optional library: empty when it was not found. */

@@ -1,12 +1,12 @@
-# groups, info objects and Dims_create (runtime/group.c, runtime/info.c) and their tests
+# groups, info objects and Dims_create (runtime/objects/group.c, runtime/objects/info.c) and their tests
 librdmpi_la_SOURCES += \
-	runtime/group.c runtime/group.h \
-	runtime/info.c runtime/info.h \
+	runtime/objects/group.c runtime/objects/group.h \
+	runtime/objects/info.c runtime/objects/info.h \
 	runtime/api/group.c runtime/api/info.c runtime/api/topo.c
 
 # unit test of the group index (large groups), built from the source itself
 check_PROGRAMS += test/unit/group_index
-test_unit_group_index_SOURCES = test/unit/group_index.c runtime/group.c
+test_unit_group_index_SOURCES = test/unit/group_index.c runtime/objects/group.c
 TESTS += test/unit/group_index
 
 # MPI tests

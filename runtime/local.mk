@@ -4,25 +4,25 @@
 # Services that the launcher tools share with the library.
 noinst_LTLIBRARIES += librdutil.la
 librdutil_la_SOURCES = \
-	runtime/params.c runtime/params.h runtime/params.def \
-	runtime/log.c runtime/log.h
+	runtime/base/params.c runtime/base/params.h runtime/base/params.def \
+	runtime/base/log.c runtime/base/log.h
 
 lib_LTLIBRARIES += librdmpi.la
 include_HEADERS += include/mpi.h
 librdmpi_la_SOURCES = \
-	runtime/error.c runtime/error.h \
-	runtime/state.h runtime/init.c \
-	runtime/job.c runtime/job.h \
-	runtime/report.c runtime/report.h \
-	runtime/comm.c runtime/comm.h \
-	runtime/errhandler.c runtime/errhandler.h \
-	runtime/datatype.c runtime/datatype.h \
-	runtime/request.c runtime/request.h \
+	runtime/base/error.c runtime/base/error.h \
+	runtime/base/state.h runtime/api/lifecycle.c \
+	runtime/base/job.c runtime/base/job.h \
+	runtime/base/report.c runtime/base/report.h \
+	runtime/objects/comm.c runtime/objects/comm.h \
+	runtime/objects/errhandler.c runtime/objects/errhandler.h \
+	runtime/objects/datatype.c runtime/objects/datatype.h \
+	runtime/p2p/request.c runtime/p2p/request.h \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.c \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/bsend.h \
-	runtime/api/datatype.c runtime/api/attr.c runtime/attr.h runtime/api/win.c runtime/win.h \
-	runtime/api/cart.c runtime/api/graph.c runtime/api/op.c runtime/op.h
+	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \
+	runtime/api/cart.c runtime/api/graph.c runtime/api/op.c runtime/objects/op.h
 # intercommunicators
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
@@ -35,25 +35,25 @@ librdmpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \
 # The reduction kernels: plain loops that the compiler must vectorise
 # (explicit -f flags win over the -O level of CFLAGS).
 noinst_LTLIBRARIES += librdop.la
-librdop_la_SOURCES = runtime/op.c runtime/op.h
+librdop_la_SOURCES = runtime/objects/op.c runtime/objects/op.h
 librdop_la_CFLAGS = $(AM_CFLAGS) -ftree-vectorize -fvect-cost-model=dynamic
 
-# Derived datatypes and packing (the layouts and the engine are in runtime/datatype.c).
+# Derived datatypes and packing (the layouts and the engine are in runtime/objects/datatype.c).
 librdmpi_la_SOURCES += runtime/api/dtype.h runtime/api/typector.c runtime/api/pack.c
 
 # Sanitizer builds: librdmpi carries LeakSanitizer's suppressions for the
-# third-party libraries (runtime/lsan.supp, made into a C string), and
+# third-party libraries (runtime/base/lsan.supp, made into a C string), and
 # exports the one function through which LeakSanitizer reads them.
-EXTRA_DIST += runtime/lsan.supp
+EXTRA_DIST += runtime/base/lsan.supp
 if RD_SANITIZE
-librdmpi_la_SOURCES += runtime/sanitizer.c
-nodist_librdmpi_la_SOURCES = runtime/lsan_supp.h
-BUILT_SOURCES = runtime/lsan_supp.h
-CLEANFILES += runtime/lsan_supp.h
+librdmpi_la_SOURCES += runtime/base/sanitizer.c
+nodist_librdmpi_la_SOURCES = runtime/base/lsan.supp.h
+BUILT_SOURCES = runtime/base/lsan.supp.h
+CLEANFILES += runtime/base/lsan.supp.h
 rd_lib_exports = ^(P?MPI_|rd_mpi_|__lsan_default_suppressions$$)
 else
 rd_lib_exports = ^(P?MPI_|rd_mpi_)
 endif
-runtime/lsan_supp.h: $(srcdir)/runtime/lsan.supp
-	$(AM_V_GEN)$(MKDIR_P) runtime && sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$$/d' \
-		-e 's/[\\"]/\\&/g' -e 's/.*/"&\\n"/' $(srcdir)/runtime/lsan.supp > $@.tmp && mv -f $@.tmp $@
+runtime/base/lsan.supp.h: $(srcdir)/runtime/base/lsan.supp
+	$(AM_V_GEN)$(MKDIR_P) runtime/base && sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$$/d' \
+		-e 's/[\\"]/\\&/g' -e 's/.*/"&\\n"/' $(srcdir)/runtime/base/lsan.supp > $@.tmp && mv -f $@.tmp $@

@@ -4,7 +4,7 @@
 
 # the engine, one process, linked directly (librdmpi exports only MPI_*)
 check_PROGRAMS += test/unit/dtengine
-test_unit_dtengine_SOURCES = test/unit/dtengine.c runtime/datatype.c
+test_unit_dtengine_SOURCES = test/unit/dtengine.c runtime/objects/datatype.c
 TESTS += test/unit/dtengine
 
 # constructors, layouts, packing, external32, attributes, errors

@@ -10,7 +10,7 @@ TESTS += test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
 
 # buffers mapped between two processes, and copies through the mappings
 test_unit_shm_xmap_SOURCES = test/unit/shm_xmap.c transports/shm/shm_xmap.c transports/shm/shm_cma.c \
-	runtime/nodemem.c
+	runtime/base/nodemem.c
 test_unit_shm_xmap_CFLAGS = $(RD_TL_TEST_CFLAGS)
 test_unit_shm_xmap_LDADD = $(RD_TL_TEST_LIBS) $(UCM_LIBS)
 
@@ -20,14 +20,14 @@ test_unit_shm_ring_LDADD = $(RD_TL_TEST_LIBS)
 
 # segment life cycle and CMA between forked processes
 test_unit_shm_segment_SOURCES = test/unit/shm_segment.c transports/shm/shm_ring.c \
-	transports/shm/shm_segment.c transports/shm/shm_cma.c runtime/nodemem.c
+	transports/shm/shm_segment.c transports/shm/shm_cma.c runtime/base/nodemem.c
 test_unit_shm_segment_CFLAGS = $(RD_TL_TEST_CFLAGS)
 test_unit_shm_segment_LDADD = $(RD_TL_TEST_LIBS)
 
 # the whole transport through its contract; rd_job_put/get are stubbed by
 # the test (a key/value directory shared by forked "ranks")
 test_unit_shm_transport_SOURCES = test/unit/shm_transport.c test/unit/tl_harness.h $(RD_TL_SHM_SOURCES) \
-	runtime/error.c
+	runtime/base/error.c
 test_unit_shm_transport_CFLAGS = $(RD_TL_TEST_CFLAGS)
 test_unit_shm_transport_LDADD = $(RD_TL_TEST_LIBS) $(UCM_LIBS)
 

@@ -18,8 +18,8 @@ test_unit_verbs_select_LDADD = $(RD_TL_TEST_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS)
 # the transport through its contract, two forked ranks, a stubbed job
 # service: run by test/mpi/verbs_suite.sh where a device is
 check_PROGRAMS += test/unit/verbs_unit
-test_unit_verbs_unit_SOURCES = test/unit/verbs_unit.c test/unit/tl_harness.h $(RD_TL_VERBS_SOURCES) runtime/error.c \
-	runtime/report.c
+test_unit_verbs_unit_SOURCES = test/unit/verbs_unit.c test/unit/tl_harness.h $(RD_TL_VERBS_SOURCES) runtime/base/error.c \
+	runtime/base/report.c
 test_unit_verbs_unit_CFLAGS = $(RD_TL_TEST_CFLAGS) $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS)
 test_unit_verbs_unit_LDADD = $(RD_TL_TEST_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS) $(UCM_LIBS)
 endif

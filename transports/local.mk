@@ -7,7 +7,7 @@ RD_TL_SHM_SOURCES = \
 	transports/shm/shm_segment.c transports/shm/shm_segment.h \
 	transports/shm/shm_cma.c transports/shm/shm_cma.h \
 	transports/shm/shm_xmap.c transports/shm/shm_xmap.h \
-	runtime/nodemem.c runtime/nodemem.h
+	runtime/base/nodemem.c runtime/base/nodemem.h
 librdmpi_la_SOURCES += $(RD_TL_SELF_SOURCES) $(RD_TL_SHM_SOURCES)
 EXTRA_DIST += transports/README.md
 
@@ -15,7 +15,7 @@ EXTRA_DIST += transports/README.md
 # librdmpi loads only when the engine wants one, installed in
 # $(pkglibdir) (<libdir>/rdmpi/). Each is its transport's code plus
 # plugin.c, which forwards the services it calls to the loading library.
-RD_TL_PLUGIN_SOURCES = transports/plugin.c transports/plugin.h runtime/error.c
+RD_TL_PLUGIN_SOURCES = transports/plugin.c transports/plugin.h runtime/base/error.c
 RD_TL_PLUGIN_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared -no-undefined \
 	-export-symbols-regex '^rd_tl_plugin_init$$'
 librdmpi_la_SOURCES += runtime/p2p/tl_load.c runtime/p2p/tl_load.h

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/job.h"
-#include "runtime/log.h"
-#include "runtime/params.h"
-#include "runtime/report.h"
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
 #include "transports/plugin.h"
 #include "transports/transport.h"
 

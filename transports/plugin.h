@@ -19,8 +19,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "runtime/error.h"
-#include "runtime/params.h"
+#include "runtime/base/error.h"
+#include "runtime/base/params.h"
 
 /* Raised whenever struct rd_tl_host or struct rd_transport changes in a
  * way a plug-in built for the old one would misread. */
@@ -40,7 +40,7 @@ struct rd_tl_host {
     rd_status (*job_put)(const char *key, const void *data, size_t len);
     rd_status (*job_get)(int rank, const char *key, void **data, size_t *len);
     void (*job_abort)(int code, const char *msg) __attribute__((noreturn));
-    /* what the transport adds to a hung job's report (runtime/report.h) */
+    /* what the transport adds to a hung job's report (runtime/base/report.h) */
     void (*report_register)(void (*fn)(struct rd_report_buf *b));
     void (*report_vprintf)(struct rd_report_buf *b, const char *fmt, va_list ap)
         __attribute__((format(printf, 2, 0)));

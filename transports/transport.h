@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/error.h"
-#include "runtime/job.h"
+#include "runtime/base/error.h"
+#include "runtime/base/job.h"
 
 /* An active message's header is at most this long. */
 #define RD_AM_HDR_MAX 64

@@ -28,7 +28,7 @@
 #endif
 
 #include "launcher/rrun/rrun.h"
-#include "runtime/params.h"
+#include "runtime/base/params.h"
 
 void rrun_daemon_send(struct rrun_job *job, uint32_t type, const struct rrun_buf *payload)
 {

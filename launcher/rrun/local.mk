@@ -22,6 +22,6 @@ launcher_rrun_rrun_LDADD = librdutil.la $(PMIX_LIBS) $(HWLOC_LIBS) -levent_core 
 # a sanitizer build: LeakSanitizer's suppressions of libpmix's and the
 # other third-party libraries' leaks, as in librdmpi (runtime/local.mk)
 if RD_SANITIZE
-launcher_rrun_rrun_SOURCES += runtime/sanitizer.c
-nodist_launcher_rrun_rrun_SOURCES = runtime/lsan_supp.h
+launcher_rrun_rrun_SOURCES += runtime/base/sanitizer.c
+nodist_launcher_rrun_rrun_SOURCES = runtime/base/lsan.supp.h
 endif

@@ -20,7 +20,7 @@
 #include <event2/event.h>
 
 #include "launcher/rrun/rrun.h"
-#include "runtime/params.h"
+#include "runtime/base/params.h"
 
 /* libpmix runs on libevent, which warns on stderr about races it survives
  * (e.g. "Epoll MOD ... Bad file descriptor" when a killed rank's socket

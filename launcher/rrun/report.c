@@ -2,7 +2,7 @@
  *
  * On --timeout (before the job is ended), on SIGUSR1, and for `rrun
  * --report-pending PID`, rrun asks its ranks what they wait in
- * (runtime/report.h: a file in the session directory with one slot per
+ * (runtime/base/report.h: a file in the session directory with one slot per
  * rank; the ranks answer from inside their MPI waits) and prints what they
  * say, rank by rank, then the wait-for cycles it finds ("rank 0 waits to
  * receive from 1, tag 7; rank 1 waits to receive from 0, tag 7") and the
@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "launcher/rrun/rrun.h"
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 static long long now_ms(void)
 {

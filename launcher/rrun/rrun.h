@@ -316,7 +316,7 @@ void rrun_crash_guard(struct rrun_job *job);
 /* ------------------------------------------------------------- report.c */
 enum rrun_report_why { RRUN_REPORT_ASKED, RRUN_REPORT_TIMEOUT };
 enum rrun_report_kind {
-    RRUN_REP_ANSWER = 1, /* text: the rank's answer (runtime/report.h lines) */
+    RRUN_REP_ANSWER = 1, /* text: the rank's answer (runtime/base/report.h lines) */
     RRUN_REP_STATE,      /* text: what it is blocked in, from its slot */
     RRUN_REP_SILENT,     /* text: how it looks from outside */
 };

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "launcher/rrun/rrun.h"
-#include "runtime/sanitizer.h"
+#include "runtime/base/sanitizer.h"
 
 #ifdef RD_ASAN
 /* <sanitizer/lsan_interface.h>: the check at exit, now (ends the process
@@ -57,7 +57,7 @@ void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_jo
 #ifdef RD_ASAN
     /* _exit skips LeakSanitizer's check at exit: a sanitizer build runs it
      * here, so that rrun's own leaks fail its tests (libpmix's are
-     * suppressed: runtime/lsan.supp, built into rrun too) */
+     * suppressed: runtime/base/lsan.supp, built into rrun too) */
     __lsan_do_leak_check();
 #endif
     _exit(status);

@@ -6,7 +6,7 @@
 #include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/p2p/p2p.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 /* Used regions of the attached buffer, sorted by address. Each region is
  * charged MPI_BSEND_OVERHEAD bytes besides its data, as the standard says

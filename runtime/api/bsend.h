@@ -5,7 +5,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 /* Room for bytes in the attached buffer (charged MPI_BSEND_OVERHEAD more);
  * NULL when there is none. */

@@ -5,11 +5,11 @@
 
 #include <mpi.h>
 
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/errhandler.h"
-#include "runtime/state.h"
-#include "runtime/win.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/errhandler.h"
+#include "runtime/base/state.h"
+#include "runtime/objects/win.h"
 
 #define RD_API_READY(call)                                                             \
     do {                                                                               \

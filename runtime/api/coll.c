@@ -6,7 +6,7 @@
 #include "collectives/coll.h"
 #include "collectives/shmcoll.h"
 #include "runtime/api/check.h"
-#include "runtime/op.h"
+#include "runtime/objects/op.h"
 
 /* ------------------------------------------------------------ checks */
 

@@ -32,9 +32,9 @@
 
 #include "collectives/coll.h"
 #include "runtime/api/check.h"
-#include "runtime/attr.h"
-#include "runtime/comm.h"
-#include "runtime/info.h"
+#include "runtime/objects/attr.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/info.h"
 
 /* the windows and, in their last word, this rank's RD_CTX_F_* flags */
 #define NW (RD_CTX_WORDS + 1)

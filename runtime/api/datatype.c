@@ -10,7 +10,7 @@
 
 #include "runtime/api/check.h"
 #include "runtime/api/dtype.h"
-#include "runtime/attr.h"
+#include "runtime/objects/attr.h"
 
 static int check_type(const char *call, MPI_Datatype dt)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
-#include "runtime/info.h"
+#include "runtime/objects/info.h"
 
 int rd_mpi_unweighted[1];
 int rd_mpi_weights_empty[1];

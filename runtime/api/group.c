@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
-#include "runtime/group.h"
+#include "runtime/objects/group.h"
 
 #define WORLD MPI_COMM_WORLD
 

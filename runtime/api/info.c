@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
-#include "runtime/info.h"
+#include "runtime/objects/info.h"
 
 #define WORLD MPI_COMM_WORLD
 

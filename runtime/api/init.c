@@ -3,11 +3,11 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "runtime/attr.h"
-#include "runtime/comm.h"
-#include "runtime/errhandler.h"
-#include "runtime/job.h"
-#include "runtime/state.h"
+#include "runtime/objects/attr.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/errhandler.h"
+#include "runtime/base/job.h"
+#include "runtime/base/state.h"
 
 static int init_common(const char *call, int required, int *provided)
 {

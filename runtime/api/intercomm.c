@@ -15,9 +15,9 @@
 
 #include "runtime/api/check.h"
 #include "runtime/api/intercomm.h"
-#include "runtime/comm.h"
-#include "runtime/group.h"
-#include "runtime/request.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/group.h"
+#include "runtime/p2p/request.h"
 
 static int fail(MPI_Comm comm, const char *call, rd_status st)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
-#include "runtime/op.h"
+#include "runtime/objects/op.h"
 
 #pragma weak MPI_Op_create = PMPI_Op_create
 int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)

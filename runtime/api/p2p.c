@@ -7,10 +7,10 @@
 
 #include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
-#include "runtime/job.h"
+#include "runtime/base/job.h"
 #include "runtime/p2p/p2p.h"
-#include "runtime/params.h"
-#include "runtime/report.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
 
 int rd_p2p_message_valid(struct rd_message_s *m);
 
@@ -322,7 +322,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
 
 /* ------------------------------------------------------------ probes */
 
-/* A blocking probe's wait, for a report (runtime/report.h). */
+/* A blocking probe's wait, for a report (runtime/base/report.h). */
 static struct {
     int source, tag;
     MPI_Comm comm;

@@ -6,7 +6,7 @@
 #include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/p2p/p2p.h"
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 /* The nonblocking calls progress once; a program that loops on them waits
  * as much as in MPI_Wait, so they answer a hung-job report too. */

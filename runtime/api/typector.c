@@ -1,7 +1,7 @@
 /* Derived datatype constructors: vector, hvector, indexed, hindexed,
  * indexed_block, hindexed_block, struct, subarray, darray, resized; and
  * the address helpers (Get_address, Aint_add, Aint_diff). The layouts are
- * built by runtime/datatype.c; here: the checks and the contents. */
+ * built by runtime/objects/datatype.c; here: the checks and the contents. */
 #include <limits.h>
 #include <mpi.h>
 #include <stdint.h>

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "runtime/api/check.h"
-#include "runtime/attr.h"
-#include "runtime/errhandler.h"
-#include "runtime/info.h"
-#include "runtime/win.h"
+#include "runtime/objects/attr.h"
+#include "runtime/objects/errhandler.h"
+#include "runtime/objects/info.h"
+#include "runtime/objects/win.h"
 
 #pragma weak MPI_Win_create = PMPI_Win_create
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)

@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/job.h"
-#include "runtime/log.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/p2p/tl_load.h"
 #include "runtime/p2p/wire.h"
-#include "runtime/params.h"
-#include "runtime/report.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
 
 #define RD_MSG_MAGIC 0x4d736721u
 
@@ -1158,7 +1158,7 @@ int rd_p2p_message_valid(struct rd_message_s *m)
     return m && m->magic == RD_MSG_MAGIC;
 }
 
-/* For a report (runtime/report.h): messages that arrived and wait for a
+/* For a report (runtime/base/report.h): messages that arrived and wait for a
  * receive, and work queued for a peer whose transport had no room. */
 static void report_engine(struct rd_report_buf *b)
 {

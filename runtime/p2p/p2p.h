@@ -6,8 +6,8 @@
 
 #include <mpi.h>
 
-#include "runtime/error.h"
-#include "runtime/request.h"
+#include "runtime/base/error.h"
+#include "runtime/p2p/request.h"
 
 /* Open the transports, exchange addresses (one PMIx fence), attach. */
 rd_status rd_p2p_init(void);

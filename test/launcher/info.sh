@@ -1,7 +1,7 @@
 #!/bin/sh
 # info.sh - rdmpi_info: the version (from mpi.h), the MPI version, the
 # configured transports (config.h) and optional libraries (configure's
-# findings); --params lists every parameter of runtime/params.def, by its
+# findings); --params lists every parameter of runtime/base/params.def, by its
 # RDMPI_ name, with its doc; --help, --version, bad arguments.
 . "$RD_SRCDIR/test/tap.sh"
 
@@ -31,7 +31,7 @@ perl -0777 -ne '
         my ($n, $t, $doc) = (uc $1, lc $2, $4);
         $doc =~ s/"\s*"//g; $doc =~ s/^\s*"//; $doc =~ s/"\s*$//; $doc =~ s/\\(.)/$1/g;
         print "RDMPI_$n\t$t\t$doc\n";
-    }' "$RD_SRCDIR/runtime/params.def" >params.txt
+    }' "$RD_SRCDIR/runtime/base/params.def" >params.txt
 nparams=$(wc -l <params.txt)
 
 plan $((20 + 2 * nparams))
@@ -59,7 +59,7 @@ is "$rc:$(head -n 1 err.txt):$(cat out.txt)" "2:rdmpi_info: unknown argument '--
     "a bad argument: message and usage on stderr, exit 2"
 
 # ------------------------------------------------------------ --params
-is "$nparams" "$(grep -c '^RD_PARAM(' "$RD_SRCDIR/runtime/params.def")" "the test read every RD_PARAM of params.def"
+is "$nparams" "$(grep -c '^RD_PARAM(' "$RD_SRCDIR/runtime/base/params.def")" "the test read every RD_PARAM of params.def"
 clean "$info" --params >params.out 2>err.txt; rc=$?
 is "$rc:$(cat err.txt)" "0:" "--params exits 0 and says nothing on stderr"
 is "$(grep -c '^RDMPI_' params.out)" "$nparams" "--params lists as many parameters as params.def has"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # rrun's report of what every rank waits for (launcher/rrun/report.c,
-# runtime/report.c), on jobs that hang on purpose (test/mpi/hang.c): on
+# runtime/base/report.c), on jobs that hang on purpose (test/mpi/hang.c): on
 # --timeout and MPIEXEC_TIMEOUT before the job ends, on SIGUSR1 and through
 # `rrun --report-pending PID` while the job goes on, on one host and over
 # two; a deadlock (its cycle named), a stopped rank, a rank computing

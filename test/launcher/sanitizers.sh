@@ -3,11 +3,11 @@
 # address,undefined; this test is run only there):
 #  - a program built with rdmpicc runs under rrun with LeakSanitizer on and
 #    no suppressions of its own, and exits 0 with nothing on stderr:
-#    librdmpi carries the suppressions of libpmix's leaks (runtime/lsan.supp);
+#    librdmpi carries the suppressions of libpmix's leaks (runtime/base/lsan.supp);
 #  - a leak of the program's own is reported, with its stack, and the rank
 #    exits 1, which rrun reports as the job's failure; so is a heap
 #    overflow;
-#  - no pattern of runtime/lsan.supp matches a file of rdmpi's (the
+#  - no pattern of runtime/base/lsan.supp matches a file of rdmpi's (the
 #    library, its plug-ins, rrun, the sources, the build and install
 #    directories), so that none of rdmpi's own leaks can be suppressed;
 #  - undefined behaviour ends the program with UBSan's report (the tests'
@@ -111,8 +111,8 @@ ours=$(
     printf '%s\n' "$srcs" | sed 's|^|../|'
     printf '%s\n' "$srcs" | sed "s|^|$RD_SRCDIR/|"
 )
-pats=$(sed -n 's/^leak://p' "$RD_SRCDIR/runtime/lsan.supp")
-is "$(printf '%s\n' "$pats" | grep -c .)" "$(grep -c '^leak:/' "$RD_SRCDIR/runtime/lsan.supp")" \
+pats=$(sed -n 's/^leak://p' "$RD_SRCDIR/runtime/base/lsan.supp")
+is "$(printf '%s\n' "$pats" | grep -c .)" "$(grep -c '^leak:/' "$RD_SRCDIR/runtime/base/lsan.supp")" \
     "every pattern starts with / (it cannot match a function name)"
 hit=
 while IFS= read -r p; do

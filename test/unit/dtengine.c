@@ -1,4 +1,4 @@
-/* Unit test of the datatype engine (runtime/datatype.c, linked directly):
+/* Unit test of the datatype engine (runtime/objects/datatype.c, linked directly):
  * random nested types (vector, hvector, indexed, struct, resized, up to 4
  * levels) are built both by the engine's constructors and as a plain list
  * of their basic elements (offset, size) made here by brute force. Then:
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/datatype.h"
+#include "runtime/objects/datatype.h"
 #include "test/tap.h"
 
 /* ------------------------------------------------------------ the model */

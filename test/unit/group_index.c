@@ -2,7 +2,7 @@
  * small ones (the scan) gives the same answers. */
 #include <stdlib.h>
 
-#include "runtime/group.h"
+#include "runtime/objects/group.h"
 #include "test/tap.h"
 
 int main(void)

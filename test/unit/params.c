@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/log.h"
-#include "runtime/params.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 #include "test/tap.h"
 
 int main(void)

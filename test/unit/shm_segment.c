@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/params.h"
+#include "runtime/base/params.h"
 #include "test/tap.h"
 #include "transports/shm/shm_cma.h"
 #include "transports/shm/shm_segment.h"

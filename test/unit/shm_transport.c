@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/job.h"
-#include "runtime/params.h"
+#include "runtime/base/job.h"
+#include "runtime/base/params.h"
 #include "test/tap.h"
 #include "transports/shm/shm_cma.h"
 #include "transports/transport.h"

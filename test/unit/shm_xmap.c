@@ -1,6 +1,6 @@
 /* shm_xmap.c - the direct mapping of user buffers between a node's ranks
  * (transports/shm/shm_xmap.c) and the copies through it (rd_node_copy in
- * runtime/nodemem.c), between two processes: a forked owner exposes
+ * runtime/base/nodemem.c), between two processes: a forked owner exposes
  * buffers and reports what it sees over a pipe; the parent, its peer,
  * maps them, reads and writes through the mappings (the edges outside the
  * whole pages by CMA) and checks the owner's memory by CMA as well. */
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/nodemem.h"
-#include "runtime/sanitizer.h"
+#include "runtime/base/nodemem.h"
+#include "runtime/base/sanitizer.h"
 #include "test/tap.h"
 #include "transports/shm/shm_cma.h"
 #include "transports/shm/shm_xmap.h"

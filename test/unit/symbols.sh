@@ -16,7 +16,7 @@ for f in $declared; do
 done
 is "$bad" "" "each MPI_X is a weak alias of an exported PMPI_X"
 # A sanitizer build also exports LeakSanitizer's suppressions for the
-# third-party libraries (runtime/sanitizer.c).
+# third-party libraries (runtime/base/sanitizer.c).
 san=
 grep -q '^RD_SAN_FLAGS = .' "$RD_BUILDDIR/Makefile" && san=__lsan_default_suppressions
 others=$(printf '%s\n' "$syms" | awk '$2 ~ /^[TWDBR]$/ {print $3}' | grep -Ev '^(P?MPI_|rd_mpi_)' | tr '\n' ' ')

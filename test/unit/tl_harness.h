@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "runtime/job.h"
+#include "runtime/base/job.h"
 #include "test/tap.h"
 
 /* ---- stub job service */

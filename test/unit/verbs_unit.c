@@ -23,9 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/job.h"
-#include "runtime/log.h"
-#include "runtime/params.h"
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 #include "test/tap.h"
 #include "transports/transport.h"
 

@@ -36,8 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/log.h"
-#include "runtime/params.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 #include "transports/transport.h"
 
 #define OFI_KEY "rdmpi.ofi.name"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/log.h"
+#include "runtime/base/log.h"
 #include "transports/transport.h"
 
 #define SELF_AM_MAX ((size_t)64 * 1024) /* the engine sizes a scratch buffer by am_max */

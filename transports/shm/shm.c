@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/log.h"
-#include "runtime/nodemem.h"
-#include "runtime/params.h"
+#include "runtime/base/log.h"
+#include "runtime/base/nodemem.h"
+#include "runtime/base/params.h"
 #include "transports/shm/shm_cma.h"
 #include "transports/shm/shm_ring.h"
 #include "transports/shm/shm_segment.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "runtime/log.h"
+#include "runtime/base/log.h"
 
 const volatile uint64_t rd_shm_cma_probe_word = RD_SHM_CMA_MAGIC;
 

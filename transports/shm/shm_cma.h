@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 /* The word every process publishes the address of, for the probe. */
 #define RD_SHM_CMA_MAGIC 0x636d612d70726f62ULL /* "cma-prob" */

@@ -43,7 +43,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 #define RD_SHM_LINE 64
 #define RD_SHM_RING_MIN 4096

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/log.h"
-#include "runtime/nodemem.h"
+#include "runtime/base/log.h"
+#include "runtime/base/nodemem.h"
 
 #define RD_SHM_SEG_MAGIC 0x72646d7069736d31ULL /* "rdmpism1" */
 #define RD_SHM_SEG_VERSION 2

@@ -19,7 +19,7 @@
  *   ring controls per ordered pair (sender, receiver): the consumer's head
  *   rings         per ordered pair: ring_size bytes, page aligned
  *   coll arena    slots for the collectives of node-local communicators
- *                 (runtime/nodemem.h), when 2..RD_SHM_COLL_MAX_RANKS ranks
+ *                 (runtime/base/nodemem.h), when 2..RD_SHM_COLL_MAX_RANKS ranks
  *
  * The file is sparse: pages of the rings are allocated when first touched,
  * so pairs that never talk cost no memory.
@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 #include "transports/shm/shm_ring.h"
 
 #define RD_SHM_SEG_NAME_MAX 256

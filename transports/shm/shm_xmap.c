@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/log.h"
-#include "runtime/sanitizer.h"
+#include "runtime/base/log.h"
+#include "runtime/base/sanitizer.h"
 
 #if defined(RD_HAVE_UCM)
 #include <ucm/api/ucm.h>

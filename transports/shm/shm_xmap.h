@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "runtime/nodemem.h"
+#include "runtime/base/nodemem.h"
 
 /* Start the module (min: smallest buffer worth moving, cache: bytes of
  * peers' regions kept mapped). 1: on; 0: off, why says why. */

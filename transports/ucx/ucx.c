@@ -21,7 +21,7 @@
 #include <string.h>
 #include <ucp/api/ucp.h>
 
-#include "runtime/log.h"
+#include "runtime/base/log.h"
 #include "transports/transport.h"
 
 #define UCX_KEY "rdmpi.ucx.addr"

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/log.h"
-#include "runtime/params.h"
-#include "runtime/report.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
 #include "transports/verbs/verbs.h"
 
 static void vb_close(rd_tl *base);

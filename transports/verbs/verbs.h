@@ -299,7 +299,7 @@ rd_status vb_put(rd_ep *ep, rd_rma_op *op);
 rd_status vb_atomic(rd_ep *ep, rd_atomic_op *op);
 int vb_progress(rd_tl *tl);
 int vb_busy(rd_tl *tl);
-/* The transport's state for a hung job's report (runtime/report.h): one
+/* The transport's state for a hung job's report (runtime/base/report.h): one
  * line for the transport, one per endpoint. */
 struct rd_report_buf;
 void vb_report(vb_tl *tl, struct rd_report_buf *b);

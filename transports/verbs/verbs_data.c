@@ -42,10 +42,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/job.h"
-#include "runtime/log.h"
-#include "runtime/params.h"
-#include "runtime/report.h"
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
 #include "transports/verbs/verbs.h"
 
 #define VB_POLL_BATCH 16

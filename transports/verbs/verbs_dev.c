@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/log.h"
-#include "runtime/params.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 #include "transports/verbs/verbs.h"
 
 int vb_dev_parse_spec(const char *spec, char *name, size_t nlen, int *port)

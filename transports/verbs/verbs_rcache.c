@@ -27,7 +27,7 @@
 #include <ucm/api/ucm.h>
 #endif
 
-#include "runtime/log.h"
+#include "runtime/base/log.h"
 #include "transports/verbs/verbs_rcache.h"
 
 enum { RC_IN_INDEX = 1, RC_DETACHED, RC_GARBAGE };

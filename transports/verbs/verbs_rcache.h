@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 typedef struct vb_rcache vb_rcache;
 

@@ -30,9 +30,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "runtime/job.h"
-#include "runtime/log.h"
-#include "runtime/params.h"
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 #include "transports/verbs/verbs.h"
 
 #define VB_CM_TIMEOUT_MS 5000

@@ -1,5 +1,5 @@
 /* log.c - see log.h */
-#include "runtime/log.h"
+#include "runtime/base/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

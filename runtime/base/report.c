@@ -4,7 +4,7 @@
 #endif
 #include "config.h"
 
-#include "runtime/report.h"
+#include "runtime/base/report.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -16,8 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "runtime/log.h"
-#include "runtime/params.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 
 struct rd_report_file *rd_report_file;
 uint32_t rd_report_answered;

@@ -4,7 +4,7 @@
  * LeakSanitizer asks every program for built-in suppressions through
  * __lsan_default_suppressions (a weak reference in its runtime, so the
  * definition of any loaded library is found). librdmpi gives the leaks
- * of the third-party libraries it and its plug-ins use (runtime/lsan.supp:
+ * of the third-party libraries it and its plug-ins use (runtime/base/lsan.supp:
  * libpmix frees less than it allocates at PMIx_Finalize), so that a
  * program linked with it does not end with status 1 for them, under rrun,
  * mpirun, srun or alone; rrun is built with it too. The program's and
@@ -17,6 +17,6 @@ const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
     return
-#include "runtime/lsan_supp.h"
+#include "runtime/base/lsan.supp.h"
         ;
 }

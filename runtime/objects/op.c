@@ -4,7 +4,7 @@
  * Each kernel is a plain loop over a typed array, written so that the
  * compiler vectorises it (no aliasing between in and inout is assumed
  * except through restrict, no calls inside). */
-#include "runtime/op.h"
+#include "runtime/objects/op.h"
 
 #include <complex.h>
 #include <stdbool.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/datatype.h"
+#include "runtime/objects/datatype.h"
 
 #define RD_OP(var, c, commute_)                                                        \
     struct rd_op_s var = {.magic = RD_OP_MAGIC, .predefined = 1, .commute = commute_, .code = c};

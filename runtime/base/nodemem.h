@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 #define RD_NODE_LINE 64
 #define RD_NODE_DEPTH 64

@@ -5,14 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/comm.h"
-#include "runtime/job.h"
-#include "runtime/log.h"
+#include "runtime/objects/comm.h"
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
 #include "runtime/p2p/p2p.h"
-#include "runtime/params.h"
-#include "runtime/report.h"
-#include "runtime/request.h"
-#include "runtime/state.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
+#include "runtime/p2p/request.h"
+#include "runtime/base/state.h"
 
 void rd_p2p_close(void);
 

@@ -1,7 +1,7 @@
 /* request.c - request allocation, completion and waiting (request.h). */
 #include "config.h"
 
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 #include <sched.h>
 #include <stddef.h>
@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "runtime/api/bsend.h"
-#include "runtime/comm.h"
-#include "runtime/datatype.h"
-#include "runtime/job.h"
-#include "runtime/params.h"
-#include "runtime/report.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/base/job.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
 
 int rd_threaded;
 int (*rd_progress_hook)(void);

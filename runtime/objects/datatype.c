@@ -1,6 +1,6 @@
 /* datatype.c - predefined datatypes, the layout of derived ones and the
  * pack/unpack engine (datatype.h). */
-#include "runtime/datatype.h"
+#include "runtime/objects/datatype.h"
 
 #include <complex.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* info.c - info objects (info.h) and MPI_INFO_ENV. */
-#include "runtime/info.h"
+#include "runtime/objects/info.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/comm.h"
-#include "runtime/job.h"
+#include "runtime/objects/comm.h"
+#include "runtime/base/job.h"
 
 struct rd_info_s rd_mpi_info_env = {.magic = RD_INFO_MAGIC, .predefined = 1};
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 struct rd_job {
     int rank, size;             /* in MPI_COMM_WORLD */

@@ -28,7 +28,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 #define RD_COMM_MAGIC 0x436f6d6du /* "Comm" */
 

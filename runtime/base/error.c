@@ -1,5 +1,5 @@
 /* error.c - internal status codes (see error.h). */
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 #include <mpi.h>
 

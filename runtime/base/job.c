@@ -1,7 +1,7 @@
 /* job.c - job information and key/value exchange through PMIx (job.h). */
 #include "config.h"
 
-#include "runtime/job.h"
+#include "runtime/base/job.h"
 
 #include <pmix.h>
 #include <stdint.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/log.h"
-#include "runtime/params.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 
 #define NODE_KEY "rd.node" /* a rank's node id, for the others (rd_job_node_of) */
 

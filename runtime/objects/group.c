@@ -1,5 +1,5 @@
 /* group.c - process groups (group.h). */
-#include "runtime/group.h"
+#include "runtime/objects/group.h"
 
 #include <stdlib.h>
 

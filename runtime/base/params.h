@@ -14,7 +14,7 @@ enum rd_param_type { RD_PT_INT, RD_PT_SIZE, RD_PT_BOOL, RD_PT_STRING, RD_PT_ENUM
 
 struct rd_param_values {
 #define RD_PARAM(name, type, def, doc) RD_PT_TYPE_##type name;
-#include "runtime/params.def"
+#include "runtime/base/params.def"
 #undef RD_PARAM
 };
 

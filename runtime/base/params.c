@@ -1,5 +1,5 @@
 /* params.c - reads the parameter table from the environment. */
-#include "runtime/params.h"
+#include "runtime/base/params.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +23,7 @@ struct rd_param_desc {
 
 static const struct rd_param_desc rd_param_table[] = {
 #define RD_PARAM(name, type, def, doc) {#name, RD_PT_##type, def, doc, offsetof(struct rd_param_values, name)},
-#include "runtime/params.def"
+#include "runtime/base/params.def"
 #undef RD_PARAM
 };
 

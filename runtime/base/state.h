@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 enum rd_phase { RD_PHASE_NONE = 0, RD_PHASE_READY, RD_PHASE_FINALIZED };
 

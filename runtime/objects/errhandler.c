@@ -1,15 +1,15 @@
 /* errhandler.c - error handlers and error reporting (errhandler.h). */
-#include "runtime/errhandler.h"
+#include "runtime/objects/errhandler.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/comm.h"
-#include "runtime/job.h"
-#include "runtime/state.h"
-#include "runtime/win.h"
+#include "runtime/objects/comm.h"
+#include "runtime/base/job.h"
+#include "runtime/base/state.h"
+#include "runtime/objects/win.h"
 
 struct rd_errhandler_s rd_mpi_errors_are_fatal = {
     .magic = RD_ERRH_MAGIC, .kind = RD_ERRH_FATAL, .predefined = 1};

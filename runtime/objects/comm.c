@@ -1,14 +1,14 @@
 /* comm.c - communicators (comm.h): creation, context ids, release. */
-#include "runtime/comm.h"
+#include "runtime/objects/comm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/errhandler.h"
-#include "runtime/job.h"
-#include "runtime/nodemem.h"
+#include "runtime/objects/errhandler.h"
+#include "runtime/base/job.h"
+#include "runtime/base/nodemem.h"
 #include "runtime/p2p/p2p.h"
-#include "runtime/request.h"
+#include "runtime/p2p/request.h"
 
 /* Usable before MPI_Init so that errors found then reach a handler. */
 static int rd_self_world_rank[1];

@@ -1,7 +1,7 @@
 /* nodemem.c - the node's arena for the collectives (nodemem.h). */
 #include "config.h"
 
-#include "runtime/nodemem.h"
+#include "runtime/base/nodemem.h"
 
 #include <string.h>
 

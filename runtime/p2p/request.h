@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 #include "transports/transport.h"
 
 #define RD_REQ_MAGIC 0x52657175u /* "Requ" */

@@ -11,7 +11,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "runtime/error.h"
+#include "runtime/base/error.h"
 
 #define RD_ERRH_MAGIC 0x45727248u /* "ErrH" */
 
