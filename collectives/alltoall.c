@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 
 /* The send side: (buf, count, dt) of block i, in any form. */
@@ -65,7 +65,7 @@ static rd_status send_side(struct rd_sched *s, const struct rd_coll_args *a, str
     }
     char *copy = rd_sched_alloc(s, (size_t)(hi - lo));
     RD_CNEW(copy);
-    RD_CTRY(rd_sched_copy(s, (char *)a->rbuf + lo, (int)(hi - lo), MPI_BYTE, copy, (int)(hi - lo), MPI_BYTE));
+    RD_TRY(rd_sched_copy(s, (char *)a->rbuf + lo, (int)(hi - lo), MPI_BYTE, copy, (int)(hi - lo), MPI_BYTE));
     x = rs;
     x.buf = copy - lo;
     *out = x;
@@ -87,16 +87,16 @@ static rd_status pairwise(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
     struct side sx, rx = recv_side(a);
-    RD_CTRY(send_side(s, a, &sx));
-    RD_CTRY(own(s, &sx, &rx, r));
+    RD_TRY(send_side(s, a, &sx));
+    RD_TRY(own(s, &sx, &rx, r));
     for (int i = 1; i < n; i++) {
         int to = (r + i) % n, from = (r - i + n) % n, c;
         MPI_Datatype dt;
         const void *p = sblock(&sx, to, &c, &dt);
-        RD_CTRY(rd_sched_send(s, p, c, dt, to));
+        RD_TRY(rd_sched_send(s, p, c, dt, to));
         p = sblock(&rx, from, &c, &dt);
-        RD_CTRY(rd_sched_recv(s, (void *)p, c, dt, from));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_recv(s, (void *)p, c, dt, from));
+        RD_TRY(rd_sched_wait(s));
     }
     return RD_OK;
 }
@@ -106,19 +106,19 @@ static rd_status linear(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
     struct side sx, rx = recv_side(a);
-    RD_CTRY(send_side(s, a, &sx));
-    RD_CTRY(own(s, &sx, &rx, r));
+    RD_TRY(send_side(s, a, &sx));
+    RD_TRY(own(s, &sx, &rx, r));
     for (int i = 1; i < n; i++) {
         int from = (r - i + n) % n, c;
         MPI_Datatype dt;
         const void *p = sblock(&rx, from, &c, &dt);
-        RD_CTRY(rd_sched_recv(s, (void *)p, c, dt, from));
+        RD_TRY(rd_sched_recv(s, (void *)p, c, dt, from));
     }
     for (int i = 1; i < n; i++) {
         int to = (r + i) % n, c;
         MPI_Datatype dt;
         const void *p = sblock(&sx, to, &c, &dt);
-        RD_CTRY(rd_sched_send(s, p, c, dt, to));
+        RD_TRY(rd_sched_send(s, p, c, dt, to));
     }
     return RD_OK;
 }
@@ -137,7 +137,7 @@ rd_status rd_alltoall_bruck(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
     struct side sx, rx = recv_side(a);
-    RD_CTRY(send_side(s, a, &sx));
+    RD_TRY(send_side(s, a, &sx));
     size_t B = (size_t)a->rcount * a->rdt->size;
     if (n == 1)
         return own(s, &sx, &rx, r);
@@ -153,21 +153,21 @@ rd_status rd_alltoall_bruck(struct rd_sched *s, const struct rd_coll_args *a)
         int c;
         MPI_Datatype dt;
         const void *p = sblock(&sx, (r + i) % n, &c, &dt);
-        RD_CTRY(rd_sched_copy(s, p, c, dt, tmp + (size_t)i * B, (int)B, MPI_BYTE));
+        RD_TRY(rd_sched_copy(s, p, c, dt, tmp + (size_t)i * B, (int)B, MPI_BYTE));
     }
     for (int k = 1; k < n; k <<= 1) {
         int nb = 0;
         for (int i = 0; i < n; i++)
             if (i & k)
-                RD_CTRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE, sendb + (size_t)nb++ * B,
+                RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE, sendb + (size_t)nb++ * B,
                                       (int)B, MPI_BYTE));
-        RD_CTRY(rd_sched_send(s, sendb, (int)(nb * B), MPI_BYTE, (r + k) % n));
-        RD_CTRY(rd_sched_recv(s, recvb, (int)(nb * B), MPI_BYTE, (r - k + n) % n));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, sendb, (int)(nb * B), MPI_BYTE, (r + k) % n));
+        RD_TRY(rd_sched_recv(s, recvb, (int)(nb * B), MPI_BYTE, (r - k + n) % n));
+        RD_TRY(rd_sched_wait(s));
         nb = 0;
         for (int i = 0; i < n; i++)
             if (i & k)
-                RD_CTRY(rd_sched_copy(s, recvb + (size_t)nb++ * B, (int)B, MPI_BYTE, tmp + (size_t)i * B,
+                RD_TRY(rd_sched_copy(s, recvb + (size_t)nb++ * B, (int)B, MPI_BYTE, tmp + (size_t)i * B,
                                       (int)B, MPI_BYTE));
     }
     /* tmp block i now holds what rank r - i sent to r */
@@ -175,7 +175,7 @@ rd_status rd_alltoall_bruck(struct rd_sched *s, const struct rd_coll_args *a)
         int c;
         MPI_Datatype dt;
         void *p = (void *)sblock(&rx, (r - i + n) % n, &c, &dt);
-        RD_CTRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE, p, c, dt));
+        RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE, p, c, dt));
     }
     return RD_OK;
 }

@@ -4,7 +4,7 @@
 
 #include <limits.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 #include "runtime/base/params.h"
 
@@ -20,15 +20,15 @@ rd_status rd_bcast_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     int mask = 1;
     while (mask < n) {
         if (v & mask) {
-            RD_CTRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, REAL(v - mask)));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, REAL(v - mask)));
+            RD_TRY(rd_sched_wait(s));
             break;
         }
         mask <<= 1;
     }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (v + mask < n)
-            RD_CTRY(rd_sched_send(s, a->rbuf, a->count, a->dt, REAL(v + mask)));
+            RD_TRY(rd_sched_send(s, a->rbuf, a->count, a->dt, REAL(v + mask)));
     return RD_OK;
 }
 
@@ -41,7 +41,7 @@ static rd_status scatter_allgather(struct rd_sched *s, const struct rd_coll_args
     if (a->count == 0 || n == 1)
         return RD_OK;
     int *cnt, *displ;
-    RD_CTRY(rd_coll_split(s, a->count, n, &cnt, &displ));
+    RD_TRY(rd_coll_split(s, a->count, n, &cnt, &displ));
     void *buf = a->rbuf;
     MPI_Datatype dt = a->dt;
     /* chunks [c0, c1) as one run of elements */
@@ -51,9 +51,9 @@ static rd_status scatter_allgather(struct rd_sched *s, const struct rd_coll_args
     while (mask < n) {
         if (v & mask) {
             int hi = v + mask < n ? v + mask : n;
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(buf, displ[v], dt), RANGE_COUNT(v, hi), dt,
+            RD_TRY(rd_sched_recv(s, rd_coll_at(buf, displ[v], dt), RANGE_COUNT(v, hi), dt,
                                   REAL(v - mask)));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_wait(s));
             break;
         }
         mask <<= 1;
@@ -62,18 +62,18 @@ static rd_status scatter_allgather(struct rd_sched *s, const struct rd_coll_args
         int c = v + mask;
         if (c < n) {
             int hi = c + mask < n ? c + mask : n;
-            RD_CTRY(rd_sched_send(s, rd_coll_at(buf, displ[c], dt), RANGE_COUNT(c, hi), dt,
+            RD_TRY(rd_sched_send(s, rd_coll_at(buf, displ[c], dt), RANGE_COUNT(c, hi), dt,
                                   REAL(c)));
         }
     }
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_sched_wait(s));
     /* ring allgather of the chunks */
     int right = REAL((v + 1) % n), left = REAL((v - 1 + n) % n);
     for (int i = 0; i < n - 1; i++) {
         int sc = (v - i + n) % n, rc = (v - i - 1 + n) % n;
-        RD_CTRY(rd_sched_send(s, rd_coll_at(buf, displ[sc], dt), cnt[sc], dt, right));
-        RD_CTRY(rd_sched_recv(s, rd_coll_at(buf, displ[rc], dt), cnt[rc], dt, left));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, rd_coll_at(buf, displ[sc], dt), cnt[sc], dt, right));
+        RD_TRY(rd_sched_recv(s, rd_coll_at(buf, displ[rc], dt), cnt[rc], dt, left));
+        RD_TRY(rd_sched_wait(s));
     }
 #undef RANGE_COUNT
     return RD_OK;
@@ -96,14 +96,14 @@ static rd_status pipeline(struct rd_sched *s, const struct rd_coll_args *a)
     for (int j = 0; j <= nseg; j++) {
         if (j < nseg) {
             int c = j == nseg - 1 ? a->count - j * seg : seg;
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)j * seg, a->dt), c, a->dt, prev));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)j * seg, a->dt), c, a->dt, prev));
         }
         if (j > 0) {
             int c = j - 1 == nseg - 1 ? a->count - (j - 1) * seg : seg;
-            RD_CTRY(rd_sched_send(s, rd_coll_at(a->rbuf, (MPI_Aint)(j - 1) * seg, a->dt), c, a->dt,
+            RD_TRY(rd_sched_send(s, rd_coll_at(a->rbuf, (MPI_Aint)(j - 1) * seg, a->dt), c, a->dt,
                                   next));
         }
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_wait(s));
     }
     return RD_OK;
 }
@@ -130,11 +130,11 @@ static rd_status in_bytes(struct rd_sched *s, const struct rd_coll_args *a,
     b.rbuf = rd_sched_alloc(s, bytes ? bytes : 1);
     RD_CNEW(b.rbuf);
     if (root)
-        RD_CTRY(rd_sched_copy(s, a->rbuf, a->count, a->dt, b.rbuf, b.count, MPI_BYTE));
-    RD_CTRY(alg(s, &b));
+        RD_TRY(rd_sched_copy(s, a->rbuf, a->count, a->dt, b.rbuf, b.count, MPI_BYTE));
+    RD_TRY(alg(s, &b));
     if (root)
         return RD_OK;
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_sched_wait(s));
     return rd_sched_copy(s, b.rbuf, b.count, MPI_BYTE, a->rbuf, a->count, a->dt);
 }
 
@@ -156,9 +156,9 @@ rd_status rd_bcast_linear(struct rd_sched *s, const struct rd_coll_args *a)
         return RD_OK;
     if (r == a->root) {
         for (int i = 1; i < n; i++)
-            RD_CTRY(rd_sched_send(s, a->rbuf, a->count, a->dt, REAL(i)));
+            RD_TRY(rd_sched_send(s, a->rbuf, a->count, a->dt, REAL(i)));
     } else {
-        RD_CTRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, a->root));
+        RD_TRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, a->root));
     }
     return RD_OK;
 }

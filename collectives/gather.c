@@ -4,7 +4,7 @@
  * own side's datatype, and a subtree's blocks travel as one message. */
 #include "config.h"
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 
 static inline int lowbit_subtree(int v, int n)
@@ -33,20 +33,20 @@ rd_status rd_gather_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     char *tmp = rd_sched_alloc(s, (size_t)m * B);
     RD_CNEW(tmp);
     if (inplace)
-        RD_CTRY(rd_sched_copy(s, rd_coll_at(a->rbuf, (MPI_Aint)r * a->rcount, a->rdt), a->rcount,
+        RD_TRY(rd_sched_copy(s, rd_coll_at(a->rbuf, (MPI_Aint)r * a->rcount, a->rdt), a->rcount,
                               a->rdt, tmp, (int)B, MPI_BYTE));
     else
-        RD_CTRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, tmp, (int)B, MPI_BYTE));
+        RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, tmp, (int)B, MPI_BYTE));
     for (int mask = 1; mask < m; mask <<= 1) {
         int c = v + mask;
         int cm = c + mask <= v + m ? mask : v + m - c;
-        RD_CTRY(rd_sched_recv(s, tmp + (size_t)mask * B, (int)((size_t)cm * B), MPI_BYTE, (c + root) % n));
+        RD_TRY(rd_sched_recv(s, tmp + (size_t)mask * B, (int)((size_t)cm * B), MPI_BYTE, (c + root) % n));
     }
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_sched_wait(s));
     if (v != 0)
         return rd_sched_send(s, tmp, (int)((size_t)m * B), MPI_BYTE, parent);
     for (int i = inplace ? 1 : 0; i < n; i++)
-        RD_CTRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE,
+        RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE,
                               rd_coll_at(a->rbuf, (MPI_Aint)((i + root) % n) * a->rcount, a->rdt),
                               a->rcount, a->rdt));
     return RD_OK;
@@ -61,9 +61,9 @@ rd_status rd_gather_linear(struct rd_sched *s, const struct rd_coll_args *a)
         void *at = rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt);
         if (i == r) {
             if (a->sbuf != MPI_IN_PLACE)
-                RD_CTRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, at, a->rcount, a->rdt));
+                RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, at, a->rcount, a->rdt));
         } else {
-            RD_CTRY(rd_sched_recv(s, at, a->rcount, a->rdt, i));
+            RD_TRY(rd_sched_recv(s, at, a->rcount, a->rdt, i));
         }
     }
     return RD_OK;
@@ -78,9 +78,9 @@ rd_status rd_gatherv_linear(struct rd_sched *s, const struct rd_coll_args *a)
         void *at = rd_coll_at(a->rbuf, a->rdispls[i], a->rdt);
         if (i == r) {
             if (a->sbuf != MPI_IN_PLACE)
-                RD_CTRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, at, a->rcounts[i], a->rdt));
+                RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, at, a->rcounts[i], a->rdt));
         } else {
-            RD_CTRY(rd_sched_recv(s, at, a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, at, a->rcounts[i], a->rdt, i));
         }
     }
     return RD_OK;
@@ -104,15 +104,15 @@ rd_status rd_scatter_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     RD_CNEW(tmp);
     if (v == 0) {
         for (int i = 1; i < n; i++)
-            RD_CTRY(rd_sched_copy(s, rd_coll_at(a->sbuf, (MPI_Aint)((i + root) % n) * a->scount, a->sdt),
+            RD_TRY(rd_sched_copy(s, rd_coll_at(a->sbuf, (MPI_Aint)((i + root) % n) * a->scount, a->sdt),
                                   a->scount, a->sdt, tmp + (size_t)i * B, (int)B, MPI_BYTE));
         if (!inplace)
-            RD_CTRY(rd_sched_copy(s, rd_coll_at(a->sbuf, (MPI_Aint)r * a->scount, a->sdt), a->scount,
+            RD_TRY(rd_sched_copy(s, rd_coll_at(a->sbuf, (MPI_Aint)r * a->scount, a->sdt), a->scount,
                                   a->sdt, a->rbuf, a->rcount, a->rdt));
     } else {
-        RD_CTRY(rd_sched_recv(s, tmp, (int)((size_t)m * B), MPI_BYTE, parent));
-        RD_CTRY(rd_sched_wait(s));
-        RD_CTRY(rd_sched_copy(s, tmp, (int)B, MPI_BYTE, a->rbuf, a->rcount, a->rdt));
+        RD_TRY(rd_sched_recv(s, tmp, (int)((size_t)m * B), MPI_BYTE, parent));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_copy(s, tmp, (int)B, MPI_BYTE, a->rbuf, a->rcount, a->rdt));
     }
     int top = 1;
     while (top < m)
@@ -122,7 +122,7 @@ rd_status rd_scatter_binomial(struct rd_sched *s, const struct rd_coll_args *a)
         if (mask >= m)
             continue;
         int cm = c + mask <= v + m ? mask : v + m - c;
-        RD_CTRY(rd_sched_send(s, tmp + (size_t)mask * B, (int)((size_t)cm * B), MPI_BYTE, (c + root) % n));
+        RD_TRY(rd_sched_send(s, tmp + (size_t)mask * B, (int)((size_t)cm * B), MPI_BYTE, (c + root) % n));
     }
     return RD_OK;
 }
@@ -136,9 +136,9 @@ rd_status rd_scatter_linear(struct rd_sched *s, const struct rd_coll_args *a)
         const void *at = rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt);
         if (i == r) {
             if (a->rbuf != MPI_IN_PLACE)
-                RD_CTRY(rd_sched_copy(s, at, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt));
+                RD_TRY(rd_sched_copy(s, at, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt));
         } else {
-            RD_CTRY(rd_sched_send(s, at, a->scount, a->sdt, i));
+            RD_TRY(rd_sched_send(s, at, a->scount, a->sdt, i));
         }
     }
     return RD_OK;
@@ -153,9 +153,9 @@ rd_status rd_scatterv_linear(struct rd_sched *s, const struct rd_coll_args *a)
         const void *at = rd_coll_at(a->sbuf, a->sdispls[i], a->sdt);
         if (i == r) {
             if (a->rbuf != MPI_IN_PLACE)
-                RD_CTRY(rd_sched_copy(s, at, a->scounts[i], a->sdt, a->rbuf, a->rcount, a->rdt));
+                RD_TRY(rd_sched_copy(s, at, a->scounts[i], a->sdt, a->rbuf, a->rcount, a->rdt));
         } else {
-            RD_CTRY(rd_sched_send(s, at, a->scounts[i], a->sdt, i));
+            RD_TRY(rd_sched_send(s, at, a->scounts[i], a->sdt, i));
         }
     }
     return RD_OK;
@@ -176,13 +176,13 @@ static rd_status own_block(struct rd_sched *s, const struct rd_coll_args *a, voi
 rd_status rd_allgather_ring(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
-    RD_CTRY(own_block(s, a, BLOCK(r), a->rcount));
+    RD_TRY(own_block(s, a, BLOCK(r), a->rcount));
     int right = (r + 1) % n, left = (r - 1 + n) % n;
     for (int i = 0; i < n - 1; i++) {
         int sb = (r - i + n) % n, rb = (r - i - 1 + n) % n;
-        RD_CTRY(rd_sched_send(s, BLOCK(sb), a->rcount, a->rdt, right));
-        RD_CTRY(rd_sched_recv(s, BLOCK(rb), a->rcount, a->rdt, left));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, BLOCK(sb), a->rcount, a->rdt, right));
+        RD_TRY(rd_sched_recv(s, BLOCK(rb), a->rcount, a->rdt, left));
+        RD_TRY(rd_sched_wait(s));
     }
     return RD_OK;
 }
@@ -192,12 +192,12 @@ rd_status rd_allgather_ring(struct rd_sched *s, const struct rd_coll_args *a)
 rd_status rd_allgather_recursive_doubling(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
-    RD_CTRY(own_block(s, a, BLOCK(r), a->rcount));
+    RD_TRY(own_block(s, a, BLOCK(r), a->rcount));
     for (int mask = 1; mask < n; mask <<= 1) {
         int peer = r ^ mask, lo = r & ~(mask - 1), plo = peer & ~(mask - 1);
-        RD_CTRY(rd_sched_send(s, BLOCK(lo), mask * a->rcount, a->rdt, peer));
-        RD_CTRY(rd_sched_recv(s, BLOCK(plo), mask * a->rcount, a->rdt, peer));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, BLOCK(lo), mask * a->rcount, a->rdt, peer));
+        RD_TRY(rd_sched_recv(s, BLOCK(plo), mask * a->rcount, a->rdt, peer));
+        RD_TRY(rd_sched_wait(s));
     }
     return RD_OK;
 }
@@ -213,19 +213,19 @@ rd_status rd_allgather_bruck(struct rd_sched *s, const struct rd_coll_args *a)
     void *tmp = rd_sched_tmp(s, n * rc, dt);
     RD_CNEW(tmp);
     if (a->sbuf == MPI_IN_PLACE)
-        RD_CTRY(rd_sched_copy(s, BLOCK(r), rc, dt, tmp, rc, dt));
+        RD_TRY(rd_sched_copy(s, BLOCK(r), rc, dt, tmp, rc, dt));
     else
-        RD_CTRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, tmp, rc, dt));
+        RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, tmp, rc, dt));
     for (int k = 1; k < n; k <<= 1) {
         int cnt = k < n - k ? k : n - k;
-        RD_CTRY(rd_sched_send(s, tmp, cnt * rc, dt, (r - k + n) % n));
-        RD_CTRY(rd_sched_recv(s, rd_coll_at(tmp, (MPI_Aint)k * rc, dt), cnt * rc, dt, (r + k) % n));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, tmp, cnt * rc, dt, (r - k + n) % n));
+        RD_TRY(rd_sched_recv(s, rd_coll_at(tmp, (MPI_Aint)k * rc, dt), cnt * rc, dt, (r + k) % n));
+        RD_TRY(rd_sched_wait(s));
     }
     /* tmp block i is rank (r + i) mod n's */
-    RD_CTRY(rd_sched_copy(s, tmp, (n - r) * rc, dt, BLOCK(r), (n - r) * rc, dt));
+    RD_TRY(rd_sched_copy(s, tmp, (n - r) * rc, dt, BLOCK(r), (n - r) * rc, dt));
     if (r > 0)
-        RD_CTRY(rd_sched_copy(s, rd_coll_at(tmp, (MPI_Aint)(n - r) * rc, dt), r * rc, dt, BLOCK(0),
+        RD_TRY(rd_sched_copy(s, rd_coll_at(tmp, (MPI_Aint)(n - r) * rc, dt), r * rc, dt, BLOCK(0),
                               r * rc, dt));
     return RD_OK;
 }
@@ -236,13 +236,13 @@ rd_status rd_allgather_bruck(struct rd_sched *s, const struct rd_coll_args *a)
 rd_status rd_allgatherv_ring(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
-    RD_CTRY(own_block(s, a, VBLOCK(r), a->rcounts[r]));
+    RD_TRY(own_block(s, a, VBLOCK(r), a->rcounts[r]));
     int right = (r + 1) % n, left = (r - 1 + n) % n;
     for (int i = 0; i < n - 1; i++) {
         int sb = (r - i + n) % n, rb = (r - i - 1 + n) % n;
-        RD_CTRY(rd_sched_send(s, VBLOCK(sb), a->rcounts[sb], a->rdt, right));
-        RD_CTRY(rd_sched_recv(s, VBLOCK(rb), a->rcounts[rb], a->rdt, left));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, VBLOCK(sb), a->rcounts[sb], a->rdt, right));
+        RD_TRY(rd_sched_recv(s, VBLOCK(rb), a->rcounts[rb], a->rdt, left));
+        RD_TRY(rd_sched_wait(s));
     }
     return RD_OK;
 }
@@ -251,14 +251,14 @@ rd_status rd_allgatherv_ring(struct rd_sched *s, const struct rd_coll_args *a)
 rd_status rd_allgatherv_linear(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
-    RD_CTRY(own_block(s, a, VBLOCK(r), a->rcounts[r]));
+    RD_TRY(own_block(s, a, VBLOCK(r), a->rcounts[r]));
     const void *mine = a->sbuf == MPI_IN_PLACE ? VBLOCK(r) : a->sbuf;
     int mc = a->sbuf == MPI_IN_PLACE ? a->rcounts[r] : a->scount;
     MPI_Datatype mdt = a->sbuf == MPI_IN_PLACE ? a->rdt : a->sdt;
     for (int i = 1; i < n; i++) {
         int from = (r - i + n) % n, to = (r + i) % n;
-        RD_CTRY(rd_sched_recv(s, VBLOCK(from), a->rcounts[from], a->rdt, from));
-        RD_CTRY(rd_sched_send(s, mine, mc, mdt, to));
+        RD_TRY(rd_sched_recv(s, VBLOCK(from), a->rcounts[from], a->rdt, from));
+        RD_TRY(rd_sched_send(s, mine, mc, mdt, to));
     }
     return RD_OK;
 }

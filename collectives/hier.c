@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
@@ -30,6 +30,11 @@ struct rd_coll_hier {
     int me;         /* this rank's index in members */
     int useful;     /* more than one node, and some node with more than one rank */
 };
+
+void rd_coll_init(void)
+{
+    rd_comm_on_free(rd_coll_hier_free);
+}
 
 void rd_coll_hier_free(MPI_Comm comm)
 {
@@ -157,15 +162,15 @@ static rd_status grp_bcast(struct rd_sched *s, void *buf, int count, MPI_Datatyp
 #define GREAL(x) grp[((x) + ri) % m]
     while (mask < m) {
         if (v & mask) {
-            RD_CTRY(rd_sched_recv(s, buf, count, dt, GREAL(v - mask)));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_recv(s, buf, count, dt, GREAL(v - mask)));
+            RD_TRY(rd_sched_wait(s));
             break;
         }
         mask <<= 1;
     }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (v + mask < m)
-            RD_CTRY(rd_sched_send(s, buf, count, dt, GREAL(v + mask)));
+            RD_TRY(rd_sched_send(s, buf, count, dt, GREAL(v + mask)));
     return RD_OK;
 }
 
@@ -181,8 +186,8 @@ static rd_status grp_reduce(struct rd_sched *s, const void *mine, void *out, int
     void *acc = NULL, *tmp = NULL;
     for (int mask = 1; mask < m; mask <<= 1) {
         if (v & mask) {
-            RD_CTRY(rd_sched_send(s, cur, count, dt, GREAL(v - mask)));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_send(s, cur, count, dt, GREAL(v - mask)));
+            RD_TRY(rd_sched_wait(s));
             return RD_OK;
         }
         if (v + mask < m) {
@@ -192,19 +197,19 @@ static rd_status grp_reduce(struct rd_sched *s, const void *mine, void *out, int
                 RD_CNEW(acc);
                 RD_CNEW(tmp);
                 if (acc != mine)
-                    RD_CTRY(rd_sched_copy(s, mine, count, dt, acc, count, dt));
+                    RD_TRY(rd_sched_copy(s, mine, count, dt, acc, count, dt));
                 cur = acc;
             }
-            RD_CTRY(rd_sched_recv(s, tmp, count, dt, GREAL(v + mask)));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_recv(s, tmp, count, dt, GREAL(v + mask)));
+            RD_TRY(rd_sched_wait(s));
             if (count > 0)
-                RD_CTRY(rd_sched_reduce(s, tmp, acc, count, dt, op));
+                RD_TRY(rd_sched_reduce(s, tmp, acc, count, dt, op));
         }
     }
 #undef GREAL
     /* index ri: the result in out (already there if it had children) */
     if (cur != out && count > 0)
-        RD_CTRY(rd_sched_copy(s, cur, count, dt, out, count, dt));
+        RD_TRY(rd_sched_copy(s, cur, count, dt, out, count, dt));
     return RD_OK;
 }
 
@@ -215,14 +220,14 @@ static rd_status grp_reduce(struct rd_sched *s, const void *mine, void *out, int
 rd_status rd_barrier_hier(struct rd_sched *s, const struct rd_coll_args *a)
 {
     struct groups g;
-    RD_CTRY(two_levels(s, a, -1, &g));
-    RD_CTRY(grp_reduce(s, NULL, NULL, 0, MPI_BYTE, MPI_OP_NULL, g.local, g.nlocal, g.ilocal, g.rlocal));
+    RD_TRY(two_levels(s, a, -1, &g));
+    RD_TRY(grp_reduce(s, NULL, NULL, 0, MPI_BYTE, MPI_OP_NULL, g.local, g.nlocal, g.ilocal, g.rlocal));
     if (g.ilead >= 0) {
         int L = g.nlead, i = g.ilead;
         for (int k = 1; k < L; k <<= 1) {
-            RD_CTRY(rd_sched_send(s, NULL, 0, MPI_BYTE, g.lead[(i + k) % L]));
-            RD_CTRY(rd_sched_recv(s, NULL, 0, MPI_BYTE, g.lead[(i - k + L) % L]));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_send(s, NULL, 0, MPI_BYTE, g.lead[(i + k) % L]));
+            RD_TRY(rd_sched_recv(s, NULL, 0, MPI_BYTE, g.lead[(i - k + L) % L]));
+            RD_TRY(rd_sched_wait(s));
         }
     }
     return grp_bcast(s, NULL, 0, MPI_BYTE, g.local, g.nlocal, g.ilocal, g.rlocal);
@@ -234,9 +239,9 @@ rd_status rd_bcast_hier(struct rd_sched *s, const struct rd_coll_args *a)
     if (a->count == 0)
         return RD_OK;
     struct groups g;
-    RD_CTRY(two_levels(s, a, a->root, &g));
+    RD_TRY(two_levels(s, a, a->root, &g));
     if (g.ilead >= 0)
-        RD_CTRY(grp_bcast(s, a->rbuf, a->count, a->dt, g.lead, g.nlead, g.ilead, g.rlead));
+        RD_TRY(grp_bcast(s, a->rbuf, a->count, a->dt, g.lead, g.nlead, g.ilead, g.rlead));
     return grp_bcast(s, a->rbuf, a->count, a->dt, g.local, g.nlocal, g.ilocal, g.rlocal);
 }
 
@@ -247,7 +252,7 @@ rd_status rd_reduce_hier(struct rd_sched *s, const struct rd_coll_args *a)
     if (a->count == 0)
         return RD_OK;
     struct groups g;
-    RD_CTRY(two_levels(s, a, a->root, &g));
+    RD_TRY(two_levels(s, a, a->root, &g));
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     int root = a->comm->rank == a->root;
     void *part = NULL; /* the node's partial result, at its leader */
@@ -255,9 +260,9 @@ rd_status rd_reduce_hier(struct rd_sched *s, const struct rd_coll_args *a)
         part = root ? a->rbuf : rd_sched_tmp(s, a->count, a->dt);
         RD_CNEW(part);
     }
-    RD_CTRY(grp_reduce(s, mine, part, a->count, a->dt, a->op, g.local, g.nlocal, g.ilocal, g.rlocal));
+    RD_TRY(grp_reduce(s, mine, part, a->count, a->dt, a->op, g.local, g.nlocal, g.ilocal, g.rlocal));
     if (g.ilead >= 0)
-        RD_CTRY(grp_reduce(s, part, root ? a->rbuf : part, a->count, a->dt, a->op, g.lead, g.nlead, g.ilead,
+        RD_TRY(grp_reduce(s, part, root ? a->rbuf : part, a->count, a->dt, a->op, g.lead, g.nlead, g.ilead,
                            g.rlead));
     return RD_OK;
 }
@@ -269,12 +274,12 @@ rd_status rd_allreduce_hier(struct rd_sched *s, const struct rd_coll_args *a)
     if (a->count == 0)
         return RD_OK;
     struct groups g;
-    RD_CTRY(two_levels(s, a, -1, &g));
+    RD_TRY(two_levels(s, a, -1, &g));
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    RD_CTRY(grp_reduce(s, mine, a->rbuf, a->count, a->dt, a->op, g.local, g.nlocal, g.ilocal, g.rlocal));
+    RD_TRY(grp_reduce(s, mine, a->rbuf, a->count, a->dt, a->op, g.local, g.nlocal, g.ilocal, g.rlocal));
     if (g.ilead >= 0) {
-        RD_CTRY(grp_reduce(s, a->rbuf, a->rbuf, a->count, a->dt, a->op, g.lead, g.nlead, g.ilead, 0));
-        RD_CTRY(grp_bcast(s, a->rbuf, a->count, a->dt, g.lead, g.nlead, g.ilead, 0));
+        RD_TRY(grp_reduce(s, a->rbuf, a->rbuf, a->count, a->dt, a->op, g.lead, g.nlead, g.ilead, 0));
+        RD_TRY(grp_bcast(s, a->rbuf, a->count, a->dt, g.lead, g.nlead, g.ilead, 0));
     }
     return grp_bcast(s, a->rbuf, a->count, a->dt, g.local, g.nlocal, g.ilocal, g.rlocal);
 }

@@ -8,7 +8,7 @@
  * leaders are rank 0 of each group. */
 #include "config.h"
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 
 /* The arguments of a phase within the local group. */
@@ -26,13 +26,13 @@ static rd_status barrier(struct rd_sched *s, const struct rd_coll_args *a)
 {
     struct rd_coll_args b = local_args(a);
     WITHIN(s, a);
-    RD_CTRY(rd_barrier_dissemination(s, &b));
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_barrier_dissemination(s, &b));
+    RD_TRY(rd_sched_wait(s));
     if (a->comm->rank == 0) {
         ACROSS(s, a);
-        RD_CTRY(rd_sched_send(s, NULL, 0, MPI_BYTE, 0));
-        RD_CTRY(rd_sched_recv(s, NULL, 0, MPI_BYTE, 0));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, NULL, 0, MPI_BYTE, 0));
+        RD_TRY(rd_sched_recv(s, NULL, 0, MPI_BYTE, 0));
+        RD_TRY(rd_sched_wait(s));
     }
     /* nobody leaves before its leader has met the other group's */
     WITHIN(s, a);
@@ -49,8 +49,8 @@ static rd_status bcast(struct rd_sched *s, const struct rd_coll_args *a)
     }
     if (a->comm->rank == 0) {
         ACROSS(s, a);
-        RD_CTRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, a->root));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, a->root));
+        RD_TRY(rd_sched_wait(s));
     }
     struct rd_coll_args b = local_args(a);
     b.root = 0;
@@ -70,8 +70,8 @@ static rd_status reduce_to_leader(struct rd_sched *s, const struct rd_coll_args 
         RD_CNEW(b.rbuf);
     }
     WITHIN(s, a);
-    RD_CTRY(rd_reduce_binomial(s, &b));
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_reduce_binomial(s, &b));
+    RD_TRY(rd_sched_wait(s));
     *out = b.rbuf;
     return RD_OK;
 }
@@ -85,10 +85,10 @@ static rd_status reduce(struct rd_sched *s, const struct rd_coll_args *a)
         return rd_sched_recv(s, a->rbuf, a->count, a->dt, 0);
     }
     void *part;
-    RD_CTRY(reduce_to_leader(s, a, &part));
+    RD_TRY(reduce_to_leader(s, a, &part));
     if (a->comm->rank == 0) {
         ACROSS(s, a);
-        RD_CTRY(rd_sched_send(s, part, a->count, a->dt, a->root));
+        RD_TRY(rd_sched_send(s, part, a->count, a->dt, a->root));
     }
     return RD_OK;
 }
@@ -98,12 +98,12 @@ static rd_status allreduce(struct rd_sched *s, const struct rd_coll_args *a)
     if (a->count == 0)
         return RD_OK;
     void *part;
-    RD_CTRY(reduce_to_leader(s, a, &part));
+    RD_TRY(reduce_to_leader(s, a, &part));
     if (a->comm->rank == 0) {
         ACROSS(s, a);
-        RD_CTRY(rd_sched_send(s, part, a->count, a->dt, 0));
-        RD_CTRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, 0));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, part, a->count, a->dt, 0));
+        RD_TRY(rd_sched_recv(s, a->rbuf, a->count, a->dt, 0));
+        RD_TRY(rd_sched_wait(s));
     }
     struct rd_coll_args b = local_args(a);
     b.root = 0;
@@ -130,24 +130,24 @@ static rd_status reduce_scatter(struct rd_sched *s, const struct rd_coll_args *a
     struct rd_coll_args b = *a;
     b.count = (int)total;
     void *part;
-    RD_CTRY(reduce_to_leader(s, &b, &part));
+    RD_TRY(reduce_to_leader(s, &b, &part));
     void *theirs = NULL;
     if (r == 0) {
         theirs = rd_sched_tmp(s, (int)total, a->dt);
         RD_CNEW(theirs);
         ACROSS(s, a);
-        RD_CTRY(rd_sched_send(s, part, (int)total, a->dt, 0));
-        RD_CTRY(rd_sched_recv(s, theirs, (int)total, a->dt, 0));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, part, (int)total, a->dt, 0));
+        RD_TRY(rd_sched_recv(s, theirs, (int)total, a->dt, 0));
+        RD_TRY(rd_sched_wait(s));
     }
     WITHIN(s, a);
     if (r == 0) {
         long off = 0;
         for (int i = 0; i < n; i++) {
             if (i == 0)
-                RD_CTRY(rd_sched_copy(s, theirs, cnt[0], a->dt, a->rbuf, cnt[0], a->dt));
+                RD_TRY(rd_sched_copy(s, theirs, cnt[0], a->dt, a->rbuf, cnt[0], a->dt));
             else
-                RD_CTRY(rd_sched_send(s, rd_coll_at(theirs, off, a->dt), cnt[i], a->dt, i));
+                RD_TRY(rd_sched_send(s, rd_coll_at(theirs, off, a->dt), cnt[i], a->dt, i));
             off += cnt[i];
         }
         return RD_OK;
@@ -164,9 +164,9 @@ static rd_status gather(struct rd_sched *s, const struct rd_coll_args *a, int v)
         return rd_sched_send(s, a->sbuf, a->scount, a->sdt, a->root);
     for (int i = 0; i < a->comm->remote_size; i++) {
         if (v)
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
         else
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
     }
     return RD_OK;
 }
@@ -180,9 +180,9 @@ static rd_status scatter(struct rd_sched *s, const struct rd_coll_args *a, int v
         return rd_sched_recv(s, a->rbuf, a->rcount, a->rdt, a->root);
     for (int i = 0; i < a->comm->remote_size; i++) {
         if (v)
-            RD_CTRY(rd_sched_send(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt, i));
+            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt, i));
         else
-            RD_CTRY(rd_sched_send(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount, a->sdt, i));
+            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount, a->sdt, i));
     }
     return RD_OK;
 }
@@ -196,12 +196,12 @@ static rd_status allgather(struct rd_sched *s, const struct rd_coll_args *a, int
     for (int k = 0; k < m; k++) {
         int i = (r + k) % m;
         if (v)
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
         else
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
     }
     for (int k = 0; k < m; k++)
-        RD_CTRY(rd_sched_send(s, a->sbuf, a->scount, a->sdt, (r + k) % m));
+        RD_TRY(rd_sched_send(s, a->sbuf, a->scount, a->sdt, (r + k) % m));
     return RD_OK;
 }
 
@@ -213,20 +213,20 @@ static rd_status alltoall(struct rd_sched *s, const struct rd_coll_args *a)
     for (int k = 0; k < m; k++) {
         int i = (r + k) % m;
         if (a->rdts)
-            RD_CTRY(rd_sched_recv(s, (char *)a->rbuf + a->rdispls[i], a->rcounts[i], a->rdts[i], i));
+            RD_TRY(rd_sched_recv(s, (char *)a->rbuf + a->rdispls[i], a->rcounts[i], a->rdts[i], i));
         else if (a->rcounts)
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
         else
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
     }
     for (int k = 0; k < m; k++) {
         int i = (r + k) % m;
         if (a->sdts)
-            RD_CTRY(rd_sched_send(s, (const char *)a->sbuf + a->sdispls[i], a->scounts[i], a->sdts[i], i));
+            RD_TRY(rd_sched_send(s, (const char *)a->sbuf + a->sdispls[i], a->scounts[i], a->sdts[i], i));
         else if (a->scounts)
-            RD_CTRY(rd_sched_send(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt, i));
+            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt, i));
         else
-            RD_CTRY(rd_sched_send(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount, a->sdt, i));
+            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount, a->sdt, i));
     }
     return RD_OK;
 }

@@ -7,7 +7,7 @@
  * travels in, and a receive expects the opposite direction. */
 #include "config.h"
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 
 struct nbrs {
@@ -71,36 +71,36 @@ static rd_status neighbors(struct rd_sched *s, MPI_Comm comm, struct nbrs *nb)
 rd_status rd_neighbor_allgather(struct rd_sched *s, const struct rd_coll_args *a)
 {
     struct nbrs nb;
-    RD_CTRY(neighbors(s, a->comm, &nb));
+    RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_CTRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount,
+        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount,
                                   a->rdt, nb.in[i], nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
-        RD_CTRY(rd_sched_send_sub(s, a->sbuf, a->scount, a->sdt, nb.out[i], nb.outsub[i]));
+        RD_TRY(rd_sched_send_sub(s, a->sbuf, a->scount, a->sdt, nb.out[i], nb.outsub[i]));
     return RD_OK;
 }
 
 rd_status rd_neighbor_allgatherv(struct rd_sched *s, const struct rd_coll_args *a)
 {
     struct nbrs nb;
-    RD_CTRY(neighbors(s, a->comm, &nb));
+    RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_CTRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt,
+        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt,
                                   nb.in[i], nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
-        RD_CTRY(rd_sched_send_sub(s, a->sbuf, a->scount, a->sdt, nb.out[i], nb.outsub[i]));
+        RD_TRY(rd_sched_send_sub(s, a->sbuf, a->scount, a->sdt, nb.out[i], nb.outsub[i]));
     return RD_OK;
 }
 
 rd_status rd_neighbor_alltoall(struct rd_sched *s, const struct rd_coll_args *a)
 {
     struct nbrs nb;
-    RD_CTRY(neighbors(s, a->comm, &nb));
+    RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_CTRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount,
+        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount,
                                   a->rdt, nb.in[i], nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
-        RD_CTRY(rd_sched_send_sub(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount,
+        RD_TRY(rd_sched_send_sub(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount,
                                   a->sdt, nb.out[i], nb.outsub[i]));
     return RD_OK;
 }
@@ -108,12 +108,12 @@ rd_status rd_neighbor_alltoall(struct rd_sched *s, const struct rd_coll_args *a)
 rd_status rd_neighbor_alltoallv(struct rd_sched *s, const struct rd_coll_args *a)
 {
     struct nbrs nb;
-    RD_CTRY(neighbors(s, a->comm, &nb));
+    RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_CTRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt,
+        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt,
                                   nb.in[i], nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
-        RD_CTRY(rd_sched_send_sub(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt,
+        RD_TRY(rd_sched_send_sub(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt,
                                   nb.out[i], nb.outsub[i]));
     return RD_OK;
 }
@@ -121,12 +121,12 @@ rd_status rd_neighbor_alltoallv(struct rd_sched *s, const struct rd_coll_args *a
 rd_status rd_neighbor_alltoallw(struct rd_sched *s, const struct rd_coll_args *a)
 {
     struct nbrs nb;
-    RD_CTRY(neighbors(s, a->comm, &nb));
+    RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_CTRY(rd_sched_recv_sub(s, (char *)a->rbuf + a->radispls[i], a->rcounts[i], a->rdts[i], nb.in[i],
+        RD_TRY(rd_sched_recv_sub(s, (char *)a->rbuf + a->radispls[i], a->rcounts[i], a->rdts[i], nb.in[i],
                                   nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
-        RD_CTRY(rd_sched_send_sub(s, (const char *)a->sbuf + a->sadispls[i], a->scounts[i], a->sdts[i],
+        RD_TRY(rd_sched_send_sub(s, (const char *)a->sbuf + a->sadispls[i], a->scounts[i], a->sdts[i],
                                   nb.out[i], nb.outsub[i]));
     return RD_OK;
 }

@@ -2,7 +2,7 @@
  * form is the general one with equal counts. */
 #include "config.h"
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/op.h"
 
@@ -27,22 +27,22 @@ static rd_status pairwise(struct rd_sched *s, const struct rd_coll_args *a, cons
     int n = a->comm->size, r = a->comm->rank;
     MPI_Datatype dt = a->dt;
     int *displ, total;
-    RD_CTRY(displs_of(s, cnt, n, &displ, &total));
+    RD_TRY(displs_of(s, cnt, n, &displ, &total));
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     if (total == 0)
         return RD_OK;
     void *acc = rd_sched_tmp(s, cnt[r], dt), *tmp = rd_sched_tmp(s, cnt[r], dt);
     RD_CNEW(acc);
     RD_CNEW(tmp);
-    RD_CTRY(rd_sched_copy(s, rd_coll_at(mine, displ[r], dt), cnt[r], dt, acc, cnt[r], dt));
+    RD_TRY(rd_sched_copy(s, rd_coll_at(mine, displ[r], dt), cnt[r], dt, acc, cnt[r], dt));
     for (int i = 1; i < n; i++) {
         int to = (r + i) % n, from = (r - i + n) % n;
-        RD_CTRY(rd_sched_send(s, rd_coll_at(mine, displ[to], dt), cnt[to], dt, to));
-        RD_CTRY(rd_sched_recv(s, tmp, cnt[r], dt, from));
-        RD_CTRY(rd_sched_wait(s));
-        RD_CTRY(rd_sched_reduce(s, tmp, acc, cnt[r], dt, a->op));
+        RD_TRY(rd_sched_send(s, rd_coll_at(mine, displ[to], dt), cnt[to], dt, to));
+        RD_TRY(rd_sched_recv(s, tmp, cnt[r], dt, from));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_reduce(s, tmp, acc, cnt[r], dt, a->op));
     }
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_sched_wait(s));
     return rd_sched_copy(s, acc, cnt[r], dt, a->rbuf, cnt[r], dt);
 }
 
@@ -53,7 +53,7 @@ static rd_status reduce_then_scatter(struct rd_sched *s, const struct rd_coll_ar
     int n = a->comm->size, r = a->comm->rank;
     MPI_Datatype dt = a->dt;
     int *displ, total;
-    RD_CTRY(displs_of(s, cnt, n, &displ, &total));
+    RD_TRY(displs_of(s, cnt, n, &displ, &total));
     if (total == 0)
         return RD_OK;
     struct rd_coll_args b = *a;
@@ -63,11 +63,11 @@ static rd_status reduce_then_scatter(struct rd_sched *s, const struct rd_coll_ar
     b.rbuf = r == 0 ? rd_sched_tmp(s, total, dt) : NULL;
     if (r == 0)
         RD_CNEW(b.rbuf);
-    RD_CTRY(rd_reduce_binomial(s, &b));
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_reduce_binomial(s, &b));
+    RD_TRY(rd_sched_wait(s));
     if (r == 0) {
         for (int i = 1; i < n; i++)
-            RD_CTRY(rd_sched_send(s, rd_coll_at(b.rbuf, displ[i], dt), cnt[i], dt, i));
+            RD_TRY(rd_sched_send(s, rd_coll_at(b.rbuf, displ[i], dt), cnt[i], dt, i));
         return rd_sched_copy(s, b.rbuf, cnt[0], dt, a->rbuf, cnt[0], dt);
     }
     return rd_sched_recv(s, a->rbuf, cnt[r], dt, 0);

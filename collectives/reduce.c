@@ -7,7 +7,7 @@
  * and swap buffers instead of copying. */
 #include "config.h"
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/op.h"
 
@@ -31,24 +31,24 @@ rd_status rd_reduce_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     int mask = 1;
     while (mask < n) {
         if (v & mask) {
-            RD_CTRY(rd_sched_send(s, cur, count, dt, REALV(v - mask)));
+            RD_TRY(rd_sched_send(s, cur, count, dt, REALV(v - mask)));
             break;
         }
         if (v + mask < n) {
             if (!acc) {
                 acc = (v == 0 && r == root) ? a->rbuf : rd_sched_tmp(s, count, dt);
                 RD_CNEW(acc);
-                RD_CTRY(rd_sched_copy(s, mine, count, dt, acc, count, dt));
+                RD_TRY(rd_sched_copy(s, mine, count, dt, acc, count, dt));
                 tmp = rd_sched_tmp(s, count, dt);
                 RD_CNEW(tmp);
                 cur = acc;
             }
-            RD_CTRY(rd_sched_recv(s, tmp, count, dt, REALV(v + mask)));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_recv(s, tmp, count, dt, REALV(v + mask)));
+            RD_TRY(rd_sched_wait(s));
             if (commute) {
-                RD_CTRY(rd_sched_reduce(s, tmp, acc, count, dt, a->op));
+                RD_TRY(rd_sched_reduce(s, tmp, acc, count, dt, a->op));
             } else {
-                RD_CTRY(rd_sched_reduce(s, acc, tmp, count, dt, a->op));
+                RD_TRY(rd_sched_reduce(s, acc, tmp, count, dt, a->op));
                 RD_SWAP(acc, tmp);
                 cur = acc;
             }
@@ -57,14 +57,14 @@ rd_status rd_reduce_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     }
     if (v == 0) {
         if (r == root) {
-            RD_CTRY(rd_sched_copy(s, cur, count, dt, a->rbuf, count, dt));
+            RD_TRY(rd_sched_copy(s, cur, count, dt, a->rbuf, count, dt));
         } else {
             /* non-commutative, root != 0: hand the result over */
-            RD_CTRY(rd_sched_send(s, cur, count, dt, root));
+            RD_TRY(rd_sched_send(s, cur, count, dt, root));
         }
     } else if (r == root) {
-        RD_CTRY(rd_sched_wait(s));
-        RD_CTRY(rd_sched_recv(s, a->rbuf, count, dt, 0));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_recv(s, a->rbuf, count, dt, 0));
     }
 #undef REALV
     return RD_OK;
@@ -85,19 +85,19 @@ rd_status rd_reduce_linear(struct rd_sched *s, const struct rd_coll_args *a)
     RD_CNEW(acc);
     RD_CNEW(tmp);
     if (n - 1 == root)
-        RD_CTRY(rd_sched_copy(s, mine, count, dt, acc, count, dt));
+        RD_TRY(rd_sched_copy(s, mine, count, dt, acc, count, dt));
     else
-        RD_CTRY(rd_sched_recv(s, acc, count, dt, n - 1));
+        RD_TRY(rd_sched_recv(s, acc, count, dt, n - 1));
     for (int i = n - 2; i >= 0; i--) {
         const void *in = mine;
         if (i != root) {
-            RD_CTRY(rd_sched_recv(s, tmp, count, dt, i));
+            RD_TRY(rd_sched_recv(s, tmp, count, dt, i));
             in = tmp;
         }
-        RD_CTRY(rd_sched_wait(s));
-        RD_CTRY(rd_sched_reduce(s, in, acc, count, dt, a->op));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_reduce(s, in, acc, count, dt, a->op));
     }
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_sched_wait(s));
     return rd_sched_copy(s, acc, count, dt, a->rbuf, count, dt);
 }
 
@@ -121,12 +121,12 @@ static rd_status fold_in(struct rd_sched *s, const struct rd_coll_args *a, void 
     int p2 = rd_coll_pow2_floor(n), rem = n - p2;
     if (r < 2 * rem) {
         if (r % 2 == 0) {
-            RD_CTRY(rd_sched_send(s, a->rbuf, a->count, a->dt, r + 1));
+            RD_TRY(rd_sched_send(s, a->rbuf, a->count, a->dt, r + 1));
             *newr = -1;
         } else {
-            RD_CTRY(rd_sched_recv(s, tmp, a->count, a->dt, r - 1));
-            RD_CTRY(rd_sched_wait(s));
-            RD_CTRY(rd_sched_reduce(s, tmp, a->rbuf, a->count, a->dt, a->op));
+            RD_TRY(rd_sched_recv(s, tmp, a->count, a->dt, r - 1));
+            RD_TRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_reduce(s, tmp, a->rbuf, a->count, a->dt, a->op));
             *newr = r / 2;
         }
     } else {
@@ -141,7 +141,7 @@ static rd_status fold_out(struct rd_sched *s, const struct rd_coll_args *a)
     int rem = n - rd_coll_pow2_floor(n);
     if (r >= 2 * rem)
         return RD_OK;
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_sched_wait(s));
     if (r % 2 == 0)
         return rd_sched_recv(s, a->rbuf, a->count, a->dt, r + 1);
     return rd_sched_send(s, a->rbuf, a->count, a->dt, r - 1);
@@ -160,28 +160,28 @@ rd_status rd_allreduce_recursive_doubling(struct rd_sched *s, const struct rd_co
     MPI_Datatype dt = a->dt;
     if (count == 0)
         return RD_OK;
-    RD_CTRY(start_in_rbuf(s, a));
+    RD_TRY(start_in_rbuf(s, a));
     if (n == 1)
         return RD_OK;
     int p2 = rd_coll_pow2_floor(n), rem = n - p2, newr;
     void *tmp = rd_sched_tmp(s, count, dt);
     RD_CNEW(tmp);
-    RD_CTRY(fold_in(s, a, tmp, &newr));
+    RD_TRY(fold_in(s, a, tmp, &newr));
     if (newr >= 0) {
         void *acc = a->rbuf;
         for (int mask = 1; mask < p2; mask <<= 1) {
             int pn = newr ^ mask, peer = real_of(pn, rem);
-            RD_CTRY(rd_sched_send(s, acc, count, dt, peer));
-            RD_CTRY(rd_sched_recv(s, tmp, count, dt, peer));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_send(s, acc, count, dt, peer));
+            RD_TRY(rd_sched_recv(s, tmp, count, dt, peer));
+            RD_TRY(rd_sched_wait(s));
             if (pn < newr || a->op->commute) {
-                RD_CTRY(rd_sched_reduce(s, tmp, acc, count, dt, a->op));
+                RD_TRY(rd_sched_reduce(s, tmp, acc, count, dt, a->op));
             } else {
-                RD_CTRY(rd_sched_reduce(s, acc, tmp, count, dt, a->op));
+                RD_TRY(rd_sched_reduce(s, acc, tmp, count, dt, a->op));
                 RD_SWAP(acc, tmp);
             }
         }
-        RD_CTRY(rd_sched_copy(s, acc, count, dt, a->rbuf, count, dt));
+        RD_TRY(rd_sched_copy(s, acc, count, dt, a->rbuf, count, dt));
     }
     return fold_out(s, a);
 }
@@ -205,13 +205,13 @@ rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_arg
         return start_in_rbuf(s, a);
     const void *src = a->sbuf != MPI_IN_PLACE && rem == 0 ? a->sbuf : a->rbuf;
     if (src == a->rbuf)
-        RD_CTRY(start_in_rbuf(s, a));
+        RD_TRY(start_in_rbuf(s, a));
     void *tmp = rd_sched_tmp(s, count, dt);
     RD_CNEW(tmp);
-    RD_CTRY(fold_in(s, a, tmp, &newr));
+    RD_TRY(fold_in(s, a, tmp, &newr));
     if (newr >= 0) {
         int *cnt, *displ;
-        RD_CTRY(rd_coll_split(s, count, p2, &cnt, &displ));
+        RD_TRY(rd_coll_split(s, count, p2, &cnt, &displ));
 #define RUN(b0, b1) (displ[(b1) - 1] + cnt[(b1) - 1] - displ[b0])
         for (int mask = p2 / 2; mask >= 1; mask >>= 1) {
             int pn = newr ^ mask, peer = real_of(pn, rem);
@@ -219,26 +219,26 @@ rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_arg
             int k0 = newr < pn ? lo : mid, k1 = newr < pn ? mid : hi; /* kept */
             int s0 = newr < pn ? mid : lo, s1 = newr < pn ? hi : mid; /* sent */
             int first = mask == p2 / 2 && src != a->rbuf;
-            RD_CTRY(rd_sched_send(s, rd_coll_at(first ? src : acc, displ[s0], dt), RUN(s0, s1), dt, peer));
+            RD_TRY(rd_sched_send(s, rd_coll_at(first ? src : acc, displ[s0], dt), RUN(s0, s1), dt, peer));
             if (first) {
                 /* the partner's near half lands in rbuf; ours is added to it */
-                RD_CTRY(rd_sched_recv(s, rd_coll_at(acc, displ[k0], dt), RUN(k0, k1), dt, peer));
-                RD_CTRY(rd_sched_wait(s));
-                RD_CTRY(rd_sched_reduce(s, rd_coll_at(src, displ[k0], dt), rd_coll_at(acc, displ[k0], dt),
+                RD_TRY(rd_sched_recv(s, rd_coll_at(acc, displ[k0], dt), RUN(k0, k1), dt, peer));
+                RD_TRY(rd_sched_wait(s));
+                RD_TRY(rd_sched_reduce(s, rd_coll_at(src, displ[k0], dt), rd_coll_at(acc, displ[k0], dt),
                                         RUN(k0, k1), dt, a->op));
                 continue;
             }
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(tmp, displ[k0], dt), RUN(k0, k1), dt, peer));
-            RD_CTRY(rd_sched_wait(s));
-            RD_CTRY(rd_sched_reduce(s, rd_coll_at(tmp, displ[k0], dt), rd_coll_at(acc, displ[k0], dt),
+            RD_TRY(rd_sched_recv(s, rd_coll_at(tmp, displ[k0], dt), RUN(k0, k1), dt, peer));
+            RD_TRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_reduce(s, rd_coll_at(tmp, displ[k0], dt), rd_coll_at(acc, displ[k0], dt),
                                     RUN(k0, k1), dt, a->op));
         }
         for (int mask = 1; mask < p2; mask <<= 1) {
             int pn = newr ^ mask, peer = real_of(pn, rem);
             int lo = newr & ~(mask - 1), plo = pn & ~(mask - 1);
-            RD_CTRY(rd_sched_send(s, rd_coll_at(acc, displ[lo], dt), RUN(lo, lo + mask), dt, peer));
-            RD_CTRY(rd_sched_recv(s, rd_coll_at(acc, displ[plo], dt), RUN(plo, plo + mask), dt, peer));
-            RD_CTRY(rd_sched_wait(s));
+            RD_TRY(rd_sched_send(s, rd_coll_at(acc, displ[lo], dt), RUN(lo, lo + mask), dt, peer));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(acc, displ[plo], dt), RUN(plo, plo + mask), dt, peer));
+            RD_TRY(rd_sched_wait(s));
         }
 #undef RUN
     }
@@ -254,26 +254,26 @@ rd_status rd_allreduce_ring(struct rd_sched *s, const struct rd_coll_args *a)
     void *acc = a->rbuf;
     if (count == 0)
         return RD_OK;
-    RD_CTRY(start_in_rbuf(s, a));
+    RD_TRY(start_in_rbuf(s, a));
     if (n == 1)
         return RD_OK;
     int *cnt, *displ;
-    RD_CTRY(rd_coll_split(s, count, n, &cnt, &displ));
+    RD_TRY(rd_coll_split(s, count, n, &cnt, &displ));
     void *tmp = rd_sched_tmp(s, cnt[0], dt);
     RD_CNEW(tmp);
     int right = (r + 1) % n, left = (r - 1 + n) % n;
     for (int i = 0; i < n - 1; i++) {
         int sb = (r - i + n) % n, rb = (r - i - 1 + n) % n;
-        RD_CTRY(rd_sched_send(s, rd_coll_at(acc, displ[sb], dt), cnt[sb], dt, right));
-        RD_CTRY(rd_sched_recv(s, tmp, cnt[rb], dt, left));
-        RD_CTRY(rd_sched_wait(s));
-        RD_CTRY(rd_sched_reduce(s, tmp, rd_coll_at(acc, displ[rb], dt), cnt[rb], dt, a->op));
+        RD_TRY(rd_sched_send(s, rd_coll_at(acc, displ[sb], dt), cnt[sb], dt, right));
+        RD_TRY(rd_sched_recv(s, tmp, cnt[rb], dt, left));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_reduce(s, tmp, rd_coll_at(acc, displ[rb], dt), cnt[rb], dt, a->op));
     }
     for (int i = 0; i < n - 1; i++) {
         int sb = (r + 1 - i + n) % n, rb = (r - i + n) % n;
-        RD_CTRY(rd_sched_send(s, rd_coll_at(acc, displ[sb], dt), cnt[sb], dt, right));
-        RD_CTRY(rd_sched_recv(s, rd_coll_at(acc, displ[rb], dt), cnt[rb], dt, left));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, rd_coll_at(acc, displ[sb], dt), cnt[sb], dt, right));
+        RD_TRY(rd_sched_recv(s, rd_coll_at(acc, displ[rb], dt), cnt[rb], dt, left));
+        RD_TRY(rd_sched_wait(s));
     }
     return RD_OK;
 }
@@ -285,8 +285,8 @@ rd_status rd_allreduce_reduce_bcast(struct rd_sched *s, const struct rd_coll_arg
         return RD_OK;
     struct rd_coll_args b = *a;
     b.root = 0;
-    RD_CTRY(rd_reduce_binomial(s, &b));
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_reduce_binomial(s, &b));
+    RD_TRY(rd_sched_wait(s));
     b.sbuf = NULL;
     return rd_bcast_binomial(s, &b);
 }

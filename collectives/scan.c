@@ -1,7 +1,7 @@
 /* scan.c - MPI_Scan and MPI_Exscan algorithms. */
 #include "config.h"
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/op.h"
 
@@ -21,29 +21,29 @@ static rd_status scan_rd(struct rd_sched *s, const struct rd_coll_args *a, int i
     void *partial = rd_sched_tmp(s, count, dt), *tmp = rd_sched_tmp(s, count, dt);
     RD_CNEW(partial);
     RD_CNEW(tmp);
-    RD_CTRY(rd_sched_copy(s, mine, count, dt, partial, count, dt));
+    RD_TRY(rd_sched_copy(s, mine, count, dt, partial, count, dt));
     int have = inclusive; /* result holds something yet */
     if (inclusive)
-        RD_CTRY(rd_sched_copy(s, mine, count, dt, a->rbuf, count, dt));
+        RD_TRY(rd_sched_copy(s, mine, count, dt, a->rbuf, count, dt));
     for (int mask = 1; mask < n; mask <<= 1) {
         int peer = r ^ mask;
         if (peer >= n)
             continue;
-        RD_CTRY(rd_sched_send(s, partial, count, dt, peer));
-        RD_CTRY(rd_sched_recv(s, tmp, count, dt, peer));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, partial, count, dt, peer));
+        RD_TRY(rd_sched_recv(s, tmp, count, dt, peer));
+        RD_TRY(rd_sched_wait(s));
         if (peer < r) {
             if (have) {
-                RD_CTRY(rd_sched_reduce(s, tmp, a->rbuf, count, dt, op));
+                RD_TRY(rd_sched_reduce(s, tmp, a->rbuf, count, dt, op));
             } else {
-                RD_CTRY(rd_sched_copy(s, tmp, count, dt, a->rbuf, count, dt));
+                RD_TRY(rd_sched_copy(s, tmp, count, dt, a->rbuf, count, dt));
                 have = 1;
             }
-            RD_CTRY(rd_sched_reduce(s, tmp, partial, count, dt, op));
+            RD_TRY(rd_sched_reduce(s, tmp, partial, count, dt, op));
         } else if (op->commute) {
-            RD_CTRY(rd_sched_reduce(s, tmp, partial, count, dt, op));
+            RD_TRY(rd_sched_reduce(s, tmp, partial, count, dt, op));
         } else {
-            RD_CTRY(rd_sched_reduce(s, partial, tmp, count, dt, op));
+            RD_TRY(rd_sched_reduce(s, partial, tmp, count, dt, op));
             RD_SWAP(partial, tmp);
         }
     }
@@ -62,20 +62,20 @@ static rd_status scan_linear(struct rd_sched *s, const struct rd_coll_args *a, i
     void *prefix = rd_sched_tmp(s, count, dt); /* ranks 0..r inclusive */
     RD_CNEW(prefix);
     if (r == 0) {
-        RD_CTRY(rd_sched_copy(s, mine, count, dt, prefix, count, dt));
+        RD_TRY(rd_sched_copy(s, mine, count, dt, prefix, count, dt));
         if (inclusive)
-            RD_CTRY(rd_sched_copy(s, mine, count, dt, a->rbuf, count, dt));
+            RD_TRY(rd_sched_copy(s, mine, count, dt, a->rbuf, count, dt));
     } else {
         void *below = rd_sched_tmp(s, count, dt);
         RD_CNEW(below);
-        RD_CTRY(rd_sched_copy(s, mine, count, dt, prefix, count, dt));
-        RD_CTRY(rd_sched_recv(s, below, count, dt, r - 1));
-        RD_CTRY(rd_sched_wait(s));
-        RD_CTRY(rd_sched_reduce(s, below, prefix, count, dt, a->op));
-        RD_CTRY(rd_sched_copy(s, inclusive ? prefix : below, count, dt, a->rbuf, count, dt));
+        RD_TRY(rd_sched_copy(s, mine, count, dt, prefix, count, dt));
+        RD_TRY(rd_sched_recv(s, below, count, dt, r - 1));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_reduce(s, below, prefix, count, dt, a->op));
+        RD_TRY(rd_sched_copy(s, inclusive ? prefix : below, count, dt, a->rbuf, count, dt));
     }
     if (r + 1 < n)
-        RD_CTRY(rd_sched_send(s, prefix, count, dt, r + 1));
+        RD_TRY(rd_sched_send(s, prefix, count, dt, r + 1));
     return RD_OK;
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/op.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
 #include "runtime/base/log.h"
 #include "runtime/objects/op.h"

@@ -65,7 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "collectives/shmcoll.h"
 #include "runtime/objects/comm.h"
 #include "runtime/base/job.h"

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 
 /* The paths, in the top byte of what a rank posts; the next byte holds
  * the algorithm of the message path (its index in the menu); the rest

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 
 rd_status rd_coll_split(struct rd_sched *s, int count, int n, int **cnt, int **displ)
 {

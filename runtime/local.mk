@@ -11,7 +11,7 @@ lib_LTLIBRARIES += librdmpi.la
 include_HEADERS += include/mpi.h
 librdmpi_la_SOURCES = \
 	runtime/base/error.c runtime/base/error.h \
-	runtime/base/state.h runtime/api/lifecycle.c \
+	runtime/base/state.h runtime/base/state.c runtime/api/lifecycle.c runtime/api/lifecycle.h \
 	runtime/base/job.c runtime/base/job.h \
 	runtime/base/report.c runtime/base/report.h \
 	runtime/objects/comm.c runtime/objects/comm.h \
@@ -20,9 +20,9 @@ librdmpi_la_SOURCES = \
 	runtime/p2p/request.c runtime/p2p/request.h \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.c \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
-	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/bsend.h \
+	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/p2p/bsend.c runtime/p2p/bsend.h \
 	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \
-	runtime/api/cart.c runtime/api/graph.c runtime/api/op.c runtime/objects/op.h
+	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h
 # intercommunicators
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)

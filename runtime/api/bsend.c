@@ -1,69 +1,9 @@
-/* MPI_Buffer_attach / MPI_Buffer_detach, and the allocator that buffered
- * sends use inside the attached buffer. */
+/* MPI_Buffer_attach / MPI_Buffer_detach: the checks; the attached buffer
+ * and its allocator belong to the p2p engine (runtime/p2p/bsend.c). */
 #include <mpi.h>
-#include <stdlib.h>
 
-#include "runtime/api/bsend.h"
 #include "runtime/api/check.h"
-#include "runtime/p2p/p2p.h"
-#include "runtime/p2p/request.h"
-
-/* Used regions of the attached buffer, sorted by address. Each region is
- * charged MPI_BSEND_OVERHEAD bytes besides its data, as the standard says
- * users must provide. */
-struct rd_bsend_region {
-    struct rd_bsend_region *next;
-    char *start;
-    size_t len; /* including the overhead */
-};
-
-static struct {
-    char *buf;
-    size_t size;
-    struct rd_bsend_region *used;
-} B;
-
-
-void *rd_bsend_alloc(size_t bytes)
-{
-    /* exactly what the standard tells users to provide: no padding (the
-     * packed bytes need no alignment) */
-    size_t need = bytes + MPI_BSEND_OVERHEAD;
-    if (!B.buf)
-        return NULL;
-    char *cur = B.buf;
-    struct rd_bsend_region **pp = &B.used;
-    for (;;) {
-        char *limit = *pp ? (*pp)->start : B.buf + B.size;
-        if (limit >= cur && (size_t)(limit - cur) >= need) {
-            struct rd_bsend_region *r = malloc(sizeof(*r));
-            if (!r)
-                return NULL;
-            r->start = cur;
-            r->len = need;
-            r->next = *pp;
-            *pp = r;
-            return cur + MPI_BSEND_OVERHEAD;
-        }
-        if (!*pp)
-            return NULL;
-        cur = (*pp)->start + (*pp)->len;
-        pp = &(*pp)->next;
-    }
-}
-
-void rd_bsend_release(void *block)
-{
-    char *start = (char *)block - MPI_BSEND_OVERHEAD;
-    for (struct rd_bsend_region **pp = &B.used; *pp; pp = &(*pp)->next) {
-        if ((*pp)->start == start) {
-            struct rd_bsend_region *r = *pp;
-            *pp = r->next;
-            free(r);
-            return;
-        }
-    }
-}
+#include "runtime/p2p/bsend.h"
 
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
 int PMPI_Buffer_attach(void *buffer, int size)
@@ -73,12 +13,11 @@ int PMPI_Buffer_attach(void *buffer, int size)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach", "size %d is negative", size);
     if (!buffer && size > 0)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_attach", "buffer is NULL");
-    if (B.buf)
+    if (rd_bsend_attached())
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_attach",
                             "a buffer is already attached (detach it first)");
     RD_LOCK();
-    B.buf = buffer;
-    B.size = (size_t)size;
+    rd_bsend_attach(buffer, (size_t)size);
     RD_UNLOCK();
     return MPI_SUCCESS;
 }
@@ -90,38 +29,10 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     if (!buffer_addr || !size)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_detach", "%s is NULL",
                             size ? "buffer_addr" : "size");
+    size_t bytes;
     RD_LOCK();
-    /* the standard: detach waits until the buffered messages are sent */
-    while (B.used)
-        rd_progress();
-    *(void **)buffer_addr = B.buf;
-    *size = (int)B.size;
-    B.buf = NULL;
-    B.size = 0;
+    rd_bsend_detach((void **)buffer_addr, &bytes);
     RD_UNLOCK();
+    *size = (int)bytes;
     return MPI_SUCCESS;
-}
-
-rd_status rd_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                         MPI_Comm comm, int *mpi_err)
-{
-    size_t bytes = (size_t)count * dt->size;
-    void *block = rd_bsend_alloc(bytes);
-    *mpi_err = MPI_SUCCESS;
-    if (!block) {
-        *mpi_err = MPI_ERR_BUFFER;
-        return RD_OK;
-    }
-    rd_dt_pack(buf, dt, 0, block, bytes);
-    struct rd_request_s *req = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, block, 0, MPI_BYTE, dest, tag,
-                                          comm);
-    if (!req) {
-        rd_bsend_release(block);
-        return RD_ERR_NOMEM;
-    }
-    req->internal = 1;
-    req->bsend_block = block;
-    req->raw = 1;
-    req->bytes = bytes;
-    return rd_p2p_start_send(req);
 }

@@ -76,11 +76,4 @@ static inline int rd_check_source(const char *call, MPI_Comm comm, int source, i
     return MPI_SUCCESS;
 }
 
-#define RD_TRY(expr)                                                                   \
-    do {                                                                               \
-        int rd_rc_ = (expr);                                                           \
-        if (rd_rc_ != MPI_SUCCESS)                                                     \
-            return rd_rc_;                                                             \
-    } while (0)
-
 #endif

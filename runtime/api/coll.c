@@ -3,7 +3,7 @@
  * last step: run the schedule, or start it and hand back a request. */
 #include <mpi.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "collectives/shmcoll.h"
 #include "runtime/api/check.h"
 #include "runtime/objects/op.h"
@@ -121,7 +121,7 @@ static int check_topo(const char *call, MPI_Comm comm)
 /* ------------------------------------------------------------ running */
 
 /* Report a collective that failed: with the reason it found (counts that
- * do not match: collectives/coll.h), else in general terms. */
+ * do not match: collectives/algorithms.h), else in general terms. */
 static int failed(MPI_Comm comm, int err, const char *call)
 {
     const char *why = rd_coll_reason();

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/agree.h"
 #include "runtime/api/check.h"
+#include "runtime/api/topo.h"
 #include "runtime/api/intercomm.h"
 #include "runtime/objects/attr.h"
 #include "runtime/objects/comm.h"

@@ -30,8 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "runtime/api/check.h"
+#include "runtime/api/topo.h"
 #include "runtime/objects/attr.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/info.h"
@@ -156,13 +157,13 @@ static rd_status build(struct rd_sched *s, MPI_Comm comm, struct idup *d)
     struct rd_coll_args a = {.comm = comm->local, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
                              .count = NW, .dt = MPI_UINT64_T, .op = MPI_BAND};
     rd_sched_on(s, comm->local->coll);
-    RD_CTRY(rd_allreduce_recursive_doubling(s, &a));
-    RD_CTRY(rd_sched_wait(s));
+    RD_TRY(rd_allreduce_recursive_doubling(s, &a));
+    RD_TRY(rd_sched_wait(s));
     if (comm->rank == 0) {
         rd_sched_on(s, comm->coll);
-        RD_CTRY(rd_sched_send(s, d->agreed, NW, MPI_UINT64_T, 0));
-        RD_CTRY(rd_sched_recv(s, d->theirs, NW, MPI_UINT64_T, 0));
-        RD_CTRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_send(s, d->agreed, NW, MPI_UINT64_T, 0));
+        RD_TRY(rd_sched_recv(s, d->theirs, NW, MPI_UINT64_T, 0));
+        RD_TRY(rd_sched_wait(s));
     }
     rd_sched_on(s, comm->local->coll);
     a.rbuf = d->theirs;

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/agree.h"
 #include "runtime/api/check.h"
+#include "runtime/api/topo.h"
 #include "runtime/objects/info.h"
 
 int rd_mpi_unweighted[1];

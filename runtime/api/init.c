@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
+#include "runtime/api/lifecycle.h"
 #include "runtime/objects/attr.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/errhandler.h"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/agree.h"
 #include "runtime/api/check.h"
 #include "runtime/api/intercomm.h"
 #include "runtime/objects/comm.h"

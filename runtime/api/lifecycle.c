@@ -1,10 +1,14 @@
-/* init.c - bringing the library up and down (state.h). */
+/* lifecycle.c - bringing the library up and down, floor by floor
+ * (lifecycle.h). */
 #include "config.h"
 
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "collectives/algorithms.h"
+#include "runtime/api/lifecycle.h"
+#include "runtime/api/topo.h"
 #include "runtime/objects/comm.h"
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
@@ -14,9 +18,6 @@
 #include "runtime/p2p/request.h"
 #include "runtime/base/state.h"
 
-void rd_p2p_close(void);
-
-struct rd_state rd_state;
 
 rd_status rd_init(int required, int *provided, char *err, size_t errlen)
 {
@@ -44,6 +45,9 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
 
     rd_report_init();
     rd_comm_init_predefined();
+    /* what the floors above the objects keep on communicators */
+    rd_comm_on_free(rd_topo_free);
+    rd_coll_init();
     rd_report_state("MPI_Init: the PMIx fence of the transports' wire-up (every rank must arrive)");
     st = rd_p2p_init();
     rd_report_state(NULL);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/api/bsend.h"
+#include "runtime/p2p/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/base/job.h"
 #include "runtime/p2p/p2p.h"

@@ -3,7 +3,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
-#include "runtime/api/bsend.h"
+#include "runtime/p2p/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/base/report.h"

@@ -23,4 +23,14 @@ typedef enum {
 const char *rd_status_string(rd_status st);
 int rd_status_to_mpi(rd_status st);
 
+/* Pass a failure up: return what expr gave unless it is 0 (RD_OK for an
+ * internal status, MPI_SUCCESS for an MPI error class: the one idiom of
+ * every floor, keeping expr's type). */
+#define RD_TRY(expr)                                                                   \
+    do {                                                                               \
+        __typeof__(expr) rd_try_ = (expr);                                             \
+        if (rd_try_ != 0)                                                              \
+            return rd_try_;                                                            \
+    } while (0)
+
 #endif

@@ -17,14 +17,24 @@ struct rd_state {
 
 extern struct rd_state rd_state;
 
+/* The big lock: taken only when the application asked for
+ * MPI_THREAD_MULTIPLE, so single-threaded codes pay nothing. */
+extern int rd_threaded;
+extern pthread_mutex_t rd_big_lock;
+#define RD_LOCK()                                                                      \
+    do {                                                                               \
+        if (rd_threaded)                                                               \
+            pthread_mutex_lock(&rd_big_lock);                                          \
+    } while (0)
+#define RD_UNLOCK()                                                                    \
+    do {                                                                               \
+        if (rd_threaded)                                                               \
+            pthread_mutex_unlock(&rd_big_lock);                                        \
+    } while (0)
+
 static inline int rd_ready(void)
 {
     return atomic_load_explicit(&rd_state.phase, memory_order_acquire) == RD_PHASE_READY;
 }
-
-/* Bring up / tear down every service (params, log, job, communicators).
- * On failure, err holds the reason. */
-rd_status rd_init(int required, int *provided, char *err, size_t errlen);
-rd_status rd_finalize(void);
 
 #endif

@@ -1,4 +1,6 @@
-/* comm.c - communicators (comm.h): creation, context ids, release. */
+/* comm.c - communicators (comm.h): creation, the context-id bitmaps,
+ * release. The agreements on context ids, which need messages, are in
+ * collectives/agree.c. */
 #include "runtime/objects/comm.h"
 
 #include <stdlib.h>
@@ -7,8 +9,7 @@
 #include "runtime/objects/errhandler.h"
 #include "runtime/base/job.h"
 #include "runtime/base/nodemem.h"
-#include "runtime/p2p/p2p.h"
-#include "runtime/p2p/request.h"
+#include "runtime/base/state.h"
 
 /* Usable before MPI_Init so that errors found then reach a handler. */
 static int rd_self_world_rank[1];
@@ -34,6 +35,21 @@ static uint64_t rd_ctx_reserved[RD_CTX_PAIRS / 64];
 static uint64_t rd_ctx_blocking[RD_CTX_PAIRS / 64];
 static int rd_ctx_creating;
 _Static_assert(RD_CTX_PAIRS / 64 == RD_CTX_WORDS, "RD_CTX_WORDS is the size of the pair bitmap");
+
+/* What the floors above keep on a communicator (a topology, the node
+ * hierarchy of the collectives) is freed by the hooks they register. */
+static rd_comm_hook rd_comm_hooks[4];
+static int rd_comm_nhooks;
+
+void rd_comm_on_free(rd_comm_hook fn)
+{
+    for (int i = 0; i < rd_comm_nhooks; i++)
+        if (rd_comm_hooks[i] == fn)
+            return;
+    if (rd_comm_nhooks == (int)(sizeof(rd_comm_hooks) / sizeof(rd_comm_hooks[0])))
+        abort(); /* a floor added a hook without making room for it */
+    rd_comm_hooks[rd_comm_nhooks++] = fn;
+}
 
 static void twin(struct rd_comm_s *c, struct rd_comm_s *t)
 {
@@ -64,8 +80,10 @@ void rd_comm_fini(void)
 {
     free(rd_mpi_comm_world.node_known);
     free(rd_mpi_comm_self.node_known);
-    rd_coll_hier_free(&rd_mpi_comm_world);
-    rd_coll_hier_free(&rd_mpi_comm_self);
+    for (int i = 0; i < rd_comm_nhooks; i++) {
+        rd_comm_hooks[i](&rd_mpi_comm_world);
+        rd_comm_hooks[i](&rd_mpi_comm_self);
+    }
     rd_mpi_comm_world.node_known = rd_mpi_comm_self.node_known = NULL;
     rd_mpi_comm_world.node_slot = rd_mpi_comm_self.node_slot = 0;
     rd_mpi_comm_world.node_seq = rd_mpi_comm_self.node_seq = 0;
@@ -123,11 +141,11 @@ void rd_comm_release(MPI_Comm comm)
     if (comm->ctx != RD_CTX_PENDING)
         rd_ctx_used[comm->ctx / 2 / 64] &= ~(1ULL << (comm->ctx / 2 % 64));
     rd_errh_release(comm->errh);
-    rd_topo_free(comm);
+    for (int i = 0; i < rd_comm_nhooks; i++)
+        rd_comm_hooks[i](comm);
     if (comm->node_slot > 0)
         rd_node_slot_release(comm->node_slot - 1, comm->size);
     free(comm->node_known);
-    rd_coll_hier_free(comm);
     comm->magic = 0;
     comm->coll->magic = 0;
     free(comm->coll);
@@ -137,89 +155,6 @@ void rd_comm_release(MPI_Comm comm)
     }
     free(comm->world_ranks);
     free(comm);
-}
-
-/* One blocking exchange with two peers on comm's library context. */
-rd_status rd_comm_sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *rb, size_t rn, int src,
-                          int tag)
-{
-    rd_status st = RD_OK;
-    struct rd_request_s *r = NULL, *s = NULL;
-    RD_LOCK();
-    if (src >= 0) {
-        r = rd_req_new(RD_REQ_RECV, 0, rb, (int)rn, MPI_BYTE, src, tag, c->coll);
-        st = r ? rd_p2p_start_recv(r) : RD_ERR_NOMEM;
-    }
-    if (st == RD_OK && dst >= 0) {
-        s = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, sb, (int)sn, MPI_BYTE, dst, tag, c->coll);
-        st = s ? rd_p2p_start_send(s) : RD_ERR_NOMEM;
-    }
-    if (st == RD_OK && s)
-        rd_req_wait(s);
-    if (st == RD_OK && r)
-        rd_req_wait(r);
-    if (s)
-        rd_req_release(s);
-    if (r)
-        rd_req_release(r);
-    RD_UNLOCK();
-    return st;
-}
-
-/* tags on the library context; Comm_create_group's own tags are offset
- * past these */
-#define RD_TAG_CTX 1
-#define RD_TAG_GATHER 2
-
-/* The AND of the free maps of the members (parent ranks members[0..n-1],
- * this rank being members[me]) into mine, by recursive doubling; the
- * members beyond the largest power of two fold into the first ones and
- * back. */
-static rd_status and_free_maps(MPI_Comm parent, const int *members, int n, int me, int tag,
-                               uint64_t *mine)
-{
-    enum { N = RD_CTX_PAIRS / 64 };
-    uint64_t theirs[N];
-    int p = 1;
-    rd_status st = RD_OK;
-#define RD_MEMBER(i) (members ? members[i] : (i))
-    RD_LOCK();
-    for (int i = 0; i < N; i++)
-        mine[i] = ~(rd_ctx_used[i] | rd_ctx_reserved[i]);
-    /* the highest free pairs are left to nonblocking agreements, which
-     * may need them meanwhile (rd_comm_creating) */
-    for (int i = N - 1, k = 0; i >= 0 && k < RD_CTX_NB_KEEP; i--)
-        while (mine[i] && k < RD_CTX_NB_KEEP) {
-            mine[i] &= ~(1ULL << (63 - __builtin_clzll(mine[i])));
-            k++;
-        }
-    for (int i = 0; i < N; i++)
-        rd_ctx_blocking[i] |= mine[i];
-    RD_UNLOCK();
-    while (p * 2 <= n)
-        p *= 2;
-    int extra = n - p;
-    size_t bytes = N * sizeof(uint64_t);
-    if (me >= p) {
-        int peer = RD_MEMBER(me - p);
-        st = rd_comm_sendrecv(parent, mine, bytes, peer, mine, bytes, peer, tag);
-    } else {
-        if (me < extra) {
-            st = rd_comm_sendrecv(parent, NULL, 0, -1, theirs, bytes, RD_MEMBER(me + p), tag);
-            for (int i = 0; i < N; i++)
-                mine[i] &= theirs[i];
-        }
-        for (int mask = 1; st == RD_OK && mask < p; mask <<= 1) {
-            int peer = RD_MEMBER(me ^ mask);
-            st = rd_comm_sendrecv(parent, mine, bytes, peer, theirs, bytes, peer, tag);
-            for (int i = 0; i < N; i++)
-                mine[i] &= theirs[i];
-        }
-        if (st == RD_OK && me < extra)
-            st = rd_comm_sendrecv(parent, mine, bytes, RD_MEMBER(me + p), NULL, 0, -1, tag);
-    }
-#undef RD_MEMBER
-    return st;
 }
 
 rd_status rd_comm_lowest_ctx(const uint64_t *map, uint32_t except, uint32_t *ctx)
@@ -234,84 +169,6 @@ rd_status rd_comm_lowest_ctx(const uint64_t *map, uint32_t except, uint32_t *ctx
         }
     }
     return RD_ERR_NOMEM; /* every context pair is in use */
-}
-
-rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
-                                  uint32_t *ctx)
-{
-    uint64_t map[RD_CTX_PAIRS / 64];
-    rd_status st = and_free_maps(parent, members, n, me, tag, map);
-    return st != RD_OK ? st : rd_comm_lowest_ctx(map, UINT32_MAX, ctx);
-}
-
-rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map)
-{
-    return and_free_maps(comm, NULL, comm->size, comm->rank, RD_TAG_CTX, map);
-}
-
-rd_status rd_comm_bcast(MPI_Comm comm, int root, void *buf, size_t bytes)
-{
-    /* binomial tree on ranks relative to root: receive from the parent,
-     * then send to the children, largest subtree first */
-    int n = comm->size, rel = (comm->rank - root + n) % n, mask = 1;
-    rd_status st = RD_OK;
-    while (mask < n) {
-        if (rel & mask) {
-            st = rd_comm_sendrecv(comm, NULL, 0, -1, buf, bytes, (rel - mask + root) % n, RD_TAG_BCAST);
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; st == RD_OK && mask > 0; mask >>= 1)
-        if (rel + mask < n)
-            st = rd_comm_sendrecv(comm, buf, bytes, (rel + mask + root) % n, NULL, 0, -1, RD_TAG_BCAST);
-    return st;
-}
-
-rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int tag,
-                                  const void *mine, size_t mine_bytes, void *theirs,
-                                  size_t theirs_bytes)
-{
-    if (group->rank == leader) {
-        rd_status st = rd_comm_sendrecv(bridge, mine, mine_bytes, rleader, theirs, theirs_bytes, rleader, tag);
-        if (st != RD_OK)
-            return st;
-    }
-    return rd_comm_bcast(group, leader, theirs, theirs_bytes);
-}
-
-rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only)
-{
-    enum { N = RD_CTX_PAIRS / 64 };
-    uint64_t theirs[N];
-    rd_status st = rd_comm_free_map(inter->local, local_only);
-    if (st == RD_OK)
-        st = rd_comm_leader_exchange(inter->local, 0, inter, 0, RD_TAG_INTER, local_only,
-                                     sizeof(theirs), theirs, sizeof(theirs));
-    for (int i = 0; st == RD_OK && i < N; i++)
-        both[i] = local_only[i] & theirs[i];
-    return st;
-}
-
-rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)
-{
-    return rd_comm_agree_ctx_among(parent, NULL, parent->size, parent->rank, RD_TAG_CTX, ctx);
-}
-
-rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all)
-{
-    /* a ring: n - 1 steps, each passing one block to the right */
-    int n = comm->size, me = comm->rank;
-    char *out = all;
-    memcpy(out + (size_t)me * bytes, mine, bytes);
-    for (int step = 1; step < n; step++) {
-        int sblock = (me - step + 1 + n) % n, rblock = (me - step + n) % n;
-        rd_status st = rd_comm_sendrecv(comm, out + (size_t)sblock * bytes, bytes, (me + 1) % n,
-                                out + (size_t)rblock * bytes, bytes, (me - 1 + n) % n, RD_TAG_GATHER);
-        if (st != RD_OK)
-            return st;
-    }
-    return RD_OK;
 }
 
 uint64_t rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS], int n)
@@ -332,6 +189,24 @@ uint64_t rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS], int n)
         rd_ctx_reserved[i] |= win[i];
     }
     return (k > 0 ? RD_CTX_F_OFFERED : 0) | (any ? RD_CTX_F_FREE : 0) | (withheld ? 0 : RD_CTX_F_ALL);
+}
+
+void rd_comm_ctx_offer(uint64_t mine[RD_CTX_WORDS])
+{
+    enum { N = RD_CTX_WORDS };
+    RD_LOCK();
+    for (int i = 0; i < N; i++)
+        mine[i] = ~(rd_ctx_used[i] | rd_ctx_reserved[i]);
+    /* the highest free pairs are left to nonblocking agreements, which
+     * may need them meanwhile (rd_comm_creating) */
+    for (int i = N - 1, k = 0; i >= 0 && k < RD_CTX_NB_KEEP; i--)
+        while (mine[i] && k < RD_CTX_NB_KEEP) {
+            mine[i] &= ~(1ULL << (63 - __builtin_clzll(mine[i])));
+            k++;
+        }
+    for (int i = 0; i < N; i++)
+        rd_ctx_blocking[i] |= mine[i];
+    RD_UNLOCK();
 }
 
 void rd_comm_creating(int enter)

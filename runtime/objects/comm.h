@@ -16,7 +16,7 @@
  * (agreement steps inside one group, and intercommunicator collectives).
  *
  * Tags on a library context: RD_TAG_CTX (1) and RD_TAG_GATHER (2) in
- * comm.c, RD_TAG_BCAST (3) and RD_TAG_INTER (4) for the broadcasts and
+ * collectives/agree.c, RD_TAG_BCAST (3) and RD_TAG_INTER (4) for the broadcasts and
  * leader exchanges of intercommunicator creation, RD_TAG_CREATE_GROUP_BASE
  * + t (16 and up) for Comm_create_group, and rd_comm_intercomm_tag(t)
  * (0 or negative) for the leaders of MPI_Intercomm_create on peer_comm. */
@@ -59,8 +59,12 @@ struct rd_comm_s {
     struct rd_coll_hier *hier; /* its ranks by node, once a collective asked (collectives/hier.c) */
 };
 
-/* Free the node hierarchy a collective kept on comm (collectives/hier.c). */
-void rd_coll_hier_free(MPI_Comm comm);
+/* What a floor above keeps on a communicator (a topology: runtime/api;
+ * the node hierarchy: collectives/hier.c) is freed by a hook that floor
+ * registers at MPI_Init, called when the communicator is released and,
+ * for MPI_COMM_WORLD and MPI_COMM_SELF, at MPI_Finalize. */
+typedef void (*rd_comm_hook)(MPI_Comm comm);
+void rd_comm_on_free(rd_comm_hook fn);
 
 /* Set up MPI_COMM_WORLD and MPI_COMM_SELF from the job facts. */
 void rd_comm_init_predefined(void);
@@ -98,13 +102,6 @@ int *rd_comm_world_ranks_copy(MPI_Comm comm);
  * are taken over (never NULL). */
 rd_status rd_comm_new_inter(int rank, int size, int *world_ranks, int remote_size,
                             int *remote_world_ranks, uint32_t ctx, MPI_Comm local, MPI_Comm *out);
-/* Agree with every rank of parent on a free context pair (collective). */
-rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
-/* The same among some ranks of parent only: members[i] are parent ranks
- * (NULL: all of them), this rank is members[me]; tag keeps concurrent
- * agreements apart. */
-rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
-                                  uint32_t *ctx);
 #define RD_TAG_CREATE_GROUP_BASE 16 /* + the user's tag (>= 0) */
 #define RD_TAG_BCAST 3
 #define RD_TAG_INTER 4
@@ -129,26 +126,11 @@ static inline int rd_comm_intercomm_tag(int t)
  * as a bitmap of RD_CTX_WORDS words; collective over comm. */
 #define RD_CTX_WORDS 64
 rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map);
+/* The context-id bitmaps: RD_CTX_WORDS words of 64 pairs. */
+#define RD_CTX_WORDS 64
 /* The lowest pair set in map other than `except` (a context id, or
  * UINT32_MAX); RD_ERR_NOMEM when none. */
 rd_status rd_comm_lowest_ctx(const uint64_t *map, uint32_t except, uint32_t *ctx);
-/* One blocking exchange on comm's library context: send sn bytes to dst
- * and receive rn bytes from src (either < 0: none), both with tag. */
-rd_status rd_comm_sendrecv(MPI_Comm comm, const void *sb, size_t sn, int dst, void *rb, size_t rn,
-                           int src, int tag);
-/* Broadcast bytes from root over comm's library context (binomial tree). */
-rd_status rd_comm_bcast(MPI_Comm comm, int root, void *buf, size_t bytes);
-/* Leader exchange for intercommunicators: rank `leader` of the
- * intracommunicator `group` sends mine (mine_bytes) to rank `rleader` of
- * `bridge` and receives theirs_bytes, with library tag `tag` on bridge's
- * library context; then theirs is broadcast in group. Collective over group. */
-rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int tag,
-                                  const void *mine, size_t mine_bytes, void *theirs,
-                                  size_t theirs_bytes);
-/* For a new communicator made from intercommunicator inter: the pairs
- * free on every rank of both groups (both) and on every rank of the local
- * group (local_only). Collective over both groups. */
-rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only);
 
 /* Nonblocking agreement (MPI_Comm_idup): a communicator made with ctx
  * RD_CTX_PENDING gets its pair later from rd_comm_set_ctx. It runs in
@@ -181,8 +163,10 @@ void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx);
  * that wait for that agreement to end. */
 void rd_comm_creating(int enter);
 #define RD_CTX_NB_KEEP 64
-/* Blocking exchange on comm's library context: used by comm creation. */
-rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
+/* This rank's offer to a blocking agreement (it takes the lock): its free
+ * pairs but the RD_CTX_NB_KEEP highest, which stay offered by blocking
+ * agreements until the outermost rd_comm_creating(0). */
+void rd_comm_ctx_offer(uint64_t mine[RD_CTX_WORDS]);
 
 static inline void rd_comm_retain(MPI_Comm comm)
 {
@@ -203,9 +187,6 @@ struct rd_dgraph {
     int *sources, *sourceweights, *destinations, *destweights;
 };
 
-void rd_topo_free(MPI_Comm comm);
-/* Copy from's topology to to (MPI_Comm_dup); an MPI error class. */
-int rd_topo_copy(MPI_Comm from, MPI_Comm to);
 
 /* A Cartesian topology: ndims, then dims[ndims] and periods[ndims]. */
 struct rd_cart {

@@ -1336,7 +1336,6 @@ static void release_held(const struct rd_message_s *m)
     }
 }
 
-void rd_p2p_close(void);
 void rd_p2p_close(void)
 {
     for (uint32_t c = 0; c < E.nctx; c++)

@@ -13,6 +13,8 @@
 rd_status rd_p2p_init(void);
 /* Finish pending traffic and close the transports. */
 rd_status rd_p2p_finalize(void);
+/* After the closing fence: release what the engine still holds. */
+void rd_p2p_close(void);
 
 /* Start a send / receive described by req (peer != MPI_PROC_NULL). */
 rd_status rd_p2p_start_send(struct rd_request_s *req);

@@ -8,16 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/api/bsend.h"
+#include "runtime/p2p/bsend.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/base/job.h"
 #include "runtime/base/params.h"
 #include "runtime/base/report.h"
 
-int rd_threaded;
 int (*rd_progress_hook)(void);
-pthread_mutex_t rd_big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Free list, refilled a slab at a time: no malloc per message. The slabs
  * are remembered, so that a report can list every request in flight. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "runtime/base/error.h"
+#include "runtime/base/state.h"
 #include "transports/transport.h"
 
 #define RD_REQ_MAGIC 0x52657175u /* "Requ" */
@@ -100,20 +101,6 @@ static inline int rd_req_done(const struct rd_request_s *req)
     return atomic_load_explicit(&req->done, memory_order_acquire);
 }
 
-/* The big lock: taken only when the application asked for
- * MPI_THREAD_MULTIPLE, so single-threaded codes pay nothing. */
-extern int rd_threaded;
-extern pthread_mutex_t rd_big_lock;
-#define RD_LOCK()                                                                      \
-    do {                                                                               \
-        if (rd_threaded)                                                               \
-            pthread_mutex_lock(&rd_big_lock);                                          \
-    } while (0)
-#define RD_UNLOCK()                                                                    \
-    do {                                                                               \
-        if (rd_threaded)                                                               \
-            pthread_mutex_unlock(&rd_big_lock);                                        \
-    } while (0)
 
 /* Poll every transport once; returns the events handled. */
 int rd_progress(void);

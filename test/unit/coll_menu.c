@@ -3,7 +3,7 @@
  * only algorithms on the menus (a forced choice must run what it names). */
 #include <stdio.h>
 
-#include "collectives/coll.h"
+#include "collectives/algorithms.h"
 #include "test/tap.h"
 
 int main(void)

@@ -1,4 +1,4 @@
-/* coll.h - the collectives: algorithms (schedule builders), their menus and
+/* algorithms.h - the collectives: algorithms (schedule builders), their menus and
  * the selection table.
  *
  * A builder appends to a schedule the steps of one algorithm for one call;
@@ -7,8 +7,8 @@
  * parameter's choices; rd_coll_build() picks one (the parameter when set,
  * else the selection table by communicator size and message size) and
  * builds it. */
-#ifndef RD_COLL_H
-#define RD_COLL_H
+#ifndef RD_COLL_ALGORITHMS_H
+#define RD_COLL_ALGORITHMS_H
 
 #include <mpi.h>
 #include <stddef.h>
@@ -97,6 +97,12 @@ rd_status rd_inter_build(int kind, struct rd_sched *s, const struct rd_coll_args
  * algorithms apply (more than one node, and some node with more than one
  * of its ranks). */
 int rd_coll_hier_useful(const struct rd_coll_args *a);
+/* Free the node hierarchy a collective kept on comm (a communicator
+ * release hook). */
+void rd_coll_hier_free(MPI_Comm comm);
+
+/* At MPI_Init: register the collectives' communicator hooks. */
+void rd_coll_init(void);
 
 /* ---- algorithms, by family (the menus in select.c list them) */
 rd_status rd_barrier_dissemination(struct rd_sched *s, const struct rd_coll_args *a);
@@ -170,12 +176,6 @@ const char *rd_coll_reason(void);
 int rd_coll_mismatch(const char *who, uint64_t sent, uint64_t holds, const char *each);
 
 /* ---- helpers shared by the algorithms (util.c) */
-#define RD_CTRY(x)                                                                     \
-    do {                                                                               \
-        rd_status st_ = (x);                                                           \
-        if (st_ != RD_OK)                                                              \
-            return st_;                                                                \
-    } while (0)
 #define RD_CNEW(p)                                                                     \
     do {                                                                               \
         if (!(p))                                                                      \

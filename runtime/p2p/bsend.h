@@ -1,11 +1,17 @@
 /* bsend.h - the attached buffer of buffered sends (bsend.c). */
-#ifndef RD_API_BSEND_H
-#define RD_API_BSEND_H
+#ifndef RD_P2P_BSEND_H
+#define RD_P2P_BSEND_H
 
 #include <mpi.h>
 #include <stddef.h>
 
 #include "runtime/base/error.h"
+
+/* The buffer MPI_Buffer_attach gave (lock held): whether there is one,
+ * attach one, and detach it once every buffered message has left. */
+int rd_bsend_attached(void);
+void rd_bsend_attach(void *buf, size_t size);
+void rd_bsend_detach(void **buf, size_t *size);
 
 /* Room for bytes in the attached buffer (charged MPI_BSEND_OVERHEAD more);
  * NULL when there is none. */
