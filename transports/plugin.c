@@ -26,8 +26,6 @@ static const struct rd_tl_host *host;
 struct rd_param_values rd_param;
 int rd_log_threshold;
 
-const struct rd_transport *rd_tl_plugin_init(const struct rd_tl_host *h);
-
 const struct rd_transport *rd_tl_plugin_init(const struct rd_tl_host *h)
 {
     if (h == NULL || h->abi != RD_TL_PLUGIN_ABI || h->size != sizeof(*h))

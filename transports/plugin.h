@@ -50,5 +50,7 @@ struct rd_tl_host {
  * is not its own. */
 typedef const struct rd_transport *(*rd_tl_plugin_init_fn)(const struct rd_tl_host *host);
 #define RD_TL_PLUGIN_INIT "rd_tl_plugin_init"
+/* The entry point itself, in each plug-in (plugin.c). */
+const struct rd_transport *rd_tl_plugin_init(const struct rd_tl_host *h);
 
 #endif

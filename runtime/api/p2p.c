@@ -12,8 +12,6 @@
 #include "runtime/base/params.h"
 #include "runtime/base/report.h"
 
-int rd_p2p_message_valid(struct rd_message_s *m);
-
 static int engine_error(MPI_Comm comm, const char *call, rd_status st, int peer)
 {
     return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s (peer rank %d)", rd_status_string(st),

@@ -1152,7 +1152,6 @@ int rd_p2p_cancel_recv(struct rd_request_s *req)
 
 /* ------------------------------------------------------------ set-up */
 
-int rd_p2p_message_valid(struct rd_message_s *m);
 int rd_p2p_message_valid(struct rd_message_s *m)
 {
     return m && m->magic == RD_MSG_MAGIC;

@@ -29,6 +29,8 @@ rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest
 /* Look for a matching message that has arrived (no progress made here).
  * Fills status; with take != NULL, removes it and returns it there. */
 int rd_p2p_probe(int source, int tag, MPI_Comm comm, MPI_Status *status, struct rd_message_s **take);
+/* Whether m is a message that probe took and nobody received yet. */
+int rd_p2p_message_valid(struct rd_message_s *m);
 /* Receive a message taken by probe into req (a receive request). */
 rd_status rd_p2p_start_mrecv(struct rd_request_s *req, struct rd_message_s *msg);
 

@@ -23,7 +23,6 @@ enum rd_req_kind {
 };
 enum rd_send_mode { RD_MODE_STANDARD = 0, RD_MODE_SYNC, RD_MODE_READY, RD_MODE_BUFFERED };
 
-struct rd_unexp;
 
 struct rd_request_s {
     uint32_t magic;
