@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "collectives/algorithms.h"
 #include "runtime/objects/comm.h"
@@ -93,38 +94,40 @@ static const struct rd_coll_alg nb_alltoall_menu[] = {ALG("linear", rd_neighbor_
 static const struct rd_coll_alg nb_alltoallv_menu[] = {ALG("linear", rd_neighbor_alltoallv, NULL), END};
 static const struct rd_coll_alg nb_alltoallw_menu[] = {ALG("linear", rd_neighbor_alltoallw, NULL), END};
 
-/* The parameters' documentation strings, whose choices the menus mirror. */
-#define RD_PARAM(name, type, def, doc) static const char doc_##name[] = doc;
-#include "runtime/base/params.def"
-#undef RD_PARAM
+/* `forced` reads 0 as auto for every collective. */
+_Static_assert(RD_COLL_BARRIER_AUTO == 0 && RD_COLL_BCAST_AUTO == 0 && RD_COLL_REDUCE_AUTO == 0 &&
+                   RD_COLL_ALLREDUCE_AUTO == 0 && RD_COLL_GATHER_AUTO == 0 && RD_COLL_SCATTER_AUTO == 0 &&
+                   RD_COLL_ALLGATHER_AUTO == 0 && RD_COLL_ALLGATHERV_AUTO == 0 && RD_COLL_ALLTOALL_AUTO == 0 &&
+                   RD_COLL_ALLTOALLV_AUTO == 0 && RD_COLL_REDUCE_SCATTER_AUTO == 0 && RD_COLL_SCAN_AUTO == 0,
+               "auto is every RDMPI_COLL_<NAME>'s first choice");
 
 struct coll_entry {
     const char *name;                /* for messages */
     const struct rd_coll_alg *menu;
     const long *forced;              /* the RDMPI_COLL_* value: 0 auto, else menu index + 1 */
-    const char *doc;                 /* its choices */
+    const char *param;               /* its RDMPI_COLL_* variable, whose choices the menu mirrors */
 };
 
 static const struct coll_entry colls[RD_COLL_NKINDS] = {
-    [RD_COLL_BARRIER] = {"barrier", barrier_menu, &rd_param.coll_barrier, doc_coll_barrier},
-    [RD_COLL_BCAST] = {"bcast", bcast_menu, &rd_param.coll_bcast, doc_coll_bcast},
-    [RD_COLL_REDUCE] = {"reduce", reduce_menu, &rd_param.coll_reduce, doc_coll_reduce},
-    [RD_COLL_ALLREDUCE] = {"allreduce", allreduce_menu, &rd_param.coll_allreduce, doc_coll_allreduce},
-    [RD_COLL_GATHER] = {"gather", gather_menu, &rd_param.coll_gather, doc_coll_gather},
+    [RD_COLL_BARRIER] = {"barrier", barrier_menu, &rd_param.coll_barrier, "RDMPI_COLL_BARRIER"},
+    [RD_COLL_BCAST] = {"bcast", bcast_menu, &rd_param.coll_bcast, "RDMPI_COLL_BCAST"},
+    [RD_COLL_REDUCE] = {"reduce", reduce_menu, &rd_param.coll_reduce, "RDMPI_COLL_REDUCE"},
+    [RD_COLL_ALLREDUCE] = {"allreduce", allreduce_menu, &rd_param.coll_allreduce, "RDMPI_COLL_ALLREDUCE"},
+    [RD_COLL_GATHER] = {"gather", gather_menu, &rd_param.coll_gather, "RDMPI_COLL_GATHER"},
     [RD_COLL_GATHERV] = {"gatherv", gatherv_menu, NULL, NULL},
-    [RD_COLL_SCATTER] = {"scatter", scatter_menu, &rd_param.coll_scatter, doc_coll_scatter},
+    [RD_COLL_SCATTER] = {"scatter", scatter_menu, &rd_param.coll_scatter, "RDMPI_COLL_SCATTER"},
     [RD_COLL_SCATTERV] = {"scatterv", scatterv_menu, NULL, NULL},
-    [RD_COLL_ALLGATHER] = {"allgather", allgather_menu, &rd_param.coll_allgather, doc_coll_allgather},
-    [RD_COLL_ALLGATHERV] = {"allgatherv", allgatherv_menu, &rd_param.coll_allgatherv, doc_coll_allgatherv},
-    [RD_COLL_ALLTOALL] = {"alltoall", alltoall_menu, &rd_param.coll_alltoall, doc_coll_alltoall},
-    [RD_COLL_ALLTOALLV] = {"alltoallv", alltoallv_menu, &rd_param.coll_alltoallv, doc_coll_alltoallv},
-    [RD_COLL_ALLTOALLW] = {"alltoallw", alltoallw_menu, &rd_param.coll_alltoallv, doc_coll_alltoallv},
+    [RD_COLL_ALLGATHER] = {"allgather", allgather_menu, &rd_param.coll_allgather, "RDMPI_COLL_ALLGATHER"},
+    [RD_COLL_ALLGATHERV] = {"allgatherv", allgatherv_menu, &rd_param.coll_allgatherv, "RDMPI_COLL_ALLGATHERV"},
+    [RD_COLL_ALLTOALL] = {"alltoall", alltoall_menu, &rd_param.coll_alltoall, "RDMPI_COLL_ALLTOALL"},
+    [RD_COLL_ALLTOALLV] = {"alltoallv", alltoallv_menu, &rd_param.coll_alltoallv, "RDMPI_COLL_ALLTOALLV"},
+    [RD_COLL_ALLTOALLW] = {"alltoallw", alltoallw_menu, &rd_param.coll_alltoallv, "RDMPI_COLL_ALLTOALLV"},
     [RD_COLL_REDUCE_SCATTER] = {"reduce_scatter", reduce_scatter_menu, &rd_param.coll_reduce_scatter,
-                                doc_coll_reduce_scatter},
+                                "RDMPI_COLL_REDUCE_SCATTER"},
     [RD_COLL_REDUCE_SCATTER_BLOCK] = {"reduce_scatter_block", reduce_scatter_block_menu,
-                                      &rd_param.coll_reduce_scatter, doc_coll_reduce_scatter},
-    [RD_COLL_SCAN] = {"scan", scan_menu, &rd_param.coll_scan, doc_coll_scan},
-    [RD_COLL_EXSCAN] = {"exscan", exscan_menu, &rd_param.coll_scan, doc_coll_scan},
+                                      &rd_param.coll_reduce_scatter, "RDMPI_COLL_REDUCE_SCATTER"},
+    [RD_COLL_SCAN] = {"scan", scan_menu, &rd_param.coll_scan, "RDMPI_COLL_SCAN"},
+    [RD_COLL_EXSCAN] = {"exscan", exscan_menu, &rd_param.coll_scan, "RDMPI_COLL_SCAN"},
     [RD_COLL_NEIGHBOR_ALLGATHER] = {"neighbor_allgather", nb_allgather_menu, NULL, NULL},
     [RD_COLL_NEIGHBOR_ALLGATHERV] = {"neighbor_allgatherv", nb_allgatherv_menu, NULL, NULL},
     [RD_COLL_NEIGHBOR_ALLTOALL] = {"neighbor_alltoall", nb_alltoall_menu, NULL, NULL},
@@ -281,16 +284,17 @@ int rd_coll_check_menus(void)
             bad++;
             continue;
         }
-        if (!e->doc)
+        if (!e->param)
             continue;
-        char want[512] = "auto";
+        const struct rd_param_desc *d = rd_param_find(e->param);
+        char want[512] = "auto|";
         for (const struct rd_coll_alg *alg = e->menu; alg->name; alg++) {
-            strncat(want, "|", sizeof(want) - strlen(want) - 1);
             strncat(want, alg->name, sizeof(want) - strlen(want) - 1);
+            strncat(want, "|", sizeof(want) - strlen(want) - 1);
         }
-        strncat(want, ":", sizeof(want) - strlen(want) - 1);
-        if (strncmp(e->doc, want, strlen(want)) != 0) {
-            fprintf(stderr, "%s: menu \"%s\" but parameter choices \"%s\"\n", e->name, want, e->doc);
+        if (!d || d->type != RD_PT_ENUM || strcasecmp(d->choices, want) != 0) {
+            fprintf(stderr, "%s: menu \"%s\" but %s's choices \"%s\"\n", e->name, want, e->param,
+                    d && d->choices ? d->choices : "(none)");
             bad++;
         }
     }

@@ -383,32 +383,33 @@ static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
          * ranks on (with 2, one single-copy rendezvous is faster: 2.3
          * against 5.8 us at 64 KiB) */
         *bytes = (size_t)a->count * a->dt->size;
-        return rd_param.coll_bcast == 0 &&
+        return rd_param.coll_bcast == RD_COLL_BCAST_AUTO &&
                (*bytes <= max ||
                 (n > 2 && *bytes <= (size_t)rd_param.coll_shm_bcast_max && !rd_shmdirect_staging()));
     case RD_COLL_REDUCE:
     case RD_COLL_ALLREDUCE:
         *bytes = (size_t)a->count * a->dt->size;
-        return (kind == RD_COLL_REDUCE ? rd_param.coll_reduce : rd_param.coll_allreduce) == 0 &&
+        return (kind == RD_COLL_REDUCE ? rd_param.coll_reduce == RD_COLL_REDUCE_AUTO
+                                         : rd_param.coll_allreduce == RD_COLL_ALLREDUCE_AUTO) &&
                a->dt->contig && *bytes <= max;
     case RD_COLL_ALLGATHER:
         *bytes = send_block(a);
-        return rd_param.coll_allgather == 0 && *bytes <= max;
+        return rd_param.coll_allgather == RD_COLL_ALLGATHER_AUTO && *bytes <= max;
     case RD_COLL_ALLTOALL:
         *bytes = send_block(a);
-        return rd_param.coll_alltoall == 0 && *bytes * n <= max;
+        return rd_param.coll_alltoall == RD_COLL_ALLTOALL_AUTO && *bytes * n <= max;
     case RD_COLL_GATHER:
         *bytes = rd_nc_rooted_block(kind, a);
-        return rd_param.coll_gather == 0 && *bytes <= max;
+        return rd_param.coll_gather == RD_COLL_GATHER_AUTO && *bytes <= max;
     case RD_COLL_SCATTER:
         *bytes = rd_nc_rooted_block(kind, a);
-        return rd_param.coll_scatter == 0 && *bytes * n <= max;
+        return rd_param.coll_scatter == RD_COLL_SCATTER_AUTO && *bytes * n <= max;
     case RD_COLL_REDUCE_SCATTER:
     case RD_COLL_REDUCE_SCATTER_BLOCK: {
         long e0, e1, total;
         rd_nc_redscat_block(a, a->comm->rank, &e0, &e1, &total);
         *bytes = (size_t)total * a->dt->size; /* the whole vector */
-        return rd_param.coll_reduce_scatter == 0 && a->dt->contig && *bytes <= max;
+        return rd_param.coll_reduce_scatter == RD_COLL_REDUCE_SCATTER_AUTO && a->dt->contig && *bytes <= max;
     }
     default:
         return 0;
@@ -496,7 +497,7 @@ int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype d
 {
     size_t per, bytes = (size_t)count * dt->size;
     /* what eligible() asks, on a communicator that has its slot already */
-    if (comm->node_slot <= 0 || !rd_param.coll_shm || rd_param.coll_allreduce != 0 || bytes == 0 || bytes > small_max() || !rd_op_kernel(op, dt, &per))
+    if (comm->node_slot <= 0 || !rd_param.coll_shm || rd_param.coll_allreduce != RD_COLL_ALLREDUCE_AUTO || bytes == 0 || bytes > small_max() || !rd_op_kernel(op, dt, &per))
         return -1;
     return reduce_small(comm, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, dt, op, -1, bytes);
 }

@@ -259,8 +259,9 @@ static int exchange(MPI_Comm comm, const struct rd_coll_args *a, int all2all)
  * into the stage and unpack out of it. */
 int rd_shmdirect_staging(void)
 {
-    long mode = rd_param.coll_shm_staged; /* auto|yes|no */
-    return rd_node_arena.stage && (mode == 1 || (mode == 0 && rd_job.oversubscribed));
+    long mode = rd_param.coll_shm_staged;
+    return rd_node_arena.stage &&
+           (mode == RD_COLL_SHM_STAGED_YES || (mode == RD_COLL_SHM_STAGED_AUTO && rd_job.oversubscribed));
 }
 
 static int staged_fits(int all2all, const struct rd_coll_args *a)
@@ -270,7 +271,7 @@ static int staged_fits(int all2all, const struct rd_coll_args *a)
     /* auto: not where buffers are mapped (one memcpy beats two: 4 ranks on
      * 2 cores, 64 KiB: Allgather 30 us against 48 staged) */
     long mode = rd_param.coll_shm_staged;
-    int want = rd_shmdirect_staging() && (mode == 1 || !rd_node_arena.attach);
+    int want = rd_shmdirect_staging() && (mode == RD_COLL_SHM_STAGED_YES || !rd_node_arena.attach);
     return want && need <= rd_node_arena.stage;
 }
 
@@ -430,30 +431,31 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
         return 0;
     switch (kind) {
     case RD_COLL_ALLGATHER:
-        if (rd_param.coll_allgather != 0)
+        if (rd_param.coll_allgather != RD_COLL_ALLGATHER_AUTO)
             return 0;
         break;
     case RD_COLL_ALLTOALL:
-        if (rd_param.coll_alltoall != 0 || a->sbuf == MPI_IN_PLACE)
+        if (rd_param.coll_alltoall != RD_COLL_ALLTOALL_AUTO || a->sbuf == MPI_IN_PLACE)
             return 0;
         break;
     case RD_COLL_BCAST: /* (the small ones took the areas already) */
-        return min && rd_param.coll_bcast == 0 && (sd_mapped_bcast_fits(a) || rd_shmdirect_staging());
+        return min && rd_param.coll_bcast == RD_COLL_BCAST_AUTO && (sd_mapped_bcast_fits(a) || rd_shmdirect_staging());
     case RD_COLL_GATHER:
     case RD_COLL_SCATTER: {
         size_t rmin = (size_t)rd_param.coll_shm_rooted_min;
         return rmin && rd_nc_rooted_block(kind, a) >= rmin && rd_node_arena.write &&
-               (kind == RD_COLL_GATHER ? rd_param.coll_gather : rd_param.coll_scatter) == 0;
+               (kind == RD_COLL_GATHER ? rd_param.coll_gather == RD_COLL_GATHER_AUTO
+                                         : rd_param.coll_scatter == RD_COLL_SCATTER_AUTO);
     }
     case RD_COLL_REDUCE:
-        return rd_param.coll_shm_reduce_min && rd_param.coll_reduce == 0 && rd_node_arena.attach && a->dt->contig &&
+        return rd_param.coll_shm_reduce_min && rd_param.coll_reduce == RD_COLL_REDUCE_AUTO && rd_node_arena.attach && a->dt->contig &&
                (size_t)a->count * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min;
     case RD_COLL_REDUCE_SCATTER:
     case RD_COLL_REDUCE_SCATTER_BLOCK: {
         /* by the average block */
         long e0, e1, total;
         rd_nc_redscat_block(a, a->comm->rank, &e0, &e1, &total);
-        return rd_param.coll_shm_reduce_min && rd_param.coll_reduce_scatter == 0 && rd_node_arena.attach &&
+        return rd_param.coll_shm_reduce_min && rd_param.coll_reduce_scatter == RD_COLL_REDUCE_SCATTER_AUTO && rd_node_arena.attach &&
                a->dt->contig &&
                (size_t)total * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min * (size_t)a->comm->size;
     }
@@ -466,7 +468,7 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
          * against 34-41 (6 alternating runs; an earlier session, on a
          * faster state of the machine, had found Rabenseifner as fast on
          * 2 ranks up to 128 KiB) */
-        return armin && rd_param.coll_allreduce == 0 && (rd_node_arena.attach || sd_stage_allreduce_fits(a)) &&
+        return armin && rd_param.coll_allreduce == RD_COLL_ALLREDUCE_AUTO && (rd_node_arena.attach || sd_stage_allreduce_fits(a)) &&
                a->dt->contig && (size_t)a->count * a->dt->size >= armin;
     default:
         return 0;

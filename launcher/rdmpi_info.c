@@ -1,7 +1,8 @@
 /*
  * rdmpi_info - what this rdmpi is: its version, the MPI version it speaks,
  * the transports built in and the optional libraries configure found;
- * `--params` lists the parameter table (runtime/base/params.def).
+ * `--params` lists the parameters: the library's, then the tools'
+ * (declared in each component's params.def: runtime/base/params.h).
  */
 #include "config.h"
 
@@ -67,6 +68,13 @@ static int print_params(void)
 {
     char err[512];
     int rc = rd_params_load(err, sizeof(err));
+    if (rc >= 0) {
+        char terr[512];
+        int trc = rd_params_load_tools(terr, sizeof(terr));
+        if (trc < 0)
+            snprintf(err, sizeof(err), "%s", terr);
+        rc = trc < 0 ? trc : rc;
+    }
     if (rc != 0)
         fprintf(stderr, "rdmpi_info: %s: %s\n", rc < 0 ? "error" : "warning", err);
     rd_params_print(stdout);

@@ -1,11 +1,28 @@
-# runtime/: services (params, logging, errors, job) and the MPI objects;
-# runtime/api/: the MPI_* entry points.
+# runtime/: the floors of the library (ARCHITECTURE.md, "Layers"): base/
+# services, objects/, p2p/, api/ (the MPI_* entry points).
 
 # Services that the launcher tools share with the library.
 noinst_LTLIBRARIES += librdutil.la
 librdutil_la_SOURCES = \
-	runtime/base/params.c runtime/base/params.h runtime/base/params.def \
+	runtime/base/params.c runtime/base/params.h \
 	runtime/base/log.c runtime/base/log.h
+
+# The parameters: each component declares its own in a params.def of its
+# folder (runtime/base/params.h); the build joins the library's and the
+# tools' into one list each.
+EXTRA_DIST += runtime/base/params.def runtime/p2p/params.def transports/shm/params.def \
+	transports/verbs/params.def transports/ofi/params.def collectives/params.def launcher/params.def
+rd_params_lib = $(srcdir)/runtime/base/params.def $(srcdir)/runtime/p2p/params.def \
+	$(srcdir)/transports/shm/params.def $(srcdir)/transports/verbs/params.def \
+	$(srcdir)/transports/ofi/params.def $(srcdir)/collectives/params.def
+rd_params_tools = $(srcdir)/launcher/params.def
+nodist_librdutil_la_SOURCES = runtime/base/params_lib.def runtime/base/params_tools.def
+BUILT_SOURCES += runtime/base/params_lib.def runtime/base/params_tools.def
+CLEANFILES += runtime/base/params_lib.def runtime/base/params_tools.def
+runtime/base/params_lib.def: $(rd_params_lib)
+	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_lib) > $@.tmp && mv -f $@.tmp $@
+runtime/base/params_tools.def: $(rd_params_tools)
+	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_tools) > $@.tmp && mv -f $@.tmp $@
 
 lib_LTLIBRARIES += librdmpi.la
 include_HEADERS += include/mpi.h
@@ -47,13 +64,13 @@ librdmpi_la_SOURCES += runtime/api/dtype.h runtime/api/typector.c runtime/api/pa
 EXTRA_DIST += runtime/base/lsan.supp
 if RD_SANITIZE
 librdmpi_la_SOURCES += runtime/base/sanitizer.c
-nodist_librdmpi_la_SOURCES = runtime/base/lsan.supp.h
-BUILT_SOURCES = runtime/base/lsan.supp.h
-CLEANFILES += runtime/base/lsan.supp.h
+nodist_librdmpi_la_SOURCES = runtime/base/lsan_supp.h
+BUILT_SOURCES += runtime/base/lsan_supp.h
+CLEANFILES += runtime/base/lsan_supp.h
 rd_lib_exports = ^(P?MPI_|rd_mpi_|__lsan_default_suppressions$$)
 else
 rd_lib_exports = ^(P?MPI_|rd_mpi_)
 endif
-runtime/base/lsan.supp.h: $(srcdir)/runtime/base/lsan.supp
+runtime/base/lsan_supp.h: $(srcdir)/runtime/base/lsan.supp
 	$(AM_V_GEN)$(MKDIR_P) runtime/base && sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$$/d' \
 		-e 's/[\\"]/\\&/g' -e 's/.*/"&\\n"/' $(srcdir)/runtime/base/lsan.supp > $@.tmp && mv -f $@.tmp $@

@@ -23,5 +23,5 @@ launcher_rrun_rrun_LDADD = librdutil.la $(PMIX_LIBS) $(HWLOC_LIBS) -levent_core 
 # other third-party libraries' leaks, as in librdmpi (runtime/local.mk)
 if RD_SANITIZE
 launcher_rrun_rrun_SOURCES += runtime/base/sanitizer.c
-nodist_launcher_rrun_rrun_SOURCES = runtime/base/lsan.supp.h
+nodist_launcher_rrun_rrun_SOURCES = runtime/base/lsan_supp.h
 endif

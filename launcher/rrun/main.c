@@ -205,7 +205,7 @@ int main(int argc, char **argv)
         return status;
     }
     char perr[256];
-    if (rd_params_load(perr, sizeof(perr)) < 0) {
+    if (rd_params_load(perr, sizeof(perr)) < 0 || rd_params_load_tools(perr, sizeof(perr)) < 0) {
         fprintf(stderr, "rrun: %s\n", perr);
         rrun_options_free(&opt);
         return RRUN_EXIT_USAGE;
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
         rrun_options_free(&opt);
         return status;
     }
-    if (getenv("SLURM_JOB_ID") && rd_param.rrun_srun) {
+    if (getenv("SLURM_JOB_ID") && rd_tool_param.rrun_srun) {
         status = hand_to_srun(&opt);
         rrun_options_free(&opt);
         return status;

@@ -12,22 +12,35 @@
 extern char **environ;
 
 struct rd_param_values rd_param;
+struct rd_tool_param_values rd_tool_param;
 
-struct rd_param_desc {
-    const char *name;
-    enum rd_param_type type;
-    const char *def;
-    const char *doc;
-    size_t offset; /* of the value in struct rd_param_values */
+#define RD_PARAM_STR(P, C) #C "|"
+#define RD_PARAM_INT(name, def, min, max, doc) {#name, RD_PT_INT, def, min, max, NULL, doc, offsetof(VALUES, name)},
+#define RD_PARAM_SIZE(name, def, min, max, doc) {#name, RD_PT_SIZE, def, min, max, NULL, doc, offsetof(VALUES, name)},
+#define RD_PARAM_BOOL(name, def, doc) {#name, RD_PT_BOOL, def, 0, 1, NULL, doc, offsetof(VALUES, name)},
+#define RD_PARAM_STRING(name, def, doc) {#name, RD_PT_STRING, def, 0, 0, NULL, doc, offsetof(VALUES, name)},
+#define RD_PARAM_ENUM(name, NAME, def, doc, ...) \
+    {#name, RD_PT_ENUM, def, 0, RD_##NAME##_COUNT - 1, RD_PARAM_EACH(RD_PARAM_STR, _, __VA_ARGS__), doc, offsetof(VALUES, name)},
+#define VALUES struct rd_param_values
+static const struct rd_param_desc lib_table[] = {
+#include "runtime/base/params_lib.def"
 };
-
-static const struct rd_param_desc rd_param_table[] = {
-#define RD_PARAM(name, type, def, doc) {#name, RD_PT_##type, def, doc, offsetof(struct rd_param_values, name)},
-#include "runtime/base/params.def"
-#undef RD_PARAM
+#undef VALUES
+#define VALUES struct rd_tool_param_values
+static const struct rd_param_desc tool_table[] = {
+#include "runtime/base/params_tools.def"
 };
+#undef VALUES
 
-#define RD_NPARAMS (sizeof(rd_param_table) / sizeof(rd_param_table[0]))
+static const struct {
+    const struct rd_param_desc *desc;
+    size_t n;
+    void *values;
+} tables[] = {
+    {lib_table, sizeof(lib_table) / sizeof(lib_table[0]), &rd_param},
+    {tool_table, sizeof(tool_table) / sizeof(tool_table[0]), &rd_tool_param},
+};
+#define NTABLES (sizeof(tables) / sizeof(tables[0]))
 
 static const char *type_name(enum rd_param_type t)
 {
@@ -84,7 +97,7 @@ int rd_param_parse_bool(const char *s, long *out)
     return -1;
 }
 
-/* choices is "a|b|c:rest of doc" or "a|b|c" */
+/* choices is "a|b|c" (a trailing '|' allowed; a ':' also ends it) */
 int rd_param_parse_enum(const char *choices, const char *s, long *out)
 {
     long idx = 0;
@@ -94,7 +107,7 @@ int rd_param_parse_enum(const char *choices, const char *s, long *out)
         const char *e = p;
         while (*e && *e != '|' && *e != ':')
             e++;
-        if ((size_t)(e - p) == slen && strncmp(p, s, slen) == 0) {
+        if (e > p && (size_t)(e - p) == slen && strncasecmp(p, s, slen) == 0) {
             *out = idx;
             return 0;
         }
@@ -102,6 +115,17 @@ int rd_param_parse_enum(const char *choices, const char *s, long *out)
         p = (*e == '|') ? e + 1 : e;
     }
     return -1;
+}
+
+/* The choices of an ENUM as users write them: "a|b|c" in lower case. */
+static void choices_text(const struct rd_param_desc *d, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const char *c = d->choices; *c && n + 1 < len; c++)
+        buf[n++] = (char)tolower((unsigned char)*c);
+    if (n > 0 && buf[n - 1] == '|')
+        n--;
+    buf[n] = '\0';
 }
 
 static int parse_one(const struct rd_param_desc *d, const char *s, void *slot)
@@ -128,40 +152,67 @@ static int parse_one(const struct rd_param_desc *d, const char *s, void *slot)
             return -1;
         break;
     case RD_PT_ENUM:
-        if (rd_param_parse_enum(d->doc, s, &v))
+        if (rd_param_parse_enum(d->choices, s, &v))
             return -1;
         break;
     default:
         return -1;
     }
+    if ((d->type == RD_PT_INT || d->type == RD_PT_SIZE) && (v < d->min || v > d->max))
+        return -2;
     *(long *)slot = v;
     return 0;
 }
 
-static void *slot_of(size_t i)
+static int known_name(const char *var, size_t n)
 {
-    return (char *)&rd_param + rd_param_table[i].offset;
+    char name[96];
+    for (size_t t = 0; t < NTABLES; t++)
+        for (size_t i = 0; i < tables[t].n; i++) {
+            env_name(tables[t].desc[i].name, name, sizeof(name));
+            if (strlen(name) == n && strncmp(name, var, n) == 0)
+                return 1;
+        }
+    return 0;
 }
 
-int rd_params_load(char *err, size_t errlen)
+const struct rd_param_desc *rd_param_find(const char *var)
+{
+    for (size_t t = 0; t < NTABLES; t++)
+        for (size_t i = 0; i < tables[t].n; i++) {
+            char name[96];
+            env_name(tables[t].desc[i].name, name, sizeof(name));
+            if (strcmp(name, var) == 0)
+                return &tables[t].desc[i];
+        }
+    return NULL;
+}
+
+static int load_table(size_t t, char *err, size_t errlen)
 {
     char name[96];
     int rc = 0;
     if (err && errlen)
         err[0] = '\0';
-    for (size_t i = 0; i < RD_NPARAMS; i++) {
-        const struct rd_param_desc *d = &rd_param_table[i];
+    for (size_t i = 0; i < tables[t].n; i++) {
+        const struct rd_param_desc *d = &tables[t].desc[i];
+        void *slot = (char *)tables[t].values + d->offset;
         env_name(d->name, name, sizeof(name));
         const char *s = getenv(name);
-        if (parse_one(d, d->def, slot_of(i)) != 0) {
+        if (parse_one(d, d->def, slot) != 0) {
             snprintf(err, errlen, "internal: bad default '%s' for %s", d->def, name);
             return -1;
         }
-        if (s && parse_one(d, s, slot_of(i)) != 0) {
+        int prc = s ? parse_one(d, s, slot) : 0;
+        if (prc == -2) {
+            snprintf(err, errlen, "%s='%s' is not in [%ld, %ld]", name, s, d->min, d->max);
+            return -1;
+        }
+        if (prc != 0) {
             if (d->type == RD_PT_ENUM) {
-                const char *colon = strchr(d->doc, ':');
-                int clen = colon ? (int)(colon - d->doc) : (int)strlen(d->doc);
-                snprintf(err, errlen, "%s='%s' is not one of %.*s", name, s, clen, d->doc);
+                char c[256];
+                choices_text(d, c, sizeof(c));
+                snprintf(err, errlen, "%s='%s' is not one of %s", name, s, c);
             } else {
                 snprintf(err, errlen, "%s='%s' is not a valid %s", name, s, type_name(d->type));
             }
@@ -174,12 +225,7 @@ int rd_params_load(char *err, size_t errlen)
             continue;
         const char *eq = strchr(*e, '=');
         size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
-        int known = 0;
-        for (size_t i = 0; i < RD_NPARAMS && !known; i++) {
-            env_name(rd_param_table[i].name, name, sizeof(name));
-            known = strlen(name) == n && strncmp(name, *e, n) == 0;
-        }
-        if (!known && rc == 0) {
+        if (!known_name(*e, n) && rc == 0) {
             snprintf(err, errlen, "unknown parameter %.*s (rdmpi_info --params lists them)", (int)n, *e);
             rc = 1;
         }
@@ -187,14 +233,32 @@ int rd_params_load(char *err, size_t errlen)
     return rc;
 }
 
+int rd_params_load(char *err, size_t errlen)
+{
+    return load_table(0, err, errlen);
+}
+
+int rd_params_load_tools(char *err, size_t errlen)
+{
+    return load_table(1, err, errlen);
+}
+
 void rd_params_print(FILE *out)
 {
-    char name[96];
-    for (size_t i = 0; i < RD_NPARAMS; i++) {
-        const struct rd_param_desc *d = &rd_param_table[i];
-        env_name(d->name, name, sizeof(name));
-        const char *cur = getenv(name);
-        fprintf(out, "%-28s %-6s default=%-8s%s%s%s\n    %s\n", name, type_name(d->type),
-                d->def[0] ? d->def : "\"\"", cur ? " current=" : "", cur ? cur : "", "", d->doc);
-    }
+    char name[96], c[256];
+    for (size_t t = 0; t < NTABLES; t++)
+        for (size_t i = 0; i < tables[t].n; i++) {
+            const struct rd_param_desc *d = &tables[t].desc[i];
+            env_name(d->name, name, sizeof(name));
+            const char *cur = getenv(name);
+            c[0] = '\0';
+            if (d->type == RD_PT_ENUM)
+                choices_text(d, c, sizeof(c));
+            char range[64] = "";
+            if ((d->type == RD_PT_INT || d->type == RD_PT_SIZE) && (d->min != 0 || d->max != LONG_MAX))
+                snprintf(range, sizeof(range), " range=%ld..%ld", d->min, d->max);
+            fprintf(out, "%-28s %-6s default=%-8s%s%s%s\n    %s%s%s\n", name, type_name(d->type),
+                    d->def[0] ? d->def : "\"\"", range, cur ? " current=" : "", cur ? cur : "", c,
+                    c[0] ? ": " : "", d->doc);
+        }
 }

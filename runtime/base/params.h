@@ -1,35 +1,115 @@
-/* params.h - the parameter table (see params.def). */
+/* params.h - the parameters (RDMPI_* variables).
+ *
+ * Each component declares its own beside its code, in a params.def of its
+ * folder (runtime/base, runtime/p2p, transports/shm, transports/verbs,
+ * transports/ofi, collectives: the library's; launcher: the tools'), in
+ * one of these forms:
+ *
+ *   RD_PARAM_INT(name, default, min, max, doc)
+ *   RD_PARAM_SIZE(name, default, min, max, doc)  bytes; k/m/g suffixes
+ *   RD_PARAM_BOOL(name, default, doc)            0/1/yes/no/true/false/on/off
+ *   RD_PARAM_STRING(name, default, doc)
+ *   RD_PARAM_ENUM(name, NAME, default, doc, CHOICE...)
+ *
+ * The variable is RDMPI_<NAME> (name in upper case); the value lands in
+ * rd_param.<name> (the library's) or rd_tool_param.<name> (the tools'):
+ * long for INT, SIZE, BOOL and ENUM, const char * for STRING. A value out
+ * of [min, max] or not one of the choices is refused with a message
+ * naming the variable. An ENUM's choices are written in upper case and
+ * become the constants RD_<NAME>_<CHOICE> (0, 1, ...); users write them in
+ * lower case (case-blind). The build joins the fragments into
+ * runtime/base/params_lib.def and params_tools.def (runtime/local.mk).
+ * `rdmpi_info --params` lists both tables; MPI_T will expose them. */
 #ifndef RD_PARAMS_H
 #define RD_PARAMS_H
 
+#include <limits.h>
 #include <stdio.h>
 
 enum rd_param_type { RD_PT_INT, RD_PT_SIZE, RD_PT_BOOL, RD_PT_STRING, RD_PT_ENUM };
 
-#define RD_PT_TYPE_INT long
-#define RD_PT_TYPE_SIZE long
-#define RD_PT_TYPE_BOOL long
-#define RD_PT_TYPE_ENUM long
-#define RD_PT_TYPE_STRING const char *
+/* ---- calling a macro on each of up to 12 choices */
+#define RD_PARAM_NARGS(...) RD_PARAM_NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define RD_PARAM_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, n, ...) n
+#define RD_PARAM_CAT(a, b) RD_PARAM_CAT_(a, b)
+#define RD_PARAM_CAT_(a, b) a##b
+#define RD_PARAM_EACH(m, P, ...) RD_PARAM_CAT(RD_PARAM_EACH_, RD_PARAM_NARGS(__VA_ARGS__))(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_1(m, P, a) m(P, a)
+#define RD_PARAM_EACH_2(m, P, a, ...) m(P, a) RD_PARAM_EACH_1(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_3(m, P, a, ...) m(P, a) RD_PARAM_EACH_2(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_4(m, P, a, ...) m(P, a) RD_PARAM_EACH_3(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_5(m, P, a, ...) m(P, a) RD_PARAM_EACH_4(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_6(m, P, a, ...) m(P, a) RD_PARAM_EACH_5(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_7(m, P, a, ...) m(P, a) RD_PARAM_EACH_6(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_8(m, P, a, ...) m(P, a) RD_PARAM_EACH_7(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_9(m, P, a, ...) m(P, a) RD_PARAM_EACH_8(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_10(m, P, a, ...) m(P, a) RD_PARAM_EACH_9(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_11(m, P, a, ...) m(P, a) RD_PARAM_EACH_10(m, P, __VA_ARGS__)
+#define RD_PARAM_EACH_12(m, P, a, ...) m(P, a) RD_PARAM_EACH_11(m, P, __VA_ARGS__)
 
+/* ---- the values, and the ENUMs' constants */
+#define RD_PARAM_INT(name, def, min, max, doc) long name;
+#define RD_PARAM_SIZE(name, def, min, max, doc) long name;
+#define RD_PARAM_BOOL(name, def, doc) long name;
+#define RD_PARAM_STRING(name, def, doc) const char *name;
+#define RD_PARAM_ENUM(name, NAME, def, doc, ...) long name;
 struct rd_param_values {
-#define RD_PARAM(name, type, def, doc) RD_PT_TYPE_##type name;
-#include "runtime/base/params.def"
-#undef RD_PARAM
+#include "runtime/base/params_lib.def"
 };
+struct rd_tool_param_values {
+#include "runtime/base/params_tools.def"
+};
+#undef RD_PARAM_INT
+#undef RD_PARAM_SIZE
+#undef RD_PARAM_BOOL
+#undef RD_PARAM_STRING
+#undef RD_PARAM_ENUM
+
+#define RD_PARAM_CONST(NAME, C) RD_##NAME##_##C,
+#define RD_PARAM_INT(name, def, min, max, doc)
+#define RD_PARAM_SIZE(name, def, min, max, doc)
+#define RD_PARAM_BOOL(name, def, doc)
+#define RD_PARAM_STRING(name, def, doc)
+#define RD_PARAM_ENUM(name, NAME, def, doc, ...) \
+    enum { RD_PARAM_EACH(RD_PARAM_CONST, NAME, __VA_ARGS__) RD_##NAME##_COUNT };
+#include "runtime/base/params_lib.def"
+#include "runtime/base/params_tools.def"
+#undef RD_PARAM_INT
+#undef RD_PARAM_SIZE
+#undef RD_PARAM_BOOL
+#undef RD_PARAM_STRING
+#undef RD_PARAM_ENUM
 
 /* Current values; valid after rd_params_load(). */
 extern struct rd_param_values rd_param;
+extern struct rd_tool_param_values rd_tool_param;
 
-/* Read every RDMPI_* variable. On a bad value, writes a message naming the
- * variable into err (errlen bytes) and returns -1; 0 on success. Unknown
- * RDMPI_* names are reported in err as a warning with return value 1. */
+/* One declared parameter. */
+struct rd_param_desc {
+    const char *name;
+    enum rd_param_type type;
+    const char *def;
+    long min, max;       /* INT, SIZE */
+    const char *choices; /* ENUM: "A|B|C|" as declared */
+    const char *doc;
+    size_t offset;       /* of the value in its values struct */
+};
+
+/* Read the library's table (the tools': rd_params_load_tools) from the
+ * environment. On a bad value, writes a message naming the variable into
+ * err (errlen bytes) and returns -1; 0 on success. An RDMPI_* name that
+ * neither table declares is reported in err as a warning, returning 1. */
 int rd_params_load(char *err, size_t errlen);
+int rd_params_load_tools(char *err, size_t errlen);
 
-/* Print the table (name, type, default, current value, doc). */
+/* Print both tables (name, type, default, current value, doc). */
 void rd_params_print(FILE *out);
 
-/* Parse helpers, exposed for tests. Return 0 on success, -1 on bad input. */
+/* The declaration of the parameter RDMPI_<NAME> (NULL: none). */
+const struct rd_param_desc *rd_param_find(const char *env_name);
+
+/* Parse helpers, exposed for tests. Return 0 on success, -1 on bad input.
+ * choices: "a|b|c" (a trailing '|' allowed), compared case-blind. */
 int rd_param_parse_size(const char *s, long *out);
 int rd_param_parse_bool(const char *s, long *out);
 int rd_param_parse_enum(const char *choices, const char *s, long *out);

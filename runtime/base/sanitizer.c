@@ -17,6 +17,6 @@ const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
     return
-#include "runtime/base/lsan.supp.h"
+#include "runtime/base/lsan_supp.h"
         ;
 }

@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "runtime/base/params.h"
+
 enum rd_am_id {
     RD_AM_EAGER = 1,   /* envelope + data */
     RD_AM_EAGER_SYNC,  /* envelope + sender request + data; receiver answers ACK */
@@ -20,18 +22,19 @@ enum rd_am_id {
     RD_AM_FRAG,        /* pipeline fragment: receiver request + offset; data */
 };
 
-/* rendezvous protocols */
-/* (the values are also the indices of RDMPI_RNDV_PROTOCOL's choices) */
+/* rendezvous protocols: RDMPI_RNDV_PROTOCOL's choices (p2p/params.def) */
 enum rd_rndv_proto {
-    RD_RNDV_GET = 0,      /* receiver reads everything, then FIN */
-    RD_RNDV_PUT = 1,      /* CTS; sender writes everything, then FIN */
-    RD_RNDV_PIPELINE = 2, /* CTS; sender streams FRAG active messages */
-    RD_RNDV_SPLIT = 3,    /* CTS; receiver reads the first part while the sender writes
-                           * the rest: both cores copy. Each side sends FIN when its part
-                           * is done and completes on its own part + the peer's FIN. */
-    RD_RNDV_TRANSPORT = 4, /* the transport's own rendezvous (rndv_send/rndv_recv): one
-                            * message announces the data, the receiver fetches it */
-    RD_RNDV_AUTO = 5
+    RD_RNDV_GET = RD_RNDV_PROTOCOL_GET,           /* receiver reads everything, then FIN */
+    RD_RNDV_PUT = RD_RNDV_PROTOCOL_PUT,           /* CTS; sender writes everything, then FIN */
+    RD_RNDV_PIPELINE = RD_RNDV_PROTOCOL_PIPELINE, /* CTS; sender streams FRAG active messages */
+    RD_RNDV_SPLIT = RD_RNDV_PROTOCOL_SPLIT,       /* CTS; receiver reads the first part while the
+                                                   * sender writes the rest: both cores copy. Each
+                                                   * side sends FIN when its part is done and
+                                                   * completes on its own part + the peer's FIN. */
+    RD_RNDV_TRANSPORT = RD_RNDV_PROTOCOL_TRANSPORT, /* the transport's own rendezvous
+                                                     * (rndv_send/rndv_recv): one message
+                                                     * announces the data, the receiver fetches it */
+    RD_RNDV_AUTO = RD_RNDV_PROTOCOL_AUTO
 };
 
 /* Where a split transfer of len bytes divides: page-aligned, about half. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # info.sh - rdmpi_info: the version (from mpi.h), the MPI version, the
 # configured transports (config.h) and optional libraries (configure's
-# findings); --params lists every parameter of runtime/base/params.def, by its
+# findings); --params lists every declared parameter (the params.def files), by its
 # RDMPI_ name, with its doc; --help, --version, bad arguments.
 . "$RD_SRCDIR/test/tap.sh"
 
@@ -23,15 +23,31 @@ found() {
     if [ -n "$v" ]; then echo yes; else echo no; fi
 }
 
-# Every RD_PARAM(name, TYPE, "default", "doc") of params.def as
-# RDMPI_NAME<tab>type<tab>doc (adjacent string literals joined).
+# Every parameter the components declare (their params.def files, as the
+# build joins them: the library's, then the tools') as
+# RDMPI_NAME<tab>type<tab>doc (adjacent string literals joined; an ENUM's
+# doc starts with its choices in lower case).
 perl -0777 -ne '
     my $str = qr/(?:"(?:[^"\\]|\\.)*"\s*)+/;
-    while (/^RD_PARAM\(\s*(\w+)\s*,\s*(\w+)\s*,\s*($str),\s*($str)\)/mg) {
-        my ($n, $t, $doc) = (uc $1, lc $2, $4);
-        $doc =~ s/"\s*"//g; $doc =~ s/^\s*"//; $doc =~ s/"\s*$//; $doc =~ s/\\(.)/$1/g;
+    my $num = qr/[-\w]+/;
+    sub text { my $d = shift; $d =~ s/"\s*"//g; $d =~ s/^\s*"//; $d =~ s/"\s*$//; $d =~ s/\\(.)/$1/g; $d }
+    while (/^RD_PARAM_(\w+)\(\s*(\w+)\s*,(.*?)\)\s*$/msg) {
+        my ($t, $n, $rest) = (lc $1, uc $2, $3);
+        my $doc;
+        if ($t eq "enum") {
+            $rest =~ /^\s*\w+\s*,\s*$str,\s*($str),\s*([\w\s,]+)$/s or die "bad ENUM $n";
+            my ($d, $c) = ($1, $2);
+            $c =~ s/\s+//g;
+            $doc = lc(join("|", split(/,/, $c))) . ": " . text($d);
+        } elsif ($t eq "int" || $t eq "size") {
+            $rest =~ /^\s*$str,\s*$num\s*,\s*$num\s*,\s*($str)$/s or die "bad $t $n";
+            $doc = text($1);
+        } else {
+            $rest =~ /^\s*$str,\s*($str)$/s or die "bad $t $n";
+            $doc = text($1);
+        }
         print "RDMPI_$n\t$t\t$doc\n";
-    }' "$RD_SRCDIR/runtime/base/params.def" >params.txt
+    }' "$RD_BUILDDIR/runtime/base/params_lib.def" "$RD_BUILDDIR/runtime/base/params_tools.def" >params.txt
 nparams=$(wc -l <params.txt)
 
 plan $((20 + 2 * nparams))
@@ -59,10 +75,11 @@ is "$rc:$(head -n 1 err.txt):$(cat out.txt)" "2:rdmpi_info: unknown argument '--
     "a bad argument: message and usage on stderr, exit 2"
 
 # ------------------------------------------------------------ --params
-is "$nparams" "$(grep -c '^RD_PARAM(' "$RD_SRCDIR/runtime/base/params.def")" "the test read every RD_PARAM of params.def"
+is "$nparams" "$(cat "$RD_BUILDDIR"/runtime/base/params_{lib,tools}.def | grep -c '^RD_PARAM_')" \
+    "the test read every declared parameter"
 clean "$info" --params >params.out 2>err.txt; rc=$?
 is "$rc:$(cat err.txt)" "0:" "--params exits 0 and says nothing on stderr"
-is "$(grep -c '^RDMPI_' params.out)" "$nparams" "--params lists as many parameters as params.def has"
+is "$(grep -c '^RDMPI_' params.out)" "$nparams" "--params lists as many parameters as are declared"
 tab=$(printf '\t')
 while IFS="$tab" read -r name type doc; do
     # the line that starts with the name, and the one after it (the doc)

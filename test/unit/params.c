@@ -53,6 +53,45 @@ int main(void)
     tap_is_str(err, "unknown parameter RDMPI_LOGG (rdmpi_info --params lists them)", "warning names it");
     unsetenv("RDMPI_LOGG");
 
+    /* declared ranges, and an ENUM's generated constants */
+    setenv("RDMPI_VERBS_TIMEOUT", "40", 1);
+    tap_is_int(rd_params_load(err, sizeof(err)), -1, "value above the declared max refused");
+    tap_is_str(err, "RDMPI_VERBS_TIMEOUT='40' is not in [1, 31]", "message gives the range");
+    setenv("RDMPI_VERBS_TIMEOUT", "31", 1);
+    tap_is_int(rd_params_load(err, sizeof(err)), 0, "the max itself accepted");
+    tap_is_int(rd_param.verbs_timeout, 31, "RDMPI_VERBS_TIMEOUT=31 read");
+    setenv("RDMPI_VERBS_TIMEOUT", "0", 1);
+    tap_is_int(rd_params_load(err, sizeof(err)), -1, "value below the declared min refused");
+    unsetenv("RDMPI_VERBS_TIMEOUT");
+    setenv("RDMPI_VERBS_BUF_SIZE", "2m", 1);
+    tap_is_int(rd_params_load(err, sizeof(err)), -1, "size above the declared max refused");
+    tap_is_str(err, "RDMPI_VERBS_BUF_SIZE='2m' is not in [256, 1048576]", "size range message");
+    unsetenv("RDMPI_VERBS_BUF_SIZE");
+    setenv("RDMPI_COLL_BCAST", "Linear", 1);
+    tap_is_int(rd_params_load(err, sizeof(err)), 0, "enum choice case-blind");
+    tap_is_int(rd_param.coll_bcast, RD_COLL_BCAST_LINEAR, "RDMPI_COLL_BCAST=Linear is RD_COLL_BCAST_LINEAR");
+    tap_is_int(RD_COLL_BCAST_LINEAR, 4, "constants follow the declared order");
+    tap_is_int(RD_COLL_BCAST_COUNT, 6, "and count the choices");
+    setenv("RDMPI_COLL_BCAST", "tree", 1);
+    tap_is_int(rd_params_load(err, sizeof(err)), -1, "unknown enum choice refused");
+    tap_is_str(err, "RDMPI_COLL_BCAST='tree' is not one of auto|binomial|scatter_allgather|pipeline|linear|hierarchical",
+               "message lists the choices in lower case");
+    unsetenv("RDMPI_COLL_BCAST");
+    tap_is_int(rd_param.verbs_cm, RD_VERBS_CM_AUTO, "default enum is its constant");
+
+    /* the tools' table: known to the library, loaded only by the tools */
+    const struct rd_param_desc *d = rd_param_find("RDMPI_RRUN_SRUN");
+    tap_ok(d && d->type == RD_PT_BOOL, "RDMPI_RRUN_SRUN is declared (a bool)");
+    tap_ok(rd_param_find("RDMPI_NOPE") == NULL, "an undeclared name is not found");
+    setenv("RDMPI_RRUN_SRUN", "no", 1);
+    tap_is_int(rd_params_load(err, sizeof(err)), 0, "the library knows the tools' names (no warning)");
+    tap_is_int(rd_tool_param.rrun_srun, 0, "the library does not load them (still unset)");
+    tap_is_int(rd_params_load_tools(err, sizeof(err)), 0, "the tools load theirs");
+    tap_is_int(rd_tool_param.rrun_srun, 0, "RDMPI_RRUN_SRUN=no read");
+    unsetenv("RDMPI_RRUN_SRUN");
+    tap_is_int(rd_params_load_tools(err, sizeof(err)), 0, "defaults of the tools' table");
+    tap_is_int(rd_tool_param.rrun_srun, 1, "default RDMPI_RRUN_SRUN is 1");
+
     /* logging levels and components */
     tap_is_int(rd_log_configure("debug:job,p2p"), 0, "log spec accepted");
     tap_is_int(rd_log_threshold, RD_LOG_DEBUG, "threshold debug");

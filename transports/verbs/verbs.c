@@ -31,7 +31,7 @@ static void report_verbs(struct rd_report_buf *b)
         vb_report(report_tl, b);
 }
 
-/* Open with connection mode cm (0 auto, 1 pmix, 2 rdmacm). quiet_cm: an
+/* Open with connection mode cm (RD_VERBS_CM_AUTO, _PMIX or _RDMACM). quiet_cm: an
  * rdma_cm that finds no address is not an error (the caller falls back). */
 static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void *harg, int fault, long cm,
                            int quiet_cm, vb_tl **out)
@@ -53,8 +53,8 @@ static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void
     tl->max_inline = (uint32_t)rd_param.verbs_inline;
     tl->cm_quiet = quiet_cm;
 
-    rd_status st = vb_dev_open(&tl->dev, cm == 2, job->local_rank);
-    if (st == RD_OK && cm == 0 && tl->dev.iwarp) {
+    rd_status st = vb_dev_open(&tl->dev, cm == RD_VERBS_CM_RDMACM, job->local_rank);
+    if (st == RD_OK && cm == RD_VERBS_CM_AUTO && tl->dev.iwarp) {
         /* iWARP: only rdma_cm connects; reopen through its device list */
         vb_dev_close(&tl->dev);
         st = vb_dev_open(&tl->dev, 1, job->local_rank);
@@ -64,14 +64,14 @@ static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void
         free(tl);
         return st;
     }
-    if (cm == 1 && tl->dev.iwarp) {
+    if (cm == RD_VERBS_CM_PMIX && tl->dev.iwarp) {
         rd_error("verbs", "%s is an iWARP device: it connects only through rdma_cm (RDMPI_VERBS_CM=rdmacm "
                  "or auto)", tl->dev.name);
         vb_dev_close(&tl->dev);
         free(tl);
         return RD_ERR_UNSUPPORTED;
     }
-    tl->cm = cm == 2 ? VB_CM_RDMACM : VB_CM_PMIX;
+    tl->cm = cm == RD_VERBS_CM_RDMACM ? VB_CM_RDMACM : VB_CM_PMIX;
     tl->base.caps.atomics = tl->dev.attr.atomic_cap != IBV_ATOMIC_NONE;
     if ((st = vb_wire_plan(tl, job)) != RD_OK || (st = vb_data_open(tl)) != RD_OK ||
         (st = vb_wire_open(tl)) != RD_OK) {
@@ -94,16 +94,9 @@ static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void
 
 static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
 {
-    long cm = rd_param.verbs_cm; /* auto | pmix | rdmacm */
-    if (rd_param.verbs_credits < 1 || rd_param.verbs_credits > 65536 || rd_param.verbs_buf_size < 256 ||
-        rd_param.verbs_buf_size > (1 << 20) || rd_param.verbs_sq_depth < 8 || rd_param.verbs_sq_depth > 65536 ||
-        rd_param.verbs_timeout < 1 || rd_param.verbs_timeout > 31 || rd_param.verbs_retry_count < 0 ||
-        rd_param.verbs_retry_count > 7) {
-        rd_error("verbs", "RDMPI_VERBS_CREDITS (1..65536), RDMPI_VERBS_BUF_SIZE (256..1m), "
-                 "RDMPI_VERBS_SQ_DEPTH (8..65536), RDMPI_VERBS_TIMEOUT (1..31) or RDMPI_VERBS_RETRY_COUNT "
-                 "(0..7) out of range");
-        return RD_ERR_PARAM;
-    }
+    /* (the ranges of the numbers are declared in params.def, and MPI_Init
+     * refuses a value out of them) */
+    long cm = rd_param.verbs_cm;
     int fault = VB_FAULT_NONE;
     if (rd_param.verbs_fault[0]) {
         static const char *kinds[] = {"", "qp_error", "bad_rkey", "lost_peer"};
@@ -124,12 +117,12 @@ static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *
     /* auto: a large job connects on first use (memory grows with the peers
      * a rank talks to) where rdma_cm finds the device's address; a small
      * one, or a device without an address, wires every QP up front */
-    int lazy = cm == 0 && rd_param.verbs_lazy_min > 0 && job->size >= rd_param.verbs_lazy_min;
+    int lazy = cm == RD_VERBS_CM_AUTO && rd_param.verbs_lazy_min > 0 && job->size >= rd_param.verbs_lazy_min;
     vb_tl *tl = NULL;
-    rd_status st = open_mode(job, handler, harg, fault, lazy ? 2 : cm, lazy, &tl);
+    rd_status st = open_mode(job, handler, harg, fault, lazy ? RD_VERBS_CM_RDMACM : cm, lazy, &tl);
     if (st == RD_ERR_UNSUPPORTED && lazy) {
         rd_debug("verbs", "no rdma_cm address for connections on first use: PMIx wire-up");
-        st = open_mode(job, handler, harg, fault, 0, 0, &tl);
+        st = open_mode(job, handler, harg, fault, RD_VERBS_CM_AUTO, 0, &tl);
     }
     if (st == RD_OK) {
         *out = &tl->base;
