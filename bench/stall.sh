@@ -17,48 +17,24 @@
 # ratios to Open MPI and MPICH.
 set -u
 
-builddir=$(cd "${1:-.}" && pwd) || exit 1
-srcdir=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 rounds=${ROUNDS:-6}
 np=${NP:-8}
 size=${SIZE:-14}
 steps=${STEPS:-300}
 hogcpu=${HOG:-0}
 
-rdmpicc="$builddir/launcher/rdmpicc"
-rrun="$builddir/launcher/rrun/rrun"
-for f in "$rdmpicc" "$rrun"; do
-    [ -x "$f" ] || { echo "stall.sh: $f is missing: build rdmpi first (make -C $builddir)" >&2; exit 1; }
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-bench.XXXXXX") || exit 1
 hog=
-cleanup() { [ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cd "$tmp" || exit 1
+bench_cleanup() { [ -n "$hog" ] && kill "$hog" 2>/dev/null; }
+bench_start stall.sh "${1:-.}"
 
 args="-s $size -i $steps -p 10"
-names=()
-declare -A cmd
-"$rdmpicc" -O2 "$srcdir/examples/hydro3d.c" -o hydro_rdmpi -lm || exit 1
-names+=(rdmpi rdmpi-bound)
+declare -A cmd exe=([openmpi]=hydro_ompi [mpich]=hydro_mpich)
+bench_build "$srcdir/examples/hydro3d.c" hydro -lm
+names=(rdmpi rdmpi-bound "${peers[@]}")
 cmd[rdmpi]="$rrun -np $np ./hydro_rdmpi $args"
 cmd[rdmpi-bound]="$rrun --bind-to core -np $np ./hydro_rdmpi $args"
-if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; then
-    mpicc.openmpi -O2 "$srcdir/examples/hydro3d.c" -o hydro_ompi -lm || exit 1
-    names+=(openmpi)
-    cmd[openmpi]="mpirun.openmpi --allow-run-as-root --oversubscribe -np $np ./hydro_ompi $args"
-else
-    echo "# Open MPI (mpicc.openmpi, mpirun.openmpi) not found: left out"
-fi
-if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; then
-    mpicc.mpich -O2 "$srcdir/examples/hydro3d.c" -o hydro_mpich -lm || exit 1
-    names+=(mpich)
-    cmd[mpich]="mpiexec.hydra -n $np ./hydro_mpich $args"
-else
-    echo "# MPICH (mpicc.mpich, mpiexec.hydra) not found: left out"
-fi
+for p in "${peers[@]}"; do cmd[$p]="${launch[$p]} $np ./${exe[$p]} $args"; done
 
 if [ "$hogcpu" != none ]; then
     setsid taskset -c "$hogcpu" sh -c 'while :; do :; done' &

@@ -15,46 +15,21 @@
 # is left out; a failed run is reported and stops the benchmark.
 set -u
 
-builddir=$(cd "${1:-.}" && pwd) || exit 1
-srcdir=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 rounds=${ROUNDS:-20}
 np=${NP:-4}
+bench_start startup.sh "${1:-.}"
 
-rdmpicc="$builddir/launcher/rdmpicc"
-rrun="$builddir/launcher/rrun/rrun"
-for f in "$rdmpicc" "$rrun"; do
-    [ -x "$f" ] || { echo "startup.sh: $f is missing: build rdmpi first (make -C $builddir)" >&2; exit 1; }
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-names=()
-declare -A cmd
-"$rdmpicc" -O2 "$srcdir/examples/hello.c" -o hello_rdmpi || exit 1
-names+=(rdmpi)
+declare -A cmd exe=([rdmpi]=hello_rdmpi [openmpi]=hello_ompi [mpich]=hello_mpich)
+bench_build "$srcdir/examples/hello.c" hello
+names=(rdmpi rdmpi-1)
 cmd[rdmpi]="$rrun -np $np ./hello_rdmpi"
-names+=(rdmpi-1)
 cmd[rdmpi-1]="./hello_rdmpi"
-if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; then
-    mpicc.openmpi -O2 "$srcdir/examples/hello.c" -o hello_ompi || exit 1
-    names+=(openmpi)
-    cmd[openmpi]="mpirun.openmpi --allow-run-as-root --oversubscribe -np $np ./hello_ompi"
-    names+=(openmpi-1)
-    cmd[openmpi-1]="./hello_ompi"
-else
-    echo "# Open MPI (mpicc.openmpi, mpirun.openmpi) not found: left out"
-fi
-if command -v mpicc.mpich >/dev/null && command -v mpiexec.hydra >/dev/null; then
-    mpicc.mpich -O2 "$srcdir/examples/hello.c" -o hello_mpich || exit 1
-    names+=(mpich)
-    cmd[mpich]="mpiexec.hydra -n $np ./hello_mpich"
-    names+=(mpich-1)
-    cmd[mpich-1]="./hello_mpich"
-else
-    echo "# MPICH (mpicc.mpich, mpiexec.hydra) not found: left out"
-fi
+for p in "${peers[@]}"; do
+    names+=("$p" "$p-1")
+    cmd[$p]="${launch[$p]} $np ./${exe[$p]}"
+    cmd[$p-1]="./${exe[$p]}"
+done
 
 # Nanoseconds since the epoch, without a fork when bash has EPOCHREALTIME.
 now_ns() {
