@@ -253,6 +253,12 @@ typedef struct vb_tl {
     int cm_quiet; /* no rdma_cm address is not an error: auto falls back to PMIx */
     struct rdma_cm_id **dead_ids; /* rejected attempts, destroyed outside event handling */
     int ndead, dead_cap;
+    /* What the data path asks of the wire-up, which sits above it (the
+     * wire-up calls the data path, never the reverse): rdma_cm events,
+     * from progress; and RDMPI_VERBS_FAULT=lost_peer's lost QP. Set by
+     * vb_wire_plan. */
+    int (*cm_progress)(struct vb_tl *tl);
+    rd_status (*lose_qp)(struct vb_tl *tl, struct vb_ep *ep);
 } vb_tl;
 
 /* ------------------------------------------------------------ wire-up (verbs_wire.c) */
@@ -264,12 +270,7 @@ int vb_wire_serves(const vb_tl *tl, int r);
 rd_status vb_wire_open(vb_tl *tl);
 rd_status vb_wire_activate(vb_tl *tl);
 rd_status vb_wire_connect(vb_tl *tl, int peer, vb_ep **out);
-/* rdma_cm events (called from progress). */
-int vb_wire_cm_progress(vb_tl *tl);
 void vb_wire_close(vb_tl *tl);
-/* RDMPI_VERBS_FAULT=lost_peer (tests): ep's QP replaced by one toward a QP
- * number nobody owns (IB and RoCE). */
-rd_status vb_wire_lost_qp(vb_tl *tl, vb_ep *ep);
 /* A QP's attributes at creation (both modes). */
 void vb_wire_qp_init_attr(vb_tl *tl, struct ibv_qp_init_attr *a);
 /* Make the endpoint structure (and grow the SRQ for it). */

@@ -431,7 +431,7 @@ static void inject_fault(vb_tl *tl, vb_ep *ep, uint32_t *rkey_xor)
         *rkey_xor = 0x00a5a500;
     } else if (tl->dev.iwarp) {
         rdma_disconnect(ep->cm_id); /* iWARP: the connection goes */
-    } else if (vb_wire_lost_qp(tl, ep) != RD_OK) {
+    } else if (tl->lose_qp(tl, ep) != RD_OK) {
         vb_fatal(tl, ep->base.peer, "RDMPI_VERBS_FAULT=lost_peer: no QP to lose rank %d with", ep->base.peer);
     }
 }
@@ -815,7 +815,7 @@ int vb_progress(rd_tl *base)
             async_events(tl);
         }
         if (tl->ch)
-            n += vb_wire_cm_progress(tl);
+            n += tl->cm_progress(tl);
     }
     return n;
 }

@@ -242,7 +242,9 @@ static rd_status qp_connect(vb_tl *tl, vb_ep *ep, const struct vb_addr *pa, uint
     return RD_OK;
 }
 
-rd_status vb_wire_lost_qp(vb_tl *tl, vb_ep *ep)
+/* RDMPI_VERBS_FAULT=lost_peer (tests): ep's QP replaced by one toward a QP
+ * number nobody owns (IB and RoCE); tl->lose_qp. */
+static rd_status lost_qp(vb_tl *tl, vb_ep *ep)
 {
     struct vb_addr pa;
     uint32_t qpn;
@@ -467,7 +469,8 @@ static void cm_request(vb_tl *tl, struct rdma_cm_id *id, const struct vb_cm_priv
     rd_debug("verbs", "rdma_cm: accepted rank %d", peer);
 }
 
-int vb_wire_cm_progress(vb_tl *tl)
+/* rdma_cm events (tl->cm_progress, called from progress). */
+static int cm_progress(vb_tl *tl)
 {
     int n = 0;
     struct rdma_cm_event *ev;
@@ -568,6 +571,8 @@ int vb_wire_cm_progress(vb_tl *tl)
 rd_status vb_wire_plan(vb_tl *tl, const struct rd_job *job)
 {
     int local_ok = !shm_takes_local();
+    tl->cm_progress = cm_progress;
+    tl->lose_qp = lost_qp;
     tl->serves = calloc((size_t)tl->size, 1);
     tl->eps = calloc((size_t)tl->size, sizeof(*tl->eps));
     if (!tl->serves || !tl->eps)
