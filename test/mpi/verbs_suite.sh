@@ -10,8 +10,9 @@
 #   - the suite (lib.sh's SUITE_PROGS on 3 ranks, p2p_storm on 2: 64
 #     receives and 64 sends at once per pair, 0 B .. 1 MiB, every completion
 #     call; the size-sensitive ones under rendezvous by RDMA read and by
-#     RDMA write on 2): InfiniBand and RoCE with both wire-ups (PMIx,
-#     rdma_cm), iWARP with rdma_cm
+#     RDMA write on 2): InfiniBand and RoCE with the PMIx wire-up, iWARP
+#     with rdma_cm; InfiniBand and RoCE with rdma_cm: what the wire-up
+#     changes (wireup below: coll, p2p_storm, p2p_large by read and write)
 #   - buffers freed and allocated again between messages (p2p_reuse): the
 #     registration cache's exact hits, misses and invalidations, and the
 #     same with the cache off
@@ -62,6 +63,26 @@ suite() {
             # shellcheck disable=SC2046
             p2p_check "$1 RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$B/test/mpi/$prog" $(args_of "$prog")
         done
+    done
+}
+
+# wireup "ENV": on a device whose whole suite ran under another wire-up,
+# what the wire-up changes (when and how each QP is connected; the data path
+# after it is the same code): the transport's contract under this wire-up
+# ran already (unit), the connections themselves are peers' (first use
+# only, all at once) and faults' and gone's; here the jobs that connect
+# under load: every pair of 3 ranks at once inside the collectives (coll),
+# 64 receives and sends at once per pair (p2p_storm), and rendezvous by
+# RDMA read and by RDMA write on a connection made by the first message
+# (p2p_large). The whole suite runs over rdma_cm on iWARP (siw0) and over
+# PMIx on RoCE (rxe0): ARCHITECTURE.md, "Tests", says why once is enough.
+wireup() {
+    local proto
+    p2p_check "$1" 3 "$B/test/mpi/coll"
+    p2p_check "$1" 2 "$B/test/mpi/p2p_storm" 6
+    for proto in get put; do
+        # shellcheck disable=SC2046
+        p2p_check "$1 RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$B/test/mpi/p2p_large" $(args_of p2p_large)
     done
 }
 
@@ -253,8 +274,13 @@ for dev in $devices; do
     done
     for cm in $modes; do
         part suite || continue
-        diag "$dev, wire-up by $cm: the suite ($(since))"
-        suite "$base RDMPI_VERBS_CM=$cm"
+        if [ "$cm" = "${modes%% *}" ]; then
+            diag "$dev, wire-up by $cm: the suite ($(since))"
+            suite "$base RDMPI_VERBS_CM=$cm"
+        else
+            diag "$dev, wire-up by $cm: what the wire-up changes ($(since))"
+            wireup "$base RDMPI_VERBS_CM=$cm"
+        fi
     done
     if part reuse; then
         diag "$dev: registration cache ($(since))"
