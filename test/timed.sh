@@ -1,3 +1,4 @@
+#!/bin/sh
 # timed.sh SHELL SCRIPT: runs a test script (Makefile.am's SH_LOG_COMPILER),
 # then adds a TAP comment with its wall time to its log, so that the logs
 # say where `make check`'s time goes (automake records none).
