@@ -1,4 +1,10 @@
 # The verbs transport's tests (transports/verbs/).
+
+# the transport on real devices, or in a VM with soft-RoCE and soft-iWARP
+# (the first test of all: Makefile.am includes this file first)
+TESTS += test/mpi/verbs.sh
+EXTRA_DIST += test/mpi/verbs.sh test/mpi/verbs_suite.sh test/tools/run-in-rdma-vm.sh test/tools/rdma-vm.sh
+
 if HAVE_VERBS
 # the registration cache alone, with fake registrations: runs anywhere
 check_PROGRAMS += test/unit/verbs_rcache
@@ -23,7 +29,3 @@ test_unit_verbs_unit_SOURCES = test/unit/verbs_unit.c test/unit/tl_harness.h $(R
 test_unit_verbs_unit_CFLAGS = $(RD_TL_TEST_CFLAGS) $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS)
 test_unit_verbs_unit_LDADD = $(RD_TL_TEST_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS) $(UCM_LIBS)
 endif
-
-# the transport on real devices, or in a VM with soft-RoCE and soft-iWARP
-TESTS += test/mpi/verbs.sh
-EXTRA_DIST += test/mpi/verbs.sh test/mpi/verbs_suite.sh test/tools/run-in-rdma-vm.sh test/tools/rdma-vm.sh

@@ -3,7 +3,8 @@
 #
 # p2p_check "ENV" NP PROG [ARGS...]: as mpi_check, with the environment
 #   settings ENV ("VAR=val VAR2=val", may be empty) given to every rank and
-#   named in each test point. The job's whole output stays in P2P_OUT.
+#   named in each test point. The job's whole output stays in P2P_OUT; a
+#   comment gives the job's wall time.
 # P2P_PROTOCOLS: the settings under which the size-sensitive programs run:
 #   the defaults; every message above 1 byte by rendezvous with each
 #   protocol (RDMA get, RDMA put, pipelined active messages); the eager limit
@@ -25,11 +26,12 @@ P2P_PROTOCOLS=(
 
 p2p_check() {
     local envs=$1 np=$2; shift 2
-    local out rc line done_lines label
+    local out rc line done_lines label t0=$SECONDS
     label="np=$np${envs:+ $envs}"
     # shellcheck disable=SC2086 # ENV is a list of words
     out=$(env $envs timeout -k 10 "${P2P_TIMEOUT:-120}" ${RD_P2P_LAUNCHER:-rrun -np} "$np" "$@" 2>&1); rc=$?
     P2P_OUT=$out
+    echo "# $label $(basename "$1"): $((SECONDS - t0)) s" # (where the time goes)
     while IFS= read -r line; do
         case "$line" in
         "ok "*) ok 0 "$label ${line#ok }" ;;

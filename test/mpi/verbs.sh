@@ -54,7 +54,7 @@ while IFS= read -r line; do
     case "$line" in
     "ok "* | "not ok "*) n=$(printf '%s\n' "$line" | sed -n 's/^\(not \)\{0,1\}ok \([0-9]*\).*/\2/p') ;;
     esac
-done < <(cd "$RD_BUILDDIR" && RDMA_VM_RW=$vm_rw RDMA_VM_TIMEOUT=${RDMPI_TEST_RDMA_VM_TIMEOUT:-2400} \
+done < <(cd "$RD_BUILDDIR" && RDMA_VM_RW=$vm_rw RDMA_VM_TIMEOUT=${RDMPI_TEST_RDMA_VM_TIMEOUT:-3600} \
     VB_SUITE_NO_PLAN=1 "$runner" bash "$RD_SRCDIR/test/mpi/verbs_suite.sh" 2>"$TAP_TMP/vm.err"
     echo $? >"$TAP_TMP/vm.rc")
 _tap_n=$n
