@@ -103,6 +103,38 @@ static inline _Atomic uint64_t *rd_shm_rec_word(unsigned char *data, uint64_t of
     return (_Atomic uint64_t *)(void *)(data + off);
 }
 
+/* Lines the producer prefetches for writing past its tail after each
+ * record. Why: the consumer cleared these lines a lap ago, so they sit in
+ * the other core's cache and each first store to one waits for the line
+ * to cross (an RFO); in a burst of small messages (a window of 64 Isends)
+ * that wait, not the instructions, set the send rate (12 us per window of
+ * 64 when the cores were far apart, 5.5 us with the lines claimed ahead;
+ * bench/p2p's mr test). Only free space is claimed: a line the consumer
+ * has yet to read is left alone. */
+#define RD_SHM_PREFETCH_LINES 4
+
+static inline void rd_shm_prefetch_write(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    /* PREFETCHW: a NOP on x86 processors without it (GCC emits it only
+     * with -mprfchw, hence the asm) */
+    __asm__ volatile("prefetchw %0" ::"m"(*(const char *)p));
+#else
+    __builtin_prefetch(p, 1, 3);
+#endif
+}
+
+static inline void rd_shm_ring_claim_ahead(const rd_shm_ring_tx *tx)
+{
+    uint64_t size = tx->mask + 1;
+    for (uint64_t k = 1; k <= RD_SHM_PREFETCH_LINES; k++) {
+        uint64_t pos = tx->tail + k * RD_SHM_LINE;
+        if (pos - tx->cached_head >= size)
+            break;
+        rd_shm_prefetch_write(tx->data + (pos & tx->mask));
+    }
+}
+
 /* Append one record (hlen + len <= rd_shm_ring_am_max, id < 65536).
  * RD_ERR_AGAIN when the ring has no room now. */
 static inline rd_status rd_shm_ring_send(rd_shm_ring_tx *tx, unsigned id, const void *hdr,
@@ -132,6 +164,7 @@ static inline rd_status rd_shm_ring_send(rd_shm_ring_tx *tx, unsigned id, const 
         atomic_store_explicit(rd_shm_rec_word(tx->data, off), RD_SHM_REC_VALID | RD_SHM_REC_SKIP | skip,
                               memory_order_release);
     tx->tail += skip + need;
+    rd_shm_ring_claim_ahead(tx);
     return RD_OK;
 }
 
