@@ -109,7 +109,7 @@ void rd_req_release(struct rd_request_s *req)
     rd_req_free_list = req;
 }
 
-void rd_req_complete(struct rd_request_s *req)
+void rd_req_complete_slow(struct rd_request_s *req)
 {
     if (req->bsend_block) {
         rd_bsend_release(req->bsend_block);

@@ -52,7 +52,7 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
                 done->comm = comm;
                 rd_comm_retain(comm);
                 rd_status_empty(&done->status);
-                atomic_store_explicit(&done->done, 1, memory_order_relaxed);
+                rd_req_complete(done);
             }
         }
         RD_UNLOCK();
@@ -92,7 +92,7 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
             req->comm = comm;
             rd_comm_retain(comm);
             rd_status_empty(&req->status);
-            atomic_store(&req->done, 1);
+            rd_req_complete(req);
             *reqp = req;
         }
         return MPI_SUCCESS;
@@ -104,7 +104,7 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
     }
     if (dest == MPI_PROC_NULL) {
         proc_null_status(&req->status);
-        atomic_store(&req->done, 1);
+        rd_req_complete(req);
     } else {
         st = rd_p2p_start_send(req);
     }
@@ -216,7 +216,7 @@ static int recv_common(const char *call, void *buf, int count, MPI_Datatype dt, 
     rd_status st = RD_OK;
     if (source == MPI_PROC_NULL) {
         proc_null_status(&req->status);
-        atomic_store(&req->done, 1);
+        rd_req_complete(req);
     } else {
         st = rd_p2p_start_recv(req);
     }
@@ -300,7 +300,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
         rd_status st = RD_ERR_NOMEM;
         if (req && dest == MPI_PROC_NULL) {
             proc_null_status(&req->status);
-            atomic_store(&req->done, 1);
+            rd_req_complete(req);
             st = RD_OK;
         } else if (req) {
             req->raw = 1;
@@ -437,7 +437,7 @@ static int mrecv_common(const char *call, void *buf, int count, MPI_Datatype dt,
     rd_status st = RD_OK;
     if (*message == MPI_MESSAGE_NO_PROC) {
         proc_null_status(&req->status);
-        atomic_store(&req->done, 1);
+        rd_req_complete(req);
     } else {
         st = rd_p2p_start_mrecv(req, *message);
     }
