@@ -1040,8 +1040,14 @@ static int flush_all(void)
 int rd_progress(void)
 {
     int n = 0;
-    for (int i = E.ntls - 1; i >= 0; i--)
-        n += E.tls[i]->ops->progress(E.tls[i]);
+    /* only the transports that may have work: one whose backlog says it
+     * has none (self, idle) costs a load, not a call */
+    for (int i = E.ntls - 1; i >= 0; i--) {
+        rd_tl *tl = E.tls[i];
+        if (tl->caps.backlog && *tl->caps.backlog == 0)
+            continue;
+        n += tl->ops->progress(tl);
+    }
     if (E.nflush)
         n += flush_all();
     if (rd_progress_hook)
