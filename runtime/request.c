@@ -102,7 +102,7 @@ void rd_req_release(struct rd_request_s *req)
 {
     if (req->dt)
         rd_dt_release(req->dt);
-    if (req->comm)
+    if (req->comm && !req->comm->predefined) /* (a predefined one is not counted) */
         rd_comm_release(req->comm);
     req->magic = 0;
     req->next = rd_req_free_list;

@@ -40,23 +40,28 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
     RD_TRY(rd_check_dest(call, comm, dest, tag));
     if (reqp == NULL && mode == RD_MODE_STANDARD && dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
+    struct rd_request_s *req;
+    rd_status st = RD_OK;
+    int err = MPI_SUCCESS;
+    /* one critical section for the whole call: when the fast path cannot
+     * take the message, the request path follows without unlocking */
+    RD_LOCK();
     if (mode == RD_MODE_STANDARD && dest != MPI_PROC_NULL) {
         /* an eager message that leaves at once needs no request in flight:
          * a nonblocking one gets a request that is already complete */
-        RD_LOCK();
-        rd_status st = rd_p2p_send_fast(buf, count, dt, dest, tag, comm);
-        struct rd_request_s *done = NULL;
-        if (st == RD_OK && reqp) {
-            done = rd_req_alloc(RD_REQ_DONE);
-            if (done) {
-                done->comm = comm;
-                rd_comm_retain(comm);
-                rd_status_empty(&done->status);
-                rd_req_complete(done);
-            }
-        }
-        RD_UNLOCK();
+        st = rd_p2p_send_fast(buf, count, dt, dest, tag, comm);
         if (st == RD_OK) {
+            struct rd_request_s *done = NULL;
+            if (reqp) {
+                done = rd_req_alloc(RD_REQ_DONE);
+                if (done) {
+                    done->comm = comm;
+                    rd_comm_retain(comm);
+                    rd_status_empty(&done->status);
+                    rd_req_complete(done);
+                }
+            }
+            RD_UNLOCK();
             if (!reqp)
                 return MPI_SUCCESS;
             if (!done)
@@ -64,14 +69,12 @@ static int send_common(const char *call, int mode, const void *buf, int count, M
             *reqp = done;
             return MPI_SUCCESS;
         }
-        if (st != RD_ERR_AGAIN)
+        if (st != RD_ERR_AGAIN) {
+            RD_UNLOCK();
             return engine_error(comm, call, st, dest);
+        }
+        st = RD_OK;
     }
-
-    struct rd_request_s *req;
-    rd_status st = RD_OK;
-    int err = MPI_SUCCESS;
-    RD_LOCK();
     if (mode == RD_MODE_BUFFERED) {
         if (dest != MPI_PROC_NULL)
             st = rd_bsend_start(buf, count, dt, dest, tag, comm, &err);

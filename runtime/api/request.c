@@ -52,7 +52,7 @@ static _Thread_local char *coll_why;
  * the operation failed, *comm holds a reference of its own (the request
  * may have held the last one: the user may have freed the communicator
  * while the operation was pending), which raise_failed drops. */
-static int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
+static inline int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
 {
     struct rd_request_s *req = *rp;
     int err = req->error;

@@ -93,19 +93,6 @@ static struct {
 
 /* ------------------------------------------------------------ helpers */
 
-void rd_status_empty(MPI_Status *st)
-{
-    if (!st)
-        return;
-    st->MPI_SOURCE = MPI_ANY_SOURCE;
-    st->MPI_TAG = MPI_ANY_TAG;
-    /* part of the empty status (MPI-4.1 3.7.3), so also from the calls
-     * that otherwise leave MPI_ERROR alone (Wait, Test, Request_get_status) */
-    st->MPI_ERROR = MPI_SUCCESS;
-    st->rd_cancelled = 0;
-    st->rd_bytes = 0;
-}
-
 static struct rd_ctxq *ctxq_grow(uint32_t ctx);
 
 static inline struct rd_ctxq *ctxq(uint32_t ctx)

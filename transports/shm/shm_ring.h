@@ -179,13 +179,15 @@ static inline rd_status rd_shm_ring_send(rd_shm_ring_tx *tx, unsigned id, const 
     if (skip) /* the consumer sees the record at 0 only through the skip */
         atomic_store_explicit(rd_shm_rec_word(tx->data, off), RD_SHM_REC_VALID | RD_SHM_REC_SKIP | skip,
                               memory_order_release);
-    tx->tail += skip + need;
-    for (uint64_t k = 1; k <= RD_SHM_CLAIM_LINES; k++) {
-        uint64_t pos = tx->tail + k * RD_SHM_LINE;
-        if (pos - tx->cached_head >= size)
-            break;
+    tx->tail += total;
+    /* claim the lines up to RD_SHM_CLAIM_LINES past the new tail that the
+     * last record did not (one line for a one-line record) */
+    uint64_t last = tx->tail + RD_SHM_CLAIM_LINES * RD_SHM_LINE;
+    uint64_t pos = last + RD_SHM_LINE - total;
+    if (pos < tx->tail + RD_SHM_LINE)
+        pos = tx->tail + RD_SHM_LINE;
+    for (; pos <= last && pos - tx->cached_head < size; pos += RD_SHM_LINE)
         rd_shm_prefetch_write(tx->data + (pos & tx->mask));
-    }
     return RD_OK;
 }
 
