@@ -30,9 +30,12 @@ static void proc_null_status(MPI_Status *st)
     st->rd_bytes = 0;
 }
 
-/* One path for every send mode, blocking (reqp == NULL) or not. */
-static int send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype dt,
-                       int dest, int tag, MPI_Comm comm, MPI_Request *reqp)
+/* One path for every send mode, blocking (reqp == NULL) or not; inlined
+ * into each entry point, where the mode and whether there is a request
+ * are constants (MPI_Isend: 392 -> 345 instructions a call). */
+static inline __attribute__((always_inline)) int
+send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+            MPI_Comm comm, MPI_Request *reqp)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_comm(call, comm));
@@ -199,8 +202,11 @@ static int recv_error(MPI_Comm comm, const char *call, const struct rd_request_s
     return rd_err_raise(comm, req->error, call, "receive from rank %d failed", req->status.MPI_SOURCE);
 }
 
-static int recv_common(const char *call, void *buf, int count, MPI_Datatype dt, int source, int tag,
-                       MPI_Comm comm, MPI_Status *status, MPI_Request *reqp)
+/* Inlined into each entry point, as send_common (MPI_Irecv: 232 -> 193
+ * instructions a call). */
+static inline __attribute__((always_inline)) int
+recv_common(const char *call, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+            MPI_Status *status, MPI_Request *reqp)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_comm(call, comm));
