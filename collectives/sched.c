@@ -414,7 +414,7 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
     if (st != RD_OK) {
         /* not started: it will never complete; mark it so */
         r->error = rd_status_to_mpi(st);
-        atomic_store(&r->done, 1);
+        rd_req_complete(r);
     }
 }
 

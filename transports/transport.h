@@ -54,6 +54,10 @@ typedef struct rd_tl_caps {
     unsigned latency_ns;    /* cost model, used to rank transports for a peer */
     unsigned bandwidth_mbs;
     int atomics;            /* atomic() works: 64-bit fetch-and-add and compare-and-swap */
+    /* NULL, or a count the transport keeps of the work progress() has to
+     * do: the engine polls it only while the count is not zero (self: the
+     * messages this rank queued to itself; idle, it costs no call) */
+    const size_t *backlog;
 } rd_tl_caps;
 
 /* An open transport. Backends embed it as their first member. */

@@ -1,22 +1,22 @@
 /*
  * p2p.c - point-to-point benchmarks between two MPI ranks (a benchmark, not
  * a test): ping-pong latency, unidirectional and bidirectional windowed
- * bandwidth, and message rate, over a list of message sizes.
+ * bandwidth, and message rate (two ways), over a list of message sizes.
  *
  * Uses only standard MPI-3.1 point-to-point calls (Send, Recv, Isend, Irecv,
  * Waitall) and MPI_Wtime, so the same source builds with rdmpicc,
  * mpicc.openmpi and mpicc.mpich. No collectives: ranks synchronise with a
  * zero-byte Send/Recv exchange.
  *
- *   p2p [-t lat,bw,bibw,rate] [-s SIZES] [-r REPS] [-T MS] [-m RATE_MAX]
+ *   p2p [-t lat,bw,bibw,rate,mr] [-s SIZES] [-r REPS] [-T MS] [-m RATE_MAX]
  *
- *   -t TESTS  comma list of lat, bw, bibw, rate (default: all four)
+ *   -t TESTS  comma list of lat, bw, bibw, rate, mr (default: all five)
  *   -s SIZES  comma list of sizes and ranges: 0,8,4K,1M or 0-16M (0, then
  *             the powers of two from 1 to 16 MiB; the default). bw and bibw
  *             skip size 0.
  *   -r REPS   timed repetitions per size; the median is reported (default 5)
  *   -T MS     target duration of one timed repetition (default 10 ms)
- *   -m BYTES  largest size measured by the rate test (default 64K)
+ *   -m BYTES  largest size measured by the rate and mr tests (default 64K)
  *
  * Rank 0 prints, for each test and size, one line
  *
@@ -25,7 +25,8 @@
  * where MEDIAN, MIN and MAX are over the REPS repetitions and the unit is
  * that of the test: lat in microseconds (half a round trip), bw and bibw in
  * MB/s (10^6 bytes per second; bibw counts both directions), rate in
- * millions of messages per second. Lines starting with '#' are comments.
+ * millions of messages per second (rate, mr). Lines starting with '#' are
+ * comments.
  * Ranks beyond the first two only wait for MPI_Finalize.
  *
  * Methods (as in the OSU micro-benchmarks, with distinct receive buffers):
@@ -35,6 +36,10 @@
  *         Waitall, Send of the ack; ITERS windows.
  *   bibw  both ranks Irecv WINDOW messages, Isend WINDOW messages, Waitall.
  *   rate  as bw with a window of 64 whatever the size; messages per second.
+ *   mr    the widely used pattern of osu_bw and osu_mbw_mr, counted in
+ *         messages per second: rank 0 Isends a window of 64, Waitall, Recv
+ *         of a 4-byte reply; rank 1 Irecvs the 64 into one buffer (as those
+ *         benchmarks do), Waitall, Send of the 4-byte reply.
  * The send buffer is shared by the messages of a window (MPI-3 allows
  * concurrent reads of a send buffer); a window's receive buffers are
  * distinct, at most 8 MiB in all (WINDOW = 64 up to 128 KiB, then smaller,
@@ -173,6 +178,29 @@ static void stream(const struct ctx *c, long iters)
     }
 }
 
+/* mr: ITERS windows of 64 from rank 0 to rank 1, each answered with 4
+ * bytes; the receives share one buffer (osu_bw, osu_mbw_mr) */
+static void osu_window(const struct ctx *c, long iters)
+{
+    MPI_Request req[MAX_WINDOW];
+    MPI_Status st[MAX_WINDOW];
+    int n = (int)c->size;
+    char reply[4] = {0};
+    for (long i = 0; i < iters; i++) {
+        if (rank == 0) {
+            for (int w = 0; w < c->window; w++)
+                MPI_Isend(c->sbuf, n, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD, &req[w]);
+            MPI_Waitall(c->window, req, st);
+            MPI_Recv(reply, 4, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, &st[0]);
+        } else {
+            for (int w = 0; w < c->window; w++)
+                MPI_Irecv(c->rbuf, n, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD, &req[w]);
+            MPI_Waitall(c->window, req, st);
+            MPI_Send(reply, 4, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
+        }
+    }
+}
+
 /* bibw: ITERS windows in both directions at once */
 static void exchange(const struct ctx *c, long iters)
 {
@@ -234,18 +262,19 @@ static long warm_up(kernel_fn *kernel, const struct ctx *c, long lo, long hi)
 /* one test at one size: warm up, check the data, time REPS repetitions */
 static void run(const char *test, long size, int reps)
 {
-    int lat = !strcmp(test, "lat"), bibw = !strcmp(test, "bibw"), rate = !strcmp(test, "rate");
-    kernel_fn *kernel = lat ? pingpong : bibw ? exchange : stream;
+    int lat = !strcmp(test, "lat"), bibw = !strcmp(test, "bibw"), mr = !strcmp(test, "mr");
+    int rate = mr || !strcmp(test, "rate");
+    kernel_fn *kernel = lat ? pingpong : bibw ? exchange : mr ? osu_window : stream;
     struct ctx c = {NULL, NULL, size, lat ? 1 : rate ? MAX_WINDOW : window_for(size)};
     double v[MAX_REPS];
 
     c.sbuf = xmalloc((size_t)size);
-    c.rbuf = xmalloc((size_t)c.window * (size_t)size);
+    c.rbuf = xmalloc((mr ? 1 : (size_t)c.window) * (size_t)size);
     fill(c.sbuf, size, rank);
     sync_pair();
     long iters = warm_up(kernel, &c, lat ? 10 : 3, lat ? 10000000 : 1000000);
     if (rank == 1 || lat || bibw)
-        for (int w = 0; w < c.window; w++)
+        for (int w = 0; w < (mr ? 1 : c.window); w++)
             check(c.rbuf + (size_t)w * (size_t)size, size, 1 - rank, test);
     for (int r = 0; r < reps; r++) {
         sync_pair();
@@ -267,7 +296,7 @@ static void run(const char *test, long size, int reps)
 static void usage(void)
 {
     if (rank == 0)
-        fprintf(stderr, "usage: p2p [-t lat,bw,bibw,rate] [-s SIZES] [-r REPS] "
+        fprintf(stderr, "usage: p2p [-t lat,bw,bibw,rate,mr] [-s SIZES] [-r REPS] "
                         "[-T MS] [-m RATE_MAX]\n  SIZES: comma list of sizes (K, M suffixes) and "
                         "ranges A-B (powers of two), default 0-16M\n");
     MPI_Finalize();
@@ -277,7 +306,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     static long sizes[MAX_SIZES];
-    const char *tests = "lat,bw,bibw,rate";
+    const char *tests = "lat,bw,bibw,rate,mr";
     int nsizes = parse_sizes("0-16M", sizes), reps = 5, nranks;
     long rate_max = 64L << 10;
 
@@ -313,18 +342,19 @@ int main(int argc, char **argv)
         printf("# p2p tests=%s reps=%d target_ms=%g ranks=%d library=%s\n", tests, reps, target * 1e3,
                nranks, lib);
         printf("# test size median min max iters window "
-               "(lat: us, bw/bibw: MB/s, rate: Mmsg/s)\n");
+               "(lat: us, bw/bibw: MB/s, rate/mr: Mmsg/s)\n");
         fflush(stdout);
     }
     if (rank < 2) {
         char *list = strdup(tests), *save = NULL;
         for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (strcmp(t, "lat") && strcmp(t, "bw") && strcmp(t, "bibw") && strcmp(t, "rate"))
-                die("unknown test (lat, bw, bibw, rate)");
+            if (strcmp(t, "lat") && strcmp(t, "bw") && strcmp(t, "bibw") && strcmp(t, "rate") &&
+                strcmp(t, "mr"))
+                die("unknown test (lat, bw, bibw, rate, mr)");
             for (int i = 0; i < nsizes; i++) {
                 if (sizes[i] == 0 && (!strcmp(t, "bw") || !strcmp(t, "bibw")))
                     continue; /* no bandwidth without bytes */
-                if (sizes[i] > rate_max && !strcmp(t, "rate"))
+                if (sizes[i] > rate_max && (!strcmp(t, "rate") || !strcmp(t, "mr")))
                     continue;
                 run(t, sizes[i], reps);
             }

@@ -7,7 +7,7 @@
 #
 #   --quick          12 sizes, 3 rounds, 3 repetitions (well under a minute)
 #   --sizes LIST     message sizes: 0,8,4K,1M or ranges 0-16M (powers of two)
-#   --tests LIST     lat,bw,bibw,rate (default: all)
+#   --tests LIST     lat,bw,bibw,rate,mr (default: all)
 #   --libs LIST      rdmpi,openmpi,mpich (default: all)
 #   --rounds N       interleaved rounds; the table shows medians over them
 #   --reps N         timed repetitions per size within one run (median)
@@ -30,7 +30,7 @@ usage() {
     exit "${1:-0}"
 }
 
-quick=0 sizes='' tests=lat,bw,bibw,rate libs=rdmpi,openmpi,mpich
+quick=0 sizes='' tests=lat,bw,bibw,rate,mr libs=rdmpi,openmpi,mpich
 rounds='' reps='' tgt='' raw='' builddir='' best=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -212,7 +212,7 @@ function human(s) {
 function fmt(v, t) {
     if (v == "") return "n/a"
     if (t == "lat") return v < 100 ? sprintf("%.3f", v) : sprintf("%.1f", v)
-    if (t == "rate") return v < 1 ? sprintf("%.4f", v) : sprintf("%.3f", v)
+    if (t == "rate" || t == "mr") return v < 1 ? sprintf("%.4f", v) : sprintf("%.3f", v)
     return sprintf("%.0f", v)
 }
 $1 == "floor" {
@@ -230,6 +230,7 @@ END {
     title["bw"] = "bandwidth, MB/s (one direction, window of messages in flight); ratio = rdmpi / max(peers)"
     title["bibw"] = "bidirectional bandwidth, MB/s (both directions summed); ratio = rdmpi / max(peers)"
     title["rate"] = "message rate, Mmsg/s (window of 64 messages); ratio = rdmpi / max(peers)"
+    title["mr"] = "message rate, osu_bw pattern, Mmsg/s (64 Isend, Waitall, 4-byte reply); ratio = rdmpi / max(peers)"
     cl = ("cacheline_us" in fl) ? sprintf("%.3f", agg(fl["cacheline_us"], 1)) : "n/a"
     m1 = ("memcpy1048576" in fl) ? sprintf("%.0f", agg(fl["memcpy1048576"], 0)) : "n/a"
     m16 = ("memcpy16777216" in fl) ? sprintf("%.0f", agg(fl["memcpy16777216"], 0)) : "n/a"
@@ -243,6 +244,7 @@ END {
     floor["bw"] = "floor: memcpy 1 MiB " m1 " MB/s, 16 MiB " m16 " MB/s (a single copy is at most this fast)"
     floor["bibw"] = "floor: memcpy on one core 1 MiB " m1 " MB/s, 16 MiB " m16 " MB/s (here both cores copy at once)"
     floor["rate"] = "floor: none (pipelined messages are bound by per-message CPU work, not by the hand-off)"
+    floor["mr"] = floor["rate"]
     nt = split(tests, T, ",")
     for (k = 1; k <= nt; k++) {
         t = T[k]

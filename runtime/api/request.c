@@ -52,7 +52,7 @@ static _Thread_local char *coll_why;
  * the operation failed, *comm holds a reference of its own (the request
  * may have held the last one: the user may have freed the communicator
  * while the operation was pending), which raise_failed drops. */
-static int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
+static inline int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
 {
     struct rd_request_s *req = *rp;
     int err = req->error;
@@ -490,7 +490,7 @@ static int start_one(const char *call, struct rd_request_s *req)
     rd_status_empty(&req->status);
     if (req->peer == MPI_PROC_NULL) {
         req->status.MPI_SOURCE = MPI_PROC_NULL;
-        atomic_store(&req->done, 1);
+        rd_req_complete(req);
         return MPI_SUCCESS;
     }
     rd_status st;
@@ -507,7 +507,7 @@ static int start_one(const char *call, struct rd_request_s *req)
                                 "the attached buffer has no room for %zu bytes (+%d overhead)",
                                 (size_t)req->count * req->dt->size, MPI_BSEND_OVERHEAD);
         }
-        atomic_store(&req->done, 1);
+        rd_req_complete(req);
     } else {
         st = rd_p2p_start_send(req);
     }

@@ -93,19 +93,6 @@ static struct {
 
 /* ------------------------------------------------------------ helpers */
 
-void rd_status_empty(MPI_Status *st)
-{
-    if (!st)
-        return;
-    st->MPI_SOURCE = MPI_ANY_SOURCE;
-    st->MPI_TAG = MPI_ANY_TAG;
-    /* part of the empty status (MPI-4.1 3.7.3), so also from the calls
-     * that otherwise leave MPI_ERROR alone (Wait, Test, Request_get_status) */
-    st->MPI_ERROR = MPI_SUCCESS;
-    st->rd_cancelled = 0;
-    st->rd_bytes = 0;
-}
-
 static struct rd_ctxq *ctxq_grow(uint32_t ctx);
 
 static inline struct rd_ctxq *ctxq(uint32_t ctx)
@@ -349,6 +336,30 @@ static rd_status deliver_tl_rndv(struct rd_request_s *req, const struct rd_messa
     return queue_req(m->wsrc, PEND_TL_RECV, req);
 }
 
+/* Describe the RMA of a rendezvous (get on the receiving side, put on
+ * the sending side): len bytes between local and the peer's remote
+ * address, with the peer's packed key from its RTS or CTS (rkey_len bytes,
+ * none on transports without registration) kept in req->rkey, freed when
+ * the request finishes. The one place a remote key is copied. */
+static rd_status rma_prepare(struct rd_request_s *req, void *local, size_t len, uint64_t remote,
+                             const void *rkey, size_t rkey_len)
+{
+    if (rkey_len) {
+        req->rkey = malloc(rkey_len);
+        if (!req->rkey)
+            return RD_ERR_NOMEM;
+        memcpy(req->rkey, rkey, rkey_len);
+        req->rkey_len = rkey_len;
+    }
+    req->rma.local = local;
+    req->rma.len = len;
+    req->rma.lmr = req->mr;
+    req->rma.remote_addr = remote;
+    req->rma.rkey = req->rkey;
+    req->rma.rkey_len = req->rkey_len;
+    return RD_OK;
+}
+
 /* Deliver message m (not yet consumed) to the matched receive req. */
 static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m, const void *data,
                          size_t data_len)
@@ -408,21 +419,10 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
         }
     }
     switch (m->proto) {
-    case RD_RNDV_GET:
-        if (data_len) {
-            req->rkey = malloc(data_len);
-            if (!req->rkey)
-                return RD_ERR_NOMEM;
-            memcpy(req->rkey, data, data_len);
-            req->rkey_len = data_len;
-        }
-        req->rma.local = target;
-        req->rma.len = req->xfer;
-        req->rma.lmr = req->mr;
-        req->rma.remote_addr = m->addr;
-        req->rma.rkey = req->rkey;
-        req->rma.rkey_len = req->rkey_len;
-        return queue_req(m->wsrc, PEND_GET, req);
+    case RD_RNDV_GET: {
+        rd_status st = rma_prepare(req, target, req->xfer, m->addr, data, data_len);
+        return st != RD_OK ? st : queue_req(m->wsrc, PEND_GET, req);
+    }
     case RD_RNDV_PUT:
         c.req = m->sreq;
         c.other = (uint64_t)(uintptr_t)req;
@@ -439,20 +439,10 @@ static rd_status deliver(struct rd_request_s *req, const struct rd_message_s *m,
         rd_status st = queue_ctrl(m->wsrc, RD_AM_CTS, &c, NULL, 0);
         if (st != RD_OK)
             return st;
-        if (data_len) {
-            req->rkey = malloc(data_len);
-            if (!req->rkey)
-                return RD_ERR_NOMEM;
-            memcpy(req->rkey, data, data_len);
-            req->rkey_len = data_len;
-        }
+        st = rma_prepare(req, target, h, m->addr, data, data_len);
+        if (st != RD_OK)
+            return st;
         req->pending = 2; /* our read + the sender's FIN */
-        req->rma.local = target;
-        req->rma.len = h;
-        req->rma.lmr = req->mr;
-        req->rma.remote_addr = m->addr;
-        req->rma.rkey = req->rkey;
-        req->rma.rkey_len = req->rkey_len;
         return queue_req(m->wsrc, PEND_GET, req);
     }
     default:
@@ -867,22 +857,10 @@ static void control(int wsrc, unsigned id, const struct rd_wire_ctrl *c, const v
         if ((req->proto == RD_RNDV_PUT || req->proto == RD_RNDV_SPLIT) && c->addr) {
             /* split: we write the part after the split point */
             uint64_t h = req->proto == RD_RNDV_SPLIT ? rd_rndv_split_point(req->xfer) : 0;
-            if (len) {
-                req->rkey = malloc(len);
-                if (!req->rkey) {
-                    st = RD_ERR_NOMEM;
-                    break;
-                }
-                memcpy(req->rkey, data, len);
-                req->rkey_len = len;
-            }
-            req->rma.local = (req->tmp ? (char *)req->tmp : (char *)req->buf + req->dt->true_lb) + h;
-            req->rma.len = req->xfer - h;
-            req->rma.lmr = req->mr;
-            req->rma.remote_addr = c->addr + h;
-            req->rma.rkey = req->rkey;
-            req->rma.rkey_len = req->rkey_len;
-            st = queue_req(wsrc, PEND_PUT, req);
+            st = rma_prepare(req, (req->tmp ? (char *)req->tmp : (char *)req->buf + req->dt->true_lb) + h,
+                             req->xfer - h, c->addr + h, data, len);
+            if (st == RD_OK)
+                st = queue_req(wsrc, PEND_PUT, req);
         } else {
             /* pipeline (also asked for by a non-contiguous receive) */
             req->proto = RD_RNDV_PIPELINE;
@@ -1040,8 +1018,14 @@ static int flush_all(void)
 int rd_progress(void)
 {
     int n = 0;
-    for (int i = E.ntls - 1; i >= 0; i--)
-        n += E.tls[i]->ops->progress(E.tls[i]);
+    /* only the transports that may have work: one whose backlog says it
+     * has none (self, idle) costs a load, not a call */
+    for (int i = E.ntls - 1; i >= 0; i--) {
+        rd_tl *tl = E.tls[i];
+        if (tl->caps.backlog && *tl->caps.backlog == 0)
+            continue;
+        n += tl->ops->progress(tl);
+    }
     if (E.nflush)
         n += flush_all();
     if (rd_progress_hook)

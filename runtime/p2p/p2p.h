@@ -40,6 +40,17 @@ int rd_p2p_cancel_recv(struct rd_request_s *req);
 /* The empty status (null and inactive requests; also the starting point
  * of a request's own status): MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS,
  * count 0, not cancelled. */
-void rd_status_empty(MPI_Status *st);
+static inline void rd_status_empty(MPI_Status *st)
+{
+    if (!st)
+        return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    /* part of the empty status (MPI-4.1 3.7.3), so also from the calls
+     * that otherwise leave MPI_ERROR alone (Wait, Test, Request_get_status) */
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->rd_cancelled = 0;
+    st->rd_bytes = 0;
+}
 
 #endif

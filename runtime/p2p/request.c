@@ -100,14 +100,14 @@ void rd_req_release(struct rd_request_s *req)
 {
     if (req->dt)
         rd_dt_release(req->dt);
-    if (req->comm)
+    if (req->comm && !req->comm->predefined) /* (a predefined one is not counted) */
         rd_comm_release(req->comm);
     req->magic = 0;
     req->next = rd_req_free_list;
     rd_req_free_list = req;
 }
 
-void rd_req_complete(struct rd_request_s *req)
+void rd_req_complete_slow(struct rd_request_s *req)
 {
     if (req->bsend_block) {
         rd_bsend_release(req->bsend_block);

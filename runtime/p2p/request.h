@@ -92,8 +92,20 @@ static inline int rd_req_valid(MPI_Request r)
     return r != MPI_REQUEST_NULL && r->magic == RD_REQ_MAGIC;
 }
 
-/* Mark complete (the engine calls it once per operation). */
-void rd_req_complete(struct rd_request_s *req);
+/* Mark complete: the one way a request's done flag is set (the engine
+ * calls it once per operation, the API for requests complete at creation).
+ * The usual case, a request the user waits for, is a store; a buffered
+ * send's block, an internal request or one the user freed in flight take
+ * the slow path (the block handed back, the request released). */
+void rd_req_complete_slow(struct rd_request_s *req);
+static inline void rd_req_complete(struct rd_request_s *req)
+{
+    if (__builtin_expect(req->bsend_block != NULL || req->internal || req->user_freed, 0)) {
+        rd_req_complete_slow(req);
+        return;
+    }
+    atomic_store_explicit(&req->done, 1, memory_order_release);
+}
 
 static inline int rd_req_done(const struct rd_request_s *req)
 {

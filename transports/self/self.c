@@ -56,6 +56,7 @@ static rd_status self_open(const struct rd_job *job, rd_am_handler handler, void
     tl->base.caps.rkey_max = 0;
     tl->base.caps.latency_ns = SELF_LATENCY_NS;
     tl->base.caps.bandwidth_mbs = SELF_BANDWIDTH_MBS;
+    tl->base.caps.backlog = &tl->queued; /* polled only while a message waits */
     tl->handler = handler;
     tl->handler_arg = handler_arg;
     tl->rank = job->rank;
