@@ -5,8 +5,8 @@
 #include <limits.h>
 
 #include "collectives/algorithms.h"
-#include "runtime/objects/comm.h"
 #include "runtime/base/params.h"
+#include "runtime/objects/comm.h"
 
 #define REAL(v) (((v) + a->root) % n)
 

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 
 #include "collectives/algorithms.h"
-#include "runtime/objects/comm.h"
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
+#include "runtime/objects/comm.h"
 #include "runtime/objects/op.h"
 
 struct rd_coll_hier {

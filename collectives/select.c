@@ -14,10 +14,10 @@
 #include <strings.h>
 
 #include "collectives/algorithms.h"
-#include "runtime/objects/comm.h"
 #include "runtime/base/log.h"
-#include "runtime/objects/op.h"
 #include "runtime/base/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/op.h"
 
 #ifndef RD_COLL_NAMES_ONLY
 static int commutative(const struct rd_coll_args *a)

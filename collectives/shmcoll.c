@@ -67,12 +67,12 @@
 
 #include "collectives/algorithms.h"
 #include "collectives/shmcoll.h"
-#include "runtime/objects/comm.h"
 #include "runtime/base/job.h"
 #include "runtime/base/nodemem.h"
-#include "runtime/base/report.h"
-#include "runtime/objects/op.h"
 #include "runtime/base/params.h"
+#include "runtime/base/report.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/op.h"
 
 static int all_local(MPI_Comm comm)
 {

@@ -40,12 +40,12 @@
 
 #include "collectives/shmcoll.h"
 #include "collectives/shmdirect.h"
-#include "runtime/objects/comm.h"
-#include "runtime/objects/datatype.h"
 #include "runtime/base/job.h"
 #include "runtime/base/nodemem.h"
-#include "runtime/objects/op.h"
 #include "runtime/base/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/op.h"
 
 /* Lend for s: nland bytes at land in blocks of lbytes, nout at out in
  * blocks of obytes; posted as `desc`. */

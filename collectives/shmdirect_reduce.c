@@ -8,12 +8,12 @@
 
 #include "collectives/shmcoll.h"
 #include "collectives/shmdirect.h"
-#include "runtime/objects/comm.h"
-#include "runtime/objects/datatype.h"
 #include "runtime/base/job.h"
 #include "runtime/base/nodemem.h"
-#include "runtime/objects/op.h"
 #include "runtime/base/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/op.h"
 
 /* ------------------------------------------------------------ Allreduce */
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
-#include "runtime/objects/attr.h"
 #include "runtime/base/job.h"
+#include "runtime/objects/attr.h"
 #include "runtime/objects/win.h"
 
 enum rd_attr_kind { RD_ATTR_COMM = 1, RD_ATTR_TYPE, RD_ATTR_WIN };

@@ -5,10 +5,10 @@
 
 #include <mpi.h>
 
+#include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/errhandler.h"
-#include "runtime/base/state.h"
 #include "runtime/objects/win.h"
 
 #define RD_API_READY(call)                                                             \

@@ -7,14 +7,14 @@
 
 #include "collectives/agree.h"
 #include "runtime/api/check.h"
-#include "runtime/api/topo.h"
 #include "runtime/api/intercomm.h"
+#include "runtime/api/topo.h"
+#include "runtime/base/state.h"
 #include "runtime/objects/attr.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/errhandler.h"
 #include "runtime/objects/group.h"
 #include "runtime/p2p/request.h"
-#include "runtime/base/state.h"
 
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
@@ -367,8 +367,8 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#include "runtime/objects/info.h"
 #include "runtime/base/job.h"
+#include "runtime/objects/info.h"
 
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/errhandler.h"
-#include "runtime/base/state.h"
 
 #pragma weak MPI_Error_string = PMPI_Error_string
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)

@@ -4,11 +4,11 @@
 #include <stdio.h>
 
 #include "runtime/api/lifecycle.h"
+#include "runtime/base/job.h"
+#include "runtime/base/state.h"
 #include "runtime/objects/attr.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/errhandler.h"
-#include "runtime/base/job.h"
-#include "runtime/base/state.h"
 
 static int init_common(const char *call, int required, int *provided)
 {

@@ -9,14 +9,14 @@
 #include "collectives/algorithms.h"
 #include "runtime/api/lifecycle.h"
 #include "runtime/api/topo.h"
-#include "runtime/objects/comm.h"
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
-#include "runtime/p2p/p2p.h"
 #include "runtime/base/params.h"
 #include "runtime/base/report.h"
-#include "runtime/p2p/request.h"
 #include "runtime/base/state.h"
+#include "runtime/objects/comm.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 
 rd_status rd_init(int required, int *provided, char *err, size_t errlen)

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/objects/errhandler.h"
 #include "runtime/base/job.h"
 #include "runtime/base/state.h"
+#include "runtime/objects/errhandler.h"
 
 #pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
 int PMPI_Get_processor_name(char *name, int *resultlen)

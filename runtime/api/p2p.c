@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/p2p/bsend.h"
 #include "runtime/api/check.h"
 #include "runtime/base/job.h"
-#include "runtime/p2p/p2p.h"
 #include "runtime/base/params.h"
 #include "runtime/base/report.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/p2p/p2p.h"
 
 static int engine_error(MPI_Comm comm, const char *call, rd_status st, int peer)
 {

@@ -3,10 +3,10 @@
 #include <mpi.h>
 #include <stdlib.h>
 
-#include "runtime/p2p/bsend.h"
 #include "runtime/api/check.h"
-#include "runtime/p2p/p2p.h"
 #include "runtime/base/report.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/p2p/p2p.h"
 
 /* The nonblocking calls progress once; a program that loops on them waits
  * as much as in MPI_Wait, so they answer a hung-job report too. */

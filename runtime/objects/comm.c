@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/objects/errhandler.h"
 #include "runtime/base/job.h"
 #include "runtime/base/nodemem.h"
 #include "runtime/base/state.h"
+#include "runtime/objects/errhandler.h"
 
 /* Usable before MPI_Init so that errors found then reach a handler. */
 static int rd_self_world_rank[1];

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/objects/comm.h"
 #include "runtime/base/job.h"
 #include "runtime/base/state.h"
+#include "runtime/objects/comm.h"
 #include "runtime/objects/win.h"
 
 struct rd_errhandler_s rd_mpi_errors_are_fatal = {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/objects/comm.h"
 #include "runtime/base/job.h"
+#include "runtime/objects/comm.h"
 
 struct rd_info_s rd_mpi_info_env = {.magic = RD_INFO_MAGIC, .predefined = 1};
 

@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/objects/comm.h"
-#include "runtime/objects/datatype.h"
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
+#include "runtime/base/params.h"
+#include "runtime/base/report.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/p2p/tl_load.h"
 #include "runtime/p2p/wire.h"
-#include "runtime/base/params.h"
-#include "runtime/base/report.h"
 
 #define RD_MSG_MAGIC 0x4d736721u
 

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/p2p/bsend.h"
-#include "runtime/objects/comm.h"
-#include "runtime/objects/datatype.h"
 #include "runtime/base/job.h"
 #include "runtime/base/params.h"
 #include "runtime/base/report.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/p2p/bsend.h"
 
 int (*rd_progress_hook)(void);
 

@@ -14,9 +14,9 @@
 
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
-#include "runtime/p2p/tl_load.h"
 #include "runtime/base/params.h"
 #include "runtime/base/report.h"
+#include "runtime/p2p/tl_load.h"
 #include "transports/plugin.h"
 #include "transports/transport.h"
 
