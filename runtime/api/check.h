@@ -11,6 +11,15 @@
 #include "runtime/objects/errhandler.h"
 #include "runtime/objects/win.h"
 
+/* Every MPI entry point keeps a frame of its own name: rrun's report of
+ * what a rank waits in finds the MPI call by the outermost MPI_/PMPI_
+ * frame (runtime/base/report.c). GCC's partial inlining would otherwise
+ * turn an entry point with an inlined fast path into a stub that jumps to
+ * a local PMPI_X.part.0, whose frame dladdr cannot name. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-partial-inlining")
+#endif
+
 #define RD_API_READY(call)                                                             \
     do {                                                                               \
         if (!rd_ready())                                                               \
