@@ -164,28 +164,22 @@ static int parse_one(const struct rd_param_desc *d, const char *s, void *slot)
     return 0;
 }
 
-static int known_name(const char *var, size_t n)
+/* The declaration whose variable is the n bytes at var (NULL: none). */
+static const struct rd_param_desc *find_n(const char *var, size_t n)
 {
     char name[96];
     for (size_t t = 0; t < NTABLES; t++)
         for (size_t i = 0; i < tables[t].n; i++) {
             env_name(tables[t].desc[i].name, name, sizeof(name));
             if (strlen(name) == n && strncmp(name, var, n) == 0)
-                return 1;
+                return &tables[t].desc[i];
         }
-    return 0;
+    return NULL;
 }
 
 const struct rd_param_desc *rd_param_find(const char *var)
 {
-    for (size_t t = 0; t < NTABLES; t++)
-        for (size_t i = 0; i < tables[t].n; i++) {
-            char name[96];
-            env_name(tables[t].desc[i].name, name, sizeof(name));
-            if (strcmp(name, var) == 0)
-                return &tables[t].desc[i];
-        }
-    return NULL;
+    return find_n(var, strlen(var));
 }
 
 static int load_table(size_t t, char *err, size_t errlen)
@@ -225,7 +219,7 @@ static int load_table(size_t t, char *err, size_t errlen)
             continue;
         const char *eq = strchr(*e, '=');
         size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
-        if (!known_name(*e, n) && rc == 0) {
+        if (!find_n(*e, n) && rc == 0) {
             snprintf(err, errlen, "unknown parameter %.*s (rdmpi_info --params lists them)", (int)n, *e);
             rc = 1;
         }
