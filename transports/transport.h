@@ -12,7 +12,8 @@
  *
  * Life cycle, called by the p2p engine in this order:
  *   open()      before the job's PMIx fence: create local resources and
- *               publish this rank's address with rd_job_put()
+ *               publish this rank's address with rd_job_put(); the engine
+ *               says which peers it will ask this transport to carry
  *   activate()  after the fence (may be NULL): anything that needs every
  *               rank's published address to exist (e.g. attach segments)
  *   connect()   lazily, on first use of a peer: rd_job_get() its address
@@ -120,9 +121,16 @@ struct rd_transport {
     const char *name;
 
     /* Open for this job; publish the address. Returns RD_ERR_UNSUPPORTED
-     * when the transport cannot run here (no device, ...). */
-    rd_status (*open)(const struct rd_job *job, rd_am_handler handler, void *handler_arg,
-                      rd_tl **tl);
+     * when the transport cannot run here (no device, ...). peers: NULL (every
+     * peer it reaches), or job->size bytes, non-zero for the world ranks the
+     * engine will ask this transport to carry: those it may reach that no
+     * transport opened before it in the engine's order carries (shm takes
+     * the node's ranks unless RDMPI_TRANSPORTS puts another first). A
+     * transport that sets up per-peer resources at open (verbs' QPs over
+     * PMIx) sets up those only; the others may ignore it. Valid during the
+     * call only. */
+    rd_status (*open)(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler,
+                      void *handler_arg, rd_tl **tl);
     rd_status (*activate)(rd_tl *tl);
     /* Whether this transport can reach peer at all (shm: same node). */
     int (*reachable)(rd_tl *tl, int peer);

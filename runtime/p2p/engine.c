@@ -1227,6 +1227,10 @@ rd_status rd_p2p_init(void)
             want[j - 1] = t;
         }
     int net_open = 0;
+    /* each transport is told the peers it will carry (tl_load.h) */
+    unsigned char *claimed = calloc((size_t)rd_job.size, 2), *peers = claimed + rd_job.size;
+    if (!claimed)
+        return RD_ERR_NOMEM;
     rd_tl_signals_save();
     for (int i = 0; i < nwant; i++) {
         rd_tl *tl = NULL;
@@ -1245,11 +1249,13 @@ rd_status rd_p2p_init(void)
                          "could not be loaded (RDMPI_LOG=debug:p2p says why)", want[i].e->name,
                          want[i].e->name);
                 rd_tl_signals_restore();
+                free(claimed);
                 return RD_ERR_UNSUPPORTED;
             }
             continue;
         }
-        st = t->open(&rd_job, am_handler, NULL, &tl);
+        rd_tl_peers(want[i].e, claimed, peers);
+        st = t->open(&rd_job, peers, am_handler, NULL, &tl);
         if (st == RD_ERR_UNSUPPORTED) {
             rd_debug("p2p", "transport %s not available here", t->name);
             continue;
@@ -1257,13 +1263,16 @@ rd_status rd_p2p_init(void)
         if (st != RD_OK) {
             rd_error("p2p", "cannot open transport %s: %s", t->name, rd_status_string(st));
             rd_tl_signals_restore();
+            free(claimed);
             return st;
         }
+        rd_tl_claim(claimed, peers);
         E.tls[E.ntls++] = tl;
         net_open |= t->network;
         if (tl->caps.am_max > E.scratch_len)
             E.scratch_len = tl->caps.am_max;
     }
+    free(claimed);
     if (E.ntls == 0) {
         rd_tl_signals_restore();
         rd_error("p2p", "no transport could be opened (RDMPI_TRANSPORTS='%s')", rd_param.transports);

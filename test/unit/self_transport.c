@@ -72,7 +72,7 @@ int main(void)
 
     tap_is_str(t->name, "self", "name");
     tap_is_int(t->size, sizeof(struct rd_transport), "ops table size");
-    tap_is_int(t->open(&job, on_am, &rx, &tl), RD_OK, "open");
+    tap_is_int(t->open(&job, NULL, on_am, &rx, &tl), RD_OK, "open");
     tap_ok(tl && tl->ops == t, "the tl points at its ops");
     tap_is_int(tl->caps.rma, 1, "caps.rma");
     tap_is_int(tl->caps.needs_reg, 0, "caps.needs_reg");

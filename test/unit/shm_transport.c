@@ -124,12 +124,12 @@ static void rank_main(int lr)
 
     /* ---- open (rank 0 creates), fence, activate */
     if (lr == 0) {
-        CHECK_INT(t->open(&job, on_am, &rx, &tl), RD_OK, "open");
+        CHECK_INT(t->open(&job, NULL, on_am, &rx, &tl), RD_OK, "open");
         CHECK_INT(shm_entries(prefix1), 0, "the segment has no name in /dev/shm (a memory file)");
     }
     barrier();
     if (lr != 0)
-        CHECK_INT(t->open(&job, on_am, &rx, &tl), RD_OK, "open");
+        CHECK_INT(t->open(&job, NULL, on_am, &rx, &tl), RD_OK, "open");
     barrier(); /* the fence */
     CHECK_INT(t->activate(tl), RD_OK, "activate");
     barrier();
@@ -285,10 +285,10 @@ static void rank_main(int lr)
     job = make_job(lr, ns2);
     tl = NULL;
     if (lr == 0)
-        CHECK_INT(t->open(&job, on_am, &rx, &tl), RD_OK, "open (shm_cma = 0)");
+        CHECK_INT(t->open(&job, NULL, on_am, &rx, &tl), RD_OK, "open (shm_cma = 0)");
     barrier();
     if (lr != 0)
-        CHECK_INT(t->open(&job, on_am, &rx, &tl), RD_OK, "open (shm_cma = 0)");
+        CHECK_INT(t->open(&job, NULL, on_am, &rx, &tl), RD_OK, "open (shm_cma = 0)");
     barrier();
     CHECK_INT(t->activate(tl), RD_OK, "activate (shm_cma = 0)");
     CHECK_INT(tl->caps.rma, 0, "shm_cma = 0 gives caps.rma = 0");
@@ -317,7 +317,7 @@ static void rank_main(int lr)
         solo.local_peers = me;
         solo.size = 1;
         tl = NULL;
-        CHECK_INT(t->open(&solo, on_am, &rx, &tl), RD_OK, "open alone on a node");
+        CHECK_INT(t->open(&solo, NULL, on_am, &rx, &tl), RD_OK, "open alone on a node");
         CHECK_INT(t->activate(tl), RD_OK, "activate alone");
         CHECK_INT(t->reachable(tl, 0), 0, "alone: not even itself through shm (self does that)");
         CHECK_INT(t->progress(tl), 0, "alone: progress returns 0");

@@ -139,7 +139,7 @@ static void rank_main(int rank)
     rd_log_set_rank(rank);
     int peers[1] = {rank};
     struct rd_job job = {.rank = rank, .size = 2, .local_rank = 0, .local_size = 1, .local_peers = peers};
-    rd_status st = rd_transport_verbs.open(&job, on_am, NULL, &tl);
+    rd_status st = rd_transport_verbs.open(&job, NULL, on_am, NULL, &tl);
     CHECK_INT(st, RD_OK, "open the verbs transport");
     if (st != RD_OK) {
         barrier();

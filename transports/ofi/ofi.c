@@ -175,8 +175,10 @@ static rd_status post_recv(ofi_tl *tl, struct ofi_recv *r)
     return RD_OK;
 }
 
-static rd_status ofi_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
+static rd_status ofi_open(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler, void *harg,
+                          rd_tl **out)
 {
+    (void)peers; /* (no per-peer resources at open) */
     struct fi_info *hints = fi_allocinfo();
     if (!hints)
         return RD_ERR_NOMEM;

@@ -42,9 +42,10 @@ static rd_mr *const self_dummy_mr = (rd_mr *)&self_dummy_mr;
 
 static const struct rd_transport *self_ops(void);
 
-static rd_status self_open(const struct rd_job *job, rd_am_handler handler, void *handler_arg,
-                           rd_tl **out)
+static rd_status self_open(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler,
+                           void *handler_arg, rd_tl **out)
 {
+    (void)peers; /* (this rank only) */
     self_tl *tl = calloc(1, sizeof(*tl));
     if (!tl)
         return RD_ERR_NOMEM;

@@ -129,9 +129,10 @@ static void shm_free(shm_tl *tl)
 
 static const struct rd_transport *shm_ops(void);
 
-static rd_status shm_open_tl(const struct rd_job *job, rd_am_handler handler, void *handler_arg,
-                             rd_tl **out)
+static rd_status shm_open_tl(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler,
+                             void *handler_arg, rd_tl **out)
 {
+    (void)peers; /* (the segment serves the node whoever carries its ranks) */
     rd_status st = RD_ERR_NOMEM;
     char key[RD_SHM_SEG_NAME_MAX + 64];
     shm_tl *tl = calloc(1, sizeof(*tl));

@@ -95,8 +95,10 @@ static ucs_status_t am_cb(void *arg, const void *header, size_t header_length, v
     return UCS_OK;
 }
 
-static rd_status ucx_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
+static rd_status ucx_open(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler, void *harg,
+                          rd_tl **out)
 {
+    (void)peers; /* (endpoints are made on first use) */
     ucp_config_t *config;
     ucs_status_t s = ucp_config_read(NULL, NULL, &config);
     if (s != UCS_OK) {

@@ -33,8 +33,8 @@ static void report_verbs(struct rd_report_buf *b)
 
 /* Open with connection mode cm (RD_VERBS_CM_AUTO, _PMIX or _RDMACM). quiet_cm: an
  * rdma_cm that finds no address is not an error (the caller falls back). */
-static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void *harg, int fault, long cm,
-                           int quiet_cm, vb_tl **out)
+static rd_status open_mode(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler, void *harg,
+                           int fault, long cm, int quiet_cm, vb_tl **out)
 {
     vb_tl *tl = calloc(1, sizeof(*tl));
     if (!tl)
@@ -73,7 +73,7 @@ static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void
     }
     tl->cm = cm == RD_VERBS_CM_RDMACM ? VB_CM_RDMACM : VB_CM_PMIX;
     tl->base.caps.atomics = tl->dev.attr.atomic_cap != IBV_ATOMIC_NONE;
-    if ((st = vb_wire_plan(tl, job)) != RD_OK || (st = vb_data_open(tl)) != RD_OK ||
+    if ((st = vb_wire_plan(tl, peers)) != RD_OK || (st = vb_data_open(tl)) != RD_OK ||
         (st = vb_wire_open(tl)) != RD_OK) {
         vb_close(&tl->base);
         return st;
@@ -92,7 +92,8 @@ static rd_status open_mode(const struct rd_job *job, rd_am_handler handler, void
     return RD_OK;
 }
 
-static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *harg, rd_tl **out)
+static rd_status vb_open(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler, void *harg,
+                         rd_tl **out)
 {
     /* (the ranges of the numbers are declared in params.def, and MPI_Init
      * refuses a value out of them) */
@@ -119,10 +120,10 @@ static rd_status vb_open(const struct rd_job *job, rd_am_handler handler, void *
      * one, or a device without an address, wires every QP up front */
     int lazy = cm == RD_VERBS_CM_AUTO && rd_param.verbs_lazy_min > 0 && job->size >= rd_param.verbs_lazy_min;
     vb_tl *tl = NULL;
-    rd_status st = open_mode(job, handler, harg, fault, lazy ? RD_VERBS_CM_RDMACM : cm, lazy, &tl);
+    rd_status st = open_mode(job, peers, handler, harg, fault, lazy ? RD_VERBS_CM_RDMACM : cm, lazy, &tl);
     if (st == RD_ERR_UNSUPPORTED && lazy) {
         rd_debug("verbs", "no rdma_cm address for connections on first use: PMIx wire-up");
-        st = open_mode(job, handler, harg, fault, RD_VERBS_CM_AUTO, 0, &tl);
+        st = open_mode(job, peers, handler, harg, fault, RD_VERBS_CM_AUTO, 0, &tl);
     }
     if (st == RD_OK) {
         *out = &tl->base;

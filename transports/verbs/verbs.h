@@ -263,8 +263,9 @@ typedef struct vb_tl {
 
 /* ------------------------------------------------------------ wire-up (verbs_wire.c) */
 
-/* Decide which world ranks verbs serves (before vb_data_open). */
-rd_status vb_wire_plan(vb_tl *tl, const struct rd_job *job);
+/* Decide which world ranks verbs serves (before vb_data_open): those the
+ * engine gives it (peers; NULL: every other rank). */
+rd_status vb_wire_plan(vb_tl *tl, const unsigned char *peers);
 /* Whether verbs is the way to world rank r (pmix: the ranks that get a QP). */
 int vb_wire_serves(const vb_tl *tl, int r);
 rd_status vb_wire_open(vb_tl *tl);

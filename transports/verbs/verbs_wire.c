@@ -38,26 +38,6 @@
 #define VB_CM_TIMEOUT_MS 5000
 #define VB_RD_ATOMIC 16
 
-/* Whether shm (listed before verbs, or by default) carries this node's ranks. */
-static int shm_takes_local(void)
-{
-    const char *l = rd_param.transports;
-    if (!l || !*l)
-        return 1;
-    int pos = 0, shm = -1, verbs = -1;
-    for (const char *p = l; *p;) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n == 3 && strncmp(p, "shm", 3) == 0 && shm < 0)
-            shm = pos;
-        if (n == 5 && strncmp(p, "verbs", 5) == 0 && verbs < 0)
-            verbs = pos;
-        pos++;
-        p = e ? e + 1 : p + n;
-    }
-    return shm >= 0 && (verbs < 0 || shm < verbs);
-}
-
 int vb_wire_serves(const vb_tl *tl, int r)
 {
     return r >= 0 && r < tl->size && tl->serves[r];
@@ -568,9 +548,12 @@ static int cm_progress(vb_tl *tl)
 
 /* ------------------------------------------------------------ both */
 
-rd_status vb_wire_plan(vb_tl *tl, const struct rd_job *job)
+/* Which ranks verbs serves is the engine's word (the open's peers): it
+ * knows which transports opened before verbs and which ranks they carry
+ * (shm the node's, unless RDMPI_TRANSPORTS orders otherwise or shm could
+ * not open), so verbs makes QPs for exactly the ranks it will carry. */
+rd_status vb_wire_plan(vb_tl *tl, const unsigned char *peers)
 {
-    int local_ok = !shm_takes_local();
     tl->cm_progress = cm_progress;
     tl->lose_qp = lost_qp;
     tl->serves = calloc((size_t)tl->size, 1);
@@ -578,10 +561,7 @@ rd_status vb_wire_plan(vb_tl *tl, const struct rd_job *job)
     if (!tl->serves || !tl->eps)
         return RD_ERR_NOMEM;
     for (int r = 0; r < tl->size; r++)
-        tl->serves[r] = r != tl->rank;
-    if (!local_ok)
-        for (int i = 0; i < job->local_size; i++)
-            tl->serves[job->local_peers[i]] = 0;
+        tl->serves[r] = r != tl->rank && (!peers || peers[r]);
     return RD_OK;
 }
 
