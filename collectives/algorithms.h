@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "collectives/sched.h"
+#include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
 
 enum rd_coll_kind {
@@ -62,13 +63,63 @@ struct rd_coll_args {
 
 typedef rd_status (*rd_coll_builder)(struct rd_sched *s, const struct rd_coll_args *a);
 
-/* One algorithm of a menu. It may decline a call it cannot serve (e.g.
- * a non-commutative op): `usable` NULL means it serves every call. */
+/* A node path: one blocking call of collective `kind` on a communicator
+ * that has its slot of the node's memory, run there (shmcoll.c,
+ * shmdirect.c); returns the MPI error class. */
+typedef int (*rd_coll_runner)(int kind, const struct rd_coll_args *a);
+
+/* One entry of a menu: an algorithm of messages (build: a schedule, for
+ * blocking and nonblocking calls alike), or a node path (run; node set).
+ * It may decline a call it cannot serve (a non-commutative op, a message
+ * too large for the node's areas): `usable` NULL means it serves every
+ * call. Node paths come after the algorithms (whose order is that of the
+ * RDMPI_COLL_<NAME> choices) in the order they are tried; `always`: taken
+ * also when RDMPI_COLL_<NAME> forces an algorithm (the ranks' agreement
+ * before the messages, following the root); max_size: only on
+ * communicators of at most that many ranks (0: any). */
 struct rd_coll_alg {
     const char *name;
     rd_coll_builder build;
-    int (*usable)(const struct rd_coll_args *a);
+    int (*usable)(int kind, const struct rd_coll_args *a);
+    rd_coll_runner run;
+    int node, always, max_size;
 };
+
+/* A communicator's node paths, chosen once when it claimed its slot of the
+ * node's memory (select.c: by the forced RDMPI_COLL_<NAME> and the
+ * communicator's size): per collective, the usable entries in the order
+ * they are tried, NULL-terminated (none: by schedule). comm->coll_node
+ * points to it (NULL: the communicator has no slot, or not yet). */
+#define RD_COLL_NODE_MAX 4
+struct rd_coll_node_table {
+    const struct rd_coll_alg *path[RD_COLL_NKINDS][RD_COLL_NODE_MAX + 1];
+};
+
+/* The node paths a communicator of `size` ranks gets for `kind` under the
+ * current parameters, into out (RD_COLL_NODE_MAX + 1, NULL-terminated);
+ * returns how many (also for test/unit/coll_menu). */
+int rd_coll_node_choose(int kind, int size, const struct rd_coll_alg **out);
+
+/* A blocking call of a communicator that has its node table: the first of
+ * its node paths that serves the call runs it (1, *err its MPI error
+ * class); 0: none, the caller builds the schedule. The per-call cost of a
+ * small collective: two loads, a usable() and the run (lock held). */
+static inline int rd_coll_node_run(int kind, const struct rd_coll_args *a, int *err)
+{
+    const struct rd_coll_alg *const *e = a->comm->coll_node->path[kind];
+    for (; *e; e++)
+        if (!(*e)->usable || (*e)->usable(kind, a)) {
+            *err = (*e)->run(kind, a);
+            return 1;
+        }
+    return 0;
+}
+
+/* The same for any blocking call: a node-local communicator's first call
+ * of a kind that has node paths claims its slot (collectively) and fills
+ * its table; 0: no node path (no slot, another kind, RDMPI_COLL_SHM=0, an
+ * intercommunicator), the caller builds the schedule. Lock held. */
+int rd_coll_node(int kind, const struct rd_coll_args *a, int *err);
 
 /* Build the schedule of one call of collective `kind`. */
 rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
@@ -83,13 +134,6 @@ const char *rd_coll_choice(int kind, const struct rd_coll_args *a);
  * number of mismatches, describing each one on stderr (a unit test). */
 int rd_coll_check_menus(void);
 
-/* A blocking collective of a node-local communicator, of the kinds that
- * have a way through the node's memory (shmcoll.c): returns 1 with *err
- * set once it ran, by whatever path the ranks agreed on there (the
- * message path included); 0: the communicator has no slot (or it is
- * another kind), the caller builds the schedule. Lock held. */
-int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err);
-
 /* The schedule of a collective on an intercommunicator (inter.c). */
 rd_status rd_inter_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
 
@@ -101,8 +145,10 @@ int rd_coll_hier_useful(const struct rd_coll_args *a);
  * release hook). */
 void rd_coll_hier_free(MPI_Comm comm);
 
-/* At MPI_Init: register the collectives' communicator hooks. */
+/* At MPI_Init: register the collectives' communicator hooks (select.c's
+ * through rd_coll_select_init: the node table). */
 void rd_coll_init(void);
+void rd_coll_select_init(void);
 
 /* ---- algorithms, by family (the menus in select.c list them) */
 rd_status rd_barrier_dissemination(struct rd_sched *s, const struct rd_coll_args *a);

@@ -34,6 +34,7 @@ struct rd_coll_hier {
 void rd_coll_init(void)
 {
     rd_comm_on_free(rd_coll_hier_free);
+    rd_coll_select_init();
 }
 
 void rd_coll_hier_free(MPI_Comm comm)

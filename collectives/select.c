@@ -1,8 +1,13 @@
-/* select.c - the algorithm menus and the selection table.
+/* select.c - the algorithm menus, the selection table and the node paths.
  *
  * Selection is data, not code: a table of rows (collective, largest
  * communicator size, largest message, algorithm); the first row that
- * matches the call and whose algorithm can serve it wins. The defaults
+ * matches the call and whose algorithm can serve it wins. The node paths
+ * (through the node's memory: shmcoll.c, shmdirect.c) are entries of the
+ * same menus, after the algorithms, each with its usable() check; which of
+ * them a communicator may take is decided once, when it claims its slot
+ * of the node's memory (its node table), and each blocking call walks
+ * that short list (algorithms.h: rd_coll_node_run). The defaults
  * come from bench/coll measurements on a 2-core node over shared memory
  * (see ARCHITECTURE.md, "Collectives"). RDMPI_COLL_<NAME> forces an
  * algorithm; one that cannot serve a call (a commutative-only algorithm
@@ -10,80 +15,113 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "collectives/algorithms.h"
+#include "collectives/shmcoll.h"
 #include "runtime/base/log.h"
 #include "runtime/base/params.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/op.h"
 
 #ifndef RD_COLL_NAMES_ONLY
-static int commutative(const struct rd_coll_args *a)
+static int commutative(int kind, const struct rd_coll_args *a)
 {
+    (void)kind;
     return a->op->commute;
 }
 
-static int commutative_spans_nodes(const struct rd_coll_args *a)
+static int spans_nodes(int kind, const struct rd_coll_args *a)
 {
+    (void)kind;
+    return rd_coll_hier_useful(a);
+}
+
+static int commutative_spans_nodes(int kind, const struct rd_coll_args *a)
+{
+    (void)kind;
     return a->op->commute && rd_coll_hier_useful(a);
 }
 
-static int pow2_size(const struct rd_coll_args *a)
+static int pow2_size(int kind, const struct rd_coll_args *a)
 {
+    (void)kind;
     return (a->comm->size & (a->comm->size - 1)) == 0;
 }
 #endif
 
 #ifdef RD_COLL_NAMES_ONLY /* test/unit/coll_menu: the names, without the code */
-#define ALG(name, fn, usable) {name, NULL, NULL}
+#define ALG(name, fn, usable) {name, NULL, NULL, NULL, 0, 0, 0}
+#define NODE(name, run, usable, always, max_size) {name, NULL, NULL, NULL, 1, always, max_size}
 #else
-#define ALG(name, fn, usable) {name, fn, usable}
+#define ALG(name, fn, usable) {name, fn, usable, NULL, 0, 0, 0}
+#define NODE(name, run, usable, always, max_size) {name, NULL, usable, run, 1, always, max_size}
 #endif
-#define END {NULL, NULL, NULL}
+#define END {NULL, NULL, NULL, NULL, 0, 0, 0}
 
-/* Menus: in the order of their parameter's choices (after "auto"). */
+/* The node paths (shmcoll.h), in the order they are tried: a Bcast's or
+ * Scatter's other ranks follow whatever path the root took; the data in
+ * the areas (small); single copies, mapped buffers or the stages
+ * (direct: on communicators of up to 64 ranks, the lend's claim words);
+ * by messages, after the ranks agreed on the algorithm and the counts
+ * through the areas (always usable: the last). A forced RDMPI_COLL_<NAME>
+ * leaves only the following and the agreement (`always`). */
+#define FOLLOW NODE("node_follow", rd_nc_follow, rd_nc_not_root, 1, 0)
+#define SMALL NODE("node_small", rd_nc_small, rd_nc_small_fits, 0, 0)
+#define REDUCE_SMALL NODE("node_small", rd_nc_reduce_small, rd_nc_reduce_fits, 0, 0)
+#define EXCHANGE NODE("node_small", rd_nc_exchange_small, rd_nc_exchange_fits, 0, 0)
+#define DIRECT NODE("node_direct", rd_shmdirect_run, rd_shmdirect_eligible, 0, 64)
+#define MESSAGES NODE("node_messages", rd_nc_messages, NULL, 1, 0)
+
+/* Menus: in the order of their parameter's choices (after "auto"), then
+ * the node paths. */
 static const struct rd_coll_alg barrier_menu[] = {
     ALG("dissemination", rd_barrier_dissemination, NULL), ALG("linear", rd_barrier_linear, NULL),
-    ALG("hierarchical", rd_barrier_hier, rd_coll_hier_useful), END};
+    ALG("hierarchical", rd_barrier_hier, spans_nodes), NODE("node", rd_nc_barrier, NULL, 1, 0), END};
 static const struct rd_coll_alg bcast_menu[] = {
     ALG("binomial", rd_bcast_binomial, NULL), ALG("scatter_allgather", rd_bcast_scatter_allgather, NULL),
     ALG("pipeline", rd_bcast_pipeline, NULL), ALG("linear", rd_bcast_linear, NULL),
-    ALG("hierarchical", rd_bcast_hier, rd_coll_hier_useful), END};
+    ALG("hierarchical", rd_bcast_hier, spans_nodes), FOLLOW, SMALL, DIRECT, MESSAGES, END};
 static const struct rd_coll_alg reduce_menu[] = {
     ALG("binomial", rd_reduce_binomial, NULL), ALG("linear", rd_reduce_linear, NULL),
-    ALG("hierarchical", rd_reduce_hier, commutative_spans_nodes), END};
+    ALG("hierarchical", rd_reduce_hier, commutative_spans_nodes),
+    REDUCE_SMALL, DIRECT, MESSAGES, END};
 static const struct rd_coll_alg allreduce_menu[] = {
     ALG("recursive_doubling", rd_allreduce_recursive_doubling, NULL),
     ALG("rabenseifner", rd_allreduce_rabenseifner, commutative),
     ALG("ring", rd_allreduce_ring, commutative),
     ALG("reduce_bcast", rd_allreduce_reduce_bcast, NULL),
-    ALG("hierarchical", rd_allreduce_hier, commutative_spans_nodes), END};
+    ALG("hierarchical", rd_allreduce_hier, commutative_spans_nodes),
+    REDUCE_SMALL, DIRECT, MESSAGES, END};
 static const struct rd_coll_alg gather_menu[] = {
-    ALG("binomial", rd_gather_binomial, NULL), ALG("linear", rd_gather_linear, NULL), END};
+    ALG("binomial", rd_gather_binomial, NULL), ALG("linear", rd_gather_linear, NULL), SMALL, DIRECT, MESSAGES,
+    END};
 static const struct rd_coll_alg gatherv_menu[] = {ALG("linear", rd_gatherv_linear, NULL), END};
 static const struct rd_coll_alg scatter_menu[] = {
-    ALG("binomial", rd_scatter_binomial, NULL), ALG("linear", rd_scatter_linear, NULL), END};
+    ALG("binomial", rd_scatter_binomial, NULL), ALG("linear", rd_scatter_linear, NULL), FOLLOW, SMALL, DIRECT,
+    MESSAGES, END};
 static const struct rd_coll_alg scatterv_menu[] = {ALG("linear", rd_scatterv_linear, NULL), END};
 static const struct rd_coll_alg allgather_menu[] = {
     ALG("recursive_doubling", rd_allgather_recursive_doubling, pow2_size),
-    ALG("bruck", rd_allgather_bruck, NULL), ALG("ring", rd_allgather_ring, NULL), END};
+    ALG("bruck", rd_allgather_bruck, NULL), ALG("ring", rd_allgather_ring, NULL), EXCHANGE, DIRECT, MESSAGES,
+    END};
 static const struct rd_coll_alg allgatherv_menu[] = {
     ALG("ring", rd_allgatherv_ring, NULL), ALG("linear", rd_allgatherv_linear, NULL), END};
 static const struct rd_coll_alg alltoall_menu[] = {
     ALG("bruck", rd_alltoall_bruck, NULL), ALG("pairwise", rd_alltoall_pairwise, NULL),
-    ALG("linear", rd_alltoall_linear, NULL), END};
+    ALG("linear", rd_alltoall_linear, NULL), EXCHANGE, DIRECT, MESSAGES, END};
 static const struct rd_coll_alg alltoallv_menu[] = {
     ALG("pairwise", rd_alltoallv_pairwise, NULL), ALG("linear", rd_alltoallv_linear, NULL), END};
 static const struct rd_coll_alg alltoallw_menu[] = {
     ALG("pairwise", rd_alltoallw_pairwise, NULL), ALG("linear", rd_alltoallw_linear, NULL), END};
 static const struct rd_coll_alg reduce_scatter_menu[] = {
     ALG("pairwise", rd_reduce_scatter_pairwise, commutative),
-    ALG("reduce_scatterv", rd_reduce_scatter_reduce_scatterv, NULL), END};
+    ALG("reduce_scatterv", rd_reduce_scatter_reduce_scatterv, NULL), SMALL, DIRECT, MESSAGES, END};
 static const struct rd_coll_alg reduce_scatter_block_menu[] = {
     ALG("pairwise", rd_reduce_scatter_block_pairwise, commutative),
-    ALG("reduce_scatterv", rd_reduce_scatter_block_reduce_scatter, NULL), END};
+    ALG("reduce_scatterv", rd_reduce_scatter_block_reduce_scatter, NULL), SMALL, DIRECT, MESSAGES, END};
 static const struct rd_coll_alg scan_menu[] = {
     ALG("recursive_doubling", rd_scan_recursive_doubling, NULL), ALG("linear", rd_scan_linear, NULL), END};
 static const struct rd_coll_alg exscan_menu[] = {
@@ -142,8 +180,9 @@ static const struct coll_entry colls[RD_COLL_NKINDS] = {
  * binomial Bcast beat scatter-allgather at 4 ranks up to 1 MiB (100-120 us
  * against 210-290), and linear Alltoall beat pairwise (290-335 us against
  * 375-395 at 1 MiB), recursive-doubling Allgather beat the ring at 4 ranks
- * and 64 KiB (20-27 us against 23-44). Small calls of node-local communicators do not get
- * here (shmcoll.c). */
+ * and 64 KiB (20-27 us against 23-44). Blocking calls of node-local communicators take
+ * their node paths first (rd_coll_node); the node's message path asks
+ * here for its algorithm. */
 struct rule {
     int kind;
     int max_size;
@@ -209,18 +248,26 @@ static size_t msg_bytes(int kind, const struct rd_coll_args *a)
 
 static const struct rd_coll_alg *find(const struct rd_coll_alg *menu, const char *name)
 {
-    for (; menu->name; menu++)
+    for (; menu->name && !menu->node; menu++)
         if (strcmp(menu->name, name) == 0)
             return menu;
     return NULL;
 }
 
+/* Whether RDMPI_COLL_<NAME> forces an algorithm of kind: the one place
+ * the forced choices are read (the schedules' choice and the node paths'). */
+static int forced(int kind)
+{
+    const struct coll_entry *e = &colls[kind];
+    return e->forced && *e->forced > 0;
+}
+
 static const struct rd_coll_alg *choose(int kind, const struct rd_coll_args *a)
 {
     const struct coll_entry *e = &colls[kind];
-    if (e->forced && *e->forced > 0) {
+    if (forced(kind)) {
         const struct rd_coll_alg *alg = &e->menu[*e->forced - 1];
-        if (!alg->usable || alg->usable(a))
+        if (!alg->usable || alg->usable(kind, a))
             return alg;
         rd_debug("coll", "%s: %s cannot serve this call, using the table", e->name, alg->name);
     }
@@ -231,12 +278,12 @@ static const struct rd_coll_alg *choose(int kind, const struct rd_coll_args *a)
             (r->max_bytes && bytes > r->max_bytes))
             continue;
         const struct rd_coll_alg *alg = find(e->menu, r->alg);
-        if (alg && (!alg->usable || alg->usable(a)))
+        if (alg && (!alg->usable || alg->usable(kind, a)))
             return alg;
     }
     /* no row: the menu's first algorithm that serves the call */
-    for (const struct rd_coll_alg *alg = e->menu; alg->name; alg++)
-        if (!alg->usable || alg->usable(a))
+    for (const struct rd_coll_alg *alg = e->menu; alg->name && !alg->node; alg++)
+        if (!alg->usable || alg->usable(kind, a))
             return alg;
     return NULL;
 }
@@ -262,11 +309,59 @@ int rd_coll_pick(int kind, const struct rd_coll_args *a)
 rd_status rd_coll_build_alg(int kind, int alg, struct rd_sched *s, const struct rd_coll_args *a)
 {
     const struct rd_coll_alg *menu = colls[kind].menu;
-    for (int i = 0; menu[i].name; i++)
+    for (int i = 0; menu[i].name && !menu[i].node; i++)
         if (i == alg)
             return menu[i].build(s, a);
     return RD_ERR_INTERNAL;
 }
+
+/* ------------------------------------------------------------ node paths */
+
+int rd_coll_node_choose(int kind, int size, const struct rd_coll_alg **out)
+{
+    int n = 0;
+    for (const struct rd_coll_alg *alg = colls[kind].menu; alg->name; alg++)
+        if (alg->node && (alg->always || !forced(kind)) && (!alg->max_size || size <= alg->max_size) &&
+            n < RD_COLL_NODE_MAX)
+            out[n++] = alg;
+    out[n] = NULL;
+    return n;
+}
+
+#ifndef RD_COLL_NAMES_ONLY
+static void node_table_free(MPI_Comm comm)
+{
+    free(comm->coll_node);
+    comm->coll_node = NULL;
+}
+
+int rd_coll_node(int kind, const struct rd_coll_args *a, int *err)
+{
+    MPI_Comm comm = a->comm;
+    if (comm->coll_node)
+        return rd_coll_node_run(kind, a, err);
+    const struct rd_coll_alg *paths[RD_COLL_NODE_MAX + 1];
+    /* the first call of a kind that has node paths decides, for good and
+     * the same on every rank, whether the communicator gets a slot */
+    if (comm->node_slot != 0 || !rd_param.coll_shm || comm->size < 2 || comm->is_inter ||
+        !rd_coll_node_choose(kind, comm->size, paths))
+        return 0;
+    struct rd_coll_node_table *t = malloc(sizeof(*t));
+    if (!rd_nc_setup(comm) || !t) { /* (no memory after the claim: the ranks disagree, as they would anyway) */
+        free(t);
+        return 0;
+    }
+    for (int k = 0; k < RD_COLL_NKINDS; k++)
+        rd_coll_node_choose(k, comm->size, t->path[k]);
+    comm->coll_node = t;
+    return rd_coll_node_run(kind, a, err);
+}
+
+void rd_coll_select_init(void)
+{
+    rd_comm_on_free(node_table_free);
+}
+#endif
 
 const char *rd_coll_choice(int kind, const struct rd_coll_args *a)
 {
@@ -288,7 +383,7 @@ int rd_coll_check_menus(void)
             continue;
         const struct rd_param_desc *d = rd_param_find(e->param);
         char want[512] = "auto|";
-        for (const struct rd_coll_alg *alg = e->menu; alg->name; alg++) {
+        for (const struct rd_coll_alg *alg = e->menu; alg->name && !alg->node; alg++) {
             strncat(want, alg->name, sizeof(want) - strlen(want) - 1);
             strncat(want, "|", sizeof(want) - strlen(want) - 1);
         }

@@ -51,11 +51,14 @@
  * A small payload shares the cache line of the sequence word, so an 8-byte
  * Allreduce of 2 ranks costs one line each way. Reductions are applied in
  * rank order on every rank, so every rank gets the same bits, and
- * non-commutative operations are right. MPI_Allreduce with plainly valid
- * arguments, a predefined op and a slot already claimed comes straight
- * here (rd_shmcoll_allreduce), past the argument checks and the
- * dispatch, which were half of an 8-byte Allreduce's time on 2 ranks
- * (0.23 -> 0.16 us). While waiting, the rank keeps the
+ * non-commutative operations are right. The paths are entries of the
+ * collectives' menus (select.c: node_follow, node_small, node_messages;
+ * shmdirect.c's node_direct), each with its usable() check, and a
+ * communicator's node table, filled when it claims its slot, lists the
+ * ones it may take; MPI_Allreduce with plainly valid arguments on a
+ * communicator that has its table goes from the entry point straight to
+ * it, past the argument checks, which were half of an 8-byte Allreduce's
+ * time on 2 ranks (0.23 -> 0.16 us). While waiting, the rank keeps the
  * p2p engine moving (other ranks' messages, nonblocking collectives) and
  * yields its core when the node is oversubscribed. */
 #include "config.h"
@@ -368,49 +371,59 @@ static size_t recv_block(const struct rd_coll_args *a)
     return (size_t)a->rcount * a->rdt->size;
 }
 
+/* What this rank posts for the call (a Bcast's whole vector, a block for
+ * Gather, Scatter, Allgather and Alltoall, the whole vector of the
+ * reductions), by this rank's own arguments. */
+static size_t nc_bytes(int kind, const struct rd_coll_args *a)
+{
+    switch (kind) {
+    case RD_COLL_BCAST:
+    case RD_COLL_REDUCE:
+    case RD_COLL_ALLREDUCE:
+        return (size_t)a->count * a->dt->size;
+    case RD_COLL_ALLGATHER:
+    case RD_COLL_ALLTOALL:
+        return send_block(a);
+    case RD_COLL_GATHER:
+    case RD_COLL_SCATTER:
+        return rd_nc_rooted_block(kind, a);
+    case RD_COLL_REDUCE_SCATTER:
+    case RD_COLL_REDUCE_SCATTER_BLOCK: {
+        long e0, e1, total;
+        rd_nc_redscat_block(a, a->comm->rank, &e0, &e1, &total);
+        return (size_t)total * a->dt->size; /* the whole vector */
+    }
+    default:
+        return 0;
+    }
+}
+
 /* Does this rank's side of the call go through the areas? Decided by this
  * rank's own arguments (the root's alone for Bcast and Scatter, which the
  * other ranks follow): ranks whose counts do not match may answer
- * differently, which what they post then shows. *bytes: what this rank
- * posts (a Bcast's whole vector, a block for Gather, Scatter, Allgather
- * and Alltoall, the whole vector of the reductions). */
-static int eligible(int kind, const struct rd_coll_args *a, size_t *bytes)
+ * differently, which what they post then shows. (Whether the areas may
+ * be used at all, RDMPI_COLL_<NAME>, is the communicator's node table's
+ * business: select.c.) */
+int rd_nc_small_fits(int kind, const struct rd_coll_args *a)
 {
-    size_t max = small_max(), n = (size_t)a->comm->size;
+    size_t max = small_max(), n = (size_t)a->comm->size, bytes = nc_bytes(kind, a);
     switch (kind) {
     case RD_COLL_BCAST:
         /* larger broadcasts stream in chunks of one area each, from 3
          * ranks on (with 2, one single-copy rendezvous is faster: 2.3
          * against 5.8 us at 64 KiB) */
-        *bytes = (size_t)a->count * a->dt->size;
-        return rd_param.coll_bcast == RD_COLL_BCAST_AUTO &&
-               (*bytes <= max ||
-                (n > 2 && *bytes <= (size_t)rd_param.coll_shm_bcast_max && !rd_shmdirect_staging()));
+        return bytes <= max || (n > 2 && bytes <= (size_t)rd_param.coll_shm_bcast_max && !rd_shmdirect_staging());
     case RD_COLL_REDUCE:
     case RD_COLL_ALLREDUCE:
-        *bytes = (size_t)a->count * a->dt->size;
-        return (kind == RD_COLL_REDUCE ? rd_param.coll_reduce == RD_COLL_REDUCE_AUTO
-                                         : rd_param.coll_allreduce == RD_COLL_ALLREDUCE_AUTO) &&
-               a->dt->contig && *bytes <= max;
-    case RD_COLL_ALLGATHER:
-        *bytes = send_block(a);
-        return rd_param.coll_allgather == RD_COLL_ALLGATHER_AUTO && *bytes <= max;
-    case RD_COLL_ALLTOALL:
-        *bytes = send_block(a);
-        return rd_param.coll_alltoall == RD_COLL_ALLTOALL_AUTO && *bytes * n <= max;
-    case RD_COLL_GATHER:
-        *bytes = rd_nc_rooted_block(kind, a);
-        return rd_param.coll_gather == RD_COLL_GATHER_AUTO && *bytes <= max;
-    case RD_COLL_SCATTER:
-        *bytes = rd_nc_rooted_block(kind, a);
-        return rd_param.coll_scatter == RD_COLL_SCATTER_AUTO && *bytes * n <= max;
     case RD_COLL_REDUCE_SCATTER:
-    case RD_COLL_REDUCE_SCATTER_BLOCK: {
-        long e0, e1, total;
-        rd_nc_redscat_block(a, a->comm->rank, &e0, &e1, &total);
-        *bytes = (size_t)total * a->dt->size; /* the whole vector */
-        return rd_param.coll_reduce_scatter == RD_COLL_REDUCE_SCATTER_AUTO && a->dt->contig && *bytes <= max;
-    }
+    case RD_COLL_REDUCE_SCATTER_BLOCK:
+        return a->dt->contig && bytes <= max;
+    case RD_COLL_ALLGATHER:
+    case RD_COLL_GATHER:
+        return bytes <= max;
+    case RD_COLL_ALLTOALL:
+    case RD_COLL_SCATTER:
+        return bytes * n <= max;
     default:
         return 0;
     }
@@ -436,19 +449,19 @@ void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1
 /* ------------------------------------------------------------ the areas */
 
 /* Elements [e0, e1) of every rank's vector in its area s, reduced in rank
- * order into rbuf (a contiguous type). Every rank must have posted d (the
+ * order into rbuf (a contiguous type), by the op's loop k (per: its
+ * elements per element of dt), or rd_op_apply where k is NULL. Every rank must have posted d (the
  * same path and count as this one): the first that did not, or -1; its
  * area may hold fewer bytes, or something else, so that rbuf is then not
  * defined (nothing is read outside the areas). The check rides on the
  * reads, for the small Allreduce's sake: one load of a word in the line
  * the data comes in. */
 static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e0, long e1, MPI_Datatype dt,
-                       MPI_Op op)
+                       MPI_Op op, rd_kernel k, size_t per)
 {
-    size_t off = (size_t)e0 * dt->size, per;
+    size_t off = (size_t)e0 * dt->size;
     int n = comm->size, slot = comm->node_slot - 1, odd = -1;
     char *out = (char *)rbuf + dt->true_lb;
-    rd_kernel k = rd_op_kernel(op, dt, &per);
     const struct rd_node_area *ar = rd_node_area(slot, n - 1, s);
     if (ar->desc != d)
         odd = n - 1;
@@ -474,6 +487,13 @@ static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e
 static int reduce_small(MPI_Comm comm, const void *mine, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                         int root, size_t bytes)
 {
+    size_t per;
+    rd_kernel k = rd_op_kernel(op, dt, &per); /* (once per call) */
+    if (!k && op->predefined && rd_op_check(op, dt) != MPI_SUCCESS) {
+        /* (a call that came past the API's full checks: see runtime/api/coll.c) */
+        rd_coll_why("the operation is not defined on datatype %s", dt->name);
+        return MPI_ERR_OP;
+    }
     uint64_t s = ++comm->node_seq, d = (uint64_t)RD_NC_SMALL << 56 | bytes; /* (bytes < RD_NC_BYTES) */
     int odd = -1;
     rd_nc_guard(comm, s);
@@ -487,19 +507,24 @@ static int reduce_small(MPI_Comm comm, const void *mine, void *rbuf, int count, 
             for (int j = 0; j < comm->size; j++)
                 if (j != root)
                     prefetch_next(comm, j, s);
-        odd = reduce_part(comm, s, d, rbuf, 0, count, dt, op);
+        odd = reduce_part(comm, s, d, rbuf, 0, count, dt, op, k, per);
     }
     rd_nc_finish(comm, s);
     return odd < 0 ? MPI_SUCCESS : rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s), bytes, "");
 }
 
-int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+/* Reduce and Allreduce through the areas (the menus' node_small of
+ * both): a contiguous type, within an area. */
+int rd_nc_reduce_fits(int kind, const struct rd_coll_args *a)
 {
-    size_t per, bytes = (size_t)count * dt->size;
-    /* what eligible() asks, on a communicator that has its slot already */
-    if (comm->node_slot <= 0 || !rd_param.coll_shm || rd_param.coll_allreduce != RD_COLL_ALLREDUCE_AUTO || bytes == 0 || bytes > small_max() || !rd_op_kernel(op, dt, &per))
-        return -1;
-    return reduce_small(comm, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, dt, op, -1, bytes);
+    (void)kind;
+    return a->dt->contig && (size_t)a->count * a->dt->size <= small_max();
+}
+
+int rd_nc_reduce_small(int kind, const struct rd_coll_args *a)
+{
+    return reduce_small(a->comm, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, a->count, a->dt, a->op,
+                        kind == RD_COLL_REDUCE ? a->root : -1, (size_t)a->count * a->dt->size);
 }
 
 /* Bcast through the areas, at the root: chunk by chunk, one collective
@@ -661,8 +686,11 @@ static int redscat_small(MPI_Comm comm, const struct rd_coll_args *a, size_t byt
     int odd = wait_all_same(comm, s, d);
     if (odd >= 0)
         err = rd_nc_differ(odd, rd_nc_desc_of(comm, odd, s), bytes, "");
-    else if (e1 > e0)
-        reduce_part(comm, s, d, a->rbuf, e0, e1, a->dt, a->op);
+    else if (e1 > e0) {
+        size_t per;
+        rd_kernel k = rd_op_kernel(a->op, a->dt, &per);
+        reduce_part(comm, s, d, a->rbuf, e0, e1, a->dt, a->op, k, per);
+    }
     rd_nc_finish(comm, s);
     return err;
 }
@@ -782,7 +810,13 @@ static int message_follow(int kind, const struct rd_coll_args *a, uint64_t dr)
 /* A rank of a Bcast or Scatter other than the root: it takes whatever
  * path the root took (the root's arguments alone decide: this rank's
  * counts might differ), from the root's first collective number. */
-static int follow(int kind, const struct rd_coll_args *a)
+int rd_nc_not_root(int kind, const struct rd_coll_args *a)
+{
+    (void)kind;
+    return a->comm->rank != a->root;
+}
+
+int rd_nc_follow(int kind, const struct rd_coll_args *a)
 {
     MPI_Comm comm = a->comm;
     uint64_t s = ++comm->node_seq;
@@ -802,73 +836,74 @@ static int follow(int kind, const struct rd_coll_args *a)
     }
 }
 
-/* ------------------------------------------------------------ the entry */
+/* ------------------------------------------------------------ the entries */
 
-int rd_shmcoll_run(int kind, const struct rd_coll_args *a, int *err)
+/* Barrier: no data, so no area: a rank that arrives has read everything
+ * up to s (its earlier collectives are complete), so its done word says
+ * both "arrived" and "done". One line per rank, the same one every time,
+ * instead of an area's line that changes with s. */
+int rd_nc_barrier(int kind, const struct rd_coll_args *a)
+{
+    (void)kind;
+    MPI_Comm comm = a->comm;
+    uint64_t s = ++comm->node_seq;
+    rd_nc_finish(comm, s);
+    rd_nc_wait_done(comm, s);
+    return MPI_SUCCESS;
+}
+
+/* Allgather and Alltoall through the areas (their menus' node_small). */
+int rd_nc_exchange_fits(int kind, const struct rd_coll_args *a)
+{
+    return send_block(a) * (kind == RD_COLL_ALLTOALL ? (size_t)a->comm->size : 1) <= small_max();
+}
+
+int rd_nc_exchange_small(int kind, const struct rd_coll_args *a)
+{
+    return exchange_small(a->comm, a, send_block(a), kind == RD_COLL_ALLTOALL);
+}
+
+int rd_nc_small(int kind, const struct rd_coll_args *a)
 {
     MPI_Comm comm = a->comm;
-    size_t bytes = 0;
-    /* the collectives that have a way through the node's memory */
-    const unsigned kinds = 1u << RD_COLL_BARRIER | 1u << RD_COLL_BCAST | 1u << RD_COLL_REDUCE |
-                           1u << RD_COLL_ALLREDUCE | 1u << RD_COLL_GATHER | 1u << RD_COLL_SCATTER |
-                           1u << RD_COLL_ALLGATHER | 1u << RD_COLL_ALLTOALL | 1u << RD_COLL_REDUCE_SCATTER |
-                           1u << RD_COLL_REDUCE_SCATTER_BLOCK;
-    if (comm->node_slot < 0 || !rd_param.coll_shm || comm->size < 2 || comm->is_inter || !(kinds >> kind & 1))
-        return 0;
-    /* every such call of the communicator comes here, whatever its size:
-     * every rank agrees on the path, or finds that the counts differ */
-    if (comm->node_slot == 0 && !rd_nc_setup(comm))
-        return 0;
-    int me = comm->rank;
-    if (kind == RD_COLL_BARRIER) {
-        /* No data, so no area: a rank that arrives has read everything up
-         * to s (its earlier collectives are complete), so its done word
-         * says both "arrived" and "done". One line per rank, the same one
-         * every time, instead of an area's line that changes with s. */
-        uint64_t s = ++comm->node_seq;
-        rd_nc_finish(comm, s);
-        rd_nc_wait_done(comm, s);
-        *err = MPI_SUCCESS;
-        return 1;
+    size_t bytes = nc_bytes(kind, a);
+    switch (kind) {
+    case RD_COLL_BCAST:
+        return bcast_small(comm, a, bytes);
+    case RD_COLL_REDUCE:
+    case RD_COLL_ALLREDUCE:
+        return rd_nc_reduce_small(kind, a);
+    case RD_COLL_GATHER:
+        return gather_small(comm, a, bytes);
+    case RD_COLL_SCATTER:
+        return scatter_small(comm, a, bytes);
+    case RD_COLL_ALLGATHER:
+    case RD_COLL_ALLTOALL:
+        return exchange_small(comm, a, bytes, kind == RD_COLL_ALLTOALL);
+    default:
+        return redscat_small(comm, a, bytes);
     }
-    if ((kind == RD_COLL_BCAST || kind == RD_COLL_SCATTER) && me != a->root) {
-        *err = follow(kind, a);
-        return 1;
-    }
-    if (eligible(kind, a, &bytes)) {
-        switch (kind) {
-        case RD_COLL_BCAST:
-            *err = bcast_small(comm, a, bytes);
-            break;
-        case RD_COLL_REDUCE:
-        case RD_COLL_ALLREDUCE:
-            *err = reduce_small(comm, a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf, a->rbuf, a->count, a->dt, a->op,
-                                kind == RD_COLL_REDUCE ? a->root : -1, bytes);
-            break;
-        case RD_COLL_GATHER:
-            *err = gather_small(comm, a, bytes);
-            break;
-        case RD_COLL_SCATTER:
-            *err = scatter_small(comm, a, bytes);
-            break;
-        case RD_COLL_ALLGATHER:
-        case RD_COLL_ALLTOALL:
-            *err = exchange_small(comm, a, bytes, kind == RD_COLL_ALLTOALL);
-            break;
-        default:
-            *err = redscat_small(comm, a, bytes);
-            break;
-        }
-        return 1;
-    }
-    if (rd_shmdirect_eligible(kind, a)) {
-        *err = rd_shmdirect_run(kind, a);
-        return 1;
-    }
-    /* by messages; what this rank posts: its bytes as eligible() counts
-     * them, an Allgather's or Alltoall's only if both its sides agree */
+}
+
+int rd_nc_op_check(int kind, const struct rd_coll_args *a)
+{
+    if ((kind != RD_COLL_REDUCE && kind != RD_COLL_ALLREDUCE && kind != RD_COLL_REDUCE_SCATTER &&
+         kind != RD_COLL_REDUCE_SCATTER_BLOCK) ||
+        rd_op_check(a->op, a->dt) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    rd_coll_why("the operation is not defined on datatype %s", a->dt->name);
+    return MPI_ERR_OP;
+}
+
+int rd_nc_messages(int kind, const struct rd_coll_args *a)
+{
+    int err = rd_nc_op_check(kind, a);
+    if (err != MPI_SUCCESS)
+        return err;
+    /* what this rank posts: its bytes as the areas count them, an
+     * Allgather's or Alltoall's only if both its sides agree */
+    size_t bytes = nc_bytes(kind, a);
     if (kind == RD_COLL_ALLGATHER || kind == RD_COLL_ALLTOALL)
         bytes = send_block(a) == recv_block(a) ? bytes : RD_NC_BYTES;
-    *err = by_messages(kind, a, bytes);
-    return 1;
+    return by_messages(kind, a, bytes);
 }

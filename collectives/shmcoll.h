@@ -75,14 +75,34 @@ int rd_nc_differ(int j, uint64_t theirs, uint64_t mine, const char *each);
  * posted `root` where this rank sends `mine`. */
 int rd_nc_root_differs(uint64_t root, uint64_t mine, const char *each);
 
-/* MPI_Allreduce's short way: a call with valid arguments (the caller
- * checked the handles, dt committed, non-NULL distinct buffers and
- * count > 0) on a
- * communicator that has its slot already and a predefined op, small
- * enough for the areas, runs here and returns its MPI error class; -1:
- * take the general way (it reaches the same steps, so ranks may differ in
- * which way they go). */
-int rd_shmcoll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
+/* The node paths, entries of the collectives' menus (select.c), each a
+ * usable() check and a run (algorithms.h: struct rd_coll_alg); every one
+ * of a collective begins with a post at the same collective number, so
+ * the ranks learn each other's paths and counts:
+ *   node (Barrier): the done words alone;
+ *   node_follow (Bcast, Scatter): a rank other than the root takes the
+ *     root's path, whatever it is;
+ *   node_small: the data in the areas (rd_nc_small_fits: this rank's
+ *     bytes fit; Reduce and Allreduce have their own pair, which looks the
+ *     op's loop up once per call, and so do Allgather and Alltoall: no
+ *     dispatch by kind on the small calls that are most frequent);
+ *   node_messages: the ranks agree on the algorithm and counts through the
+ *     areas, then run it by messages (always usable: the last).
+ * shmdirect.c's rd_shmdirect_eligible / rd_shmdirect_run are node_direct. */
+int rd_nc_barrier(int kind, const struct rd_coll_args *a);
+int rd_nc_not_root(int kind, const struct rd_coll_args *a);
+int rd_nc_follow(int kind, const struct rd_coll_args *a);
+int rd_nc_small_fits(int kind, const struct rd_coll_args *a);
+int rd_nc_small(int kind, const struct rd_coll_args *a);
+int rd_nc_reduce_fits(int kind, const struct rd_coll_args *a);
+int rd_nc_reduce_small(int kind, const struct rd_coll_args *a);
+int rd_nc_exchange_fits(int kind, const struct rd_coll_args *a);
+int rd_nc_exchange_small(int kind, const struct rd_coll_args *a);
+int rd_nc_messages(int kind, const struct rd_coll_args *a);
+/* A reduction's op defined on its type (MPI_ERR_OP, with the reason,
+ * before anything is posted), for the paths beyond the areas, which
+ * MPI_Allreduce's short way reaches past the API's checks. */
+int rd_nc_op_check(int kind, const struct rd_coll_args *a);
 
 /* Gather and Scatter: the bytes of one block, from whichever side of the
  * call counts on this rank (a Gather's receive side at the root and send
@@ -93,11 +113,12 @@ size_t rd_nc_rooted_block(int kind, const struct rd_coll_args *a);
  * form). */
 void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1, long *total);
 
-/* The direct collectives (shmdirect.c): whether this rank's side of the
- * call goes that way (by its own arguments: ranks whose counts do not
- * match may answer differently, which what they post shows), and running
- * it on a communicator that has a slot (returns the MPI error class; for
- * Bcast and Scatter, the root's side). */
+/* The direct collectives (shmdirect.c; the menus' node_direct, on
+ * communicators of up to 64 ranks): whether this rank's side of the call
+ * goes that way (by its own arguments: ranks whose counts do not match may
+ * answer differently, which what they post shows), and running it on a
+ * communicator that has a slot (returns the MPI error class; for Bcast and
+ * Scatter, the root's side). */
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a);
 /* Whether the node's stages are used (RDMPI_COLL_SHM_STAGED; auto: when
  * ranks outnumber cores); the same on every rank. */

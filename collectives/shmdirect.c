@@ -422,40 +422,36 @@ int rd_shmdirect_follow(int kind, const struct rd_coll_args *a, uint64_t s, uint
     return MPI_ERR_INTERN;
 }
 
+/* (The forced RDMPI_COLL_<NAME> and the communicator's size, which rule
+ * this path out for good, are the node table's business: select.c.) */
 int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
 {
     size_t min = (size_t)rd_param.coll_shm_direct_min;
     size_t armin = (size_t)rd_param.coll_shm_allreduce_min;
     int all2all = kind == RD_COLL_ALLTOALL;
-    if (a->comm->size > 64)
-        return 0;
     switch (kind) {
     case RD_COLL_ALLGATHER:
-        if (rd_param.coll_allgather != RD_COLL_ALLGATHER_AUTO)
-            return 0;
         break;
     case RD_COLL_ALLTOALL:
-        if (rd_param.coll_alltoall != RD_COLL_ALLTOALL_AUTO || a->sbuf == MPI_IN_PLACE)
+        if (a->sbuf == MPI_IN_PLACE)
             return 0;
         break;
     case RD_COLL_BCAST: /* (the small ones took the areas already) */
-        return min && rd_param.coll_bcast == RD_COLL_BCAST_AUTO && (sd_mapped_bcast_fits(a) || rd_shmdirect_staging());
+        return min && (sd_mapped_bcast_fits(a) || rd_shmdirect_staging());
     case RD_COLL_GATHER:
     case RD_COLL_SCATTER: {
         size_t rmin = (size_t)rd_param.coll_shm_rooted_min;
-        return rmin && rd_nc_rooted_block(kind, a) >= rmin && rd_node_arena.write &&
-               (kind == RD_COLL_GATHER ? rd_param.coll_gather == RD_COLL_GATHER_AUTO
-                                         : rd_param.coll_scatter == RD_COLL_SCATTER_AUTO);
+        return rmin && rd_nc_rooted_block(kind, a) >= rmin && rd_node_arena.write;
     }
     case RD_COLL_REDUCE:
-        return rd_param.coll_shm_reduce_min && rd_param.coll_reduce == RD_COLL_REDUCE_AUTO && rd_node_arena.attach && a->dt->contig &&
+        return rd_param.coll_shm_reduce_min && rd_node_arena.attach && a->dt->contig &&
                (size_t)a->count * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min;
     case RD_COLL_REDUCE_SCATTER:
     case RD_COLL_REDUCE_SCATTER_BLOCK: {
         /* by the average block */
         long e0, e1, total;
         rd_nc_redscat_block(a, a->comm->rank, &e0, &e1, &total);
-        return rd_param.coll_shm_reduce_min && rd_param.coll_reduce_scatter == RD_COLL_REDUCE_SCATTER_AUTO && rd_node_arena.attach &&
+        return rd_param.coll_shm_reduce_min && rd_node_arena.attach &&
                a->dt->contig &&
                (size_t)total * a->dt->size >= (size_t)rd_param.coll_shm_reduce_min * (size_t)a->comm->size;
     }
@@ -468,7 +464,7 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
          * against 34-41 (6 alternating runs; an earlier session, on a
          * faster state of the machine, had found Rabenseifner as fast on
          * 2 ranks up to 128 KiB) */
-        return armin && rd_param.coll_allreduce == RD_COLL_ALLREDUCE_AUTO && (rd_node_arena.attach || sd_stage_allreduce_fits(a)) &&
+        return armin && (rd_node_arena.attach || sd_stage_allreduce_fits(a)) &&
                a->dt->contig && (size_t)a->count * a->dt->size >= armin;
     default:
         return 0;
@@ -478,7 +474,9 @@ int rd_shmdirect_eligible(int kind, const struct rd_coll_args *a)
 
 int rd_shmdirect_run(int kind, const struct rd_coll_args *a)
 {
-    int all2all = kind == RD_COLL_ALLTOALL;
+    int all2all = kind == RD_COLL_ALLTOALL, err = rd_nc_op_check(kind, a);
+    if (err != MPI_SUCCESS)
+        return err;
     if (kind == RD_COLL_BCAST)
         return sd_mapped_bcast_fits(a) ? sd_mapped_bcast(a->comm, a) : stage_bcast(a->comm, a);
     if (kind == RD_COLL_ALLREDUCE)

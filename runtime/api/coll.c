@@ -4,7 +4,6 @@
 #include <mpi.h>
 
 #include "collectives/algorithms.h"
-#include "collectives/shmcoll.h"
 #include "runtime/api/check.h"
 #include "runtime/objects/op.h"
 
@@ -133,7 +132,7 @@ static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *
     MPI_Comm comm = a->comm;
     int err = MPI_SUCCESS;
     RD_LOCK();
-    if (!req && rd_shmcoll_run(kind, a, &err)) {
+    if (!req && rd_coll_node(kind, a, &err)) {
         RD_UNLOCK();
         return err == MPI_SUCCESS ? MPI_SUCCESS : failed(comm, err, call);
     }
@@ -162,10 +161,10 @@ static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *
 }
 
 /* The short ways' tests of the handles: a valid communicator that already
- * has its slot of the node's memory; a valid committed type. */
+ * has its node table (collectives/algorithms.h); a valid committed type. */
 static int on_node(MPI_Comm comm)
 {
-    return rd_ready() && rd_comm_valid(comm) && comm->node_slot > 0;
+    return rd_ready() && rd_comm_valid(comm) && comm->coll_node;
 }
 
 static int plain_type(MPI_Datatype dt)
@@ -174,17 +173,18 @@ static int plain_type(MPI_Datatype dt)
 }
 
 /* The short way of a blocking collective of a node's ranks whose
- * arguments are plainly valid, as the caller found: straight to
- * collectives/shmcoll.c, past the checks and the dispatch, which were
- * about half of an 8-byte collective's instructions on 2 ranks. Returns 1
- * with the call's result in *rc when it ran; 0: take the general way,
- * which comes to the same code first (so ranks may differ in which way
- * they take). */
-static int short_way(const char *call, int kind, const struct rd_coll_args *a, int *rc)
+ * arguments are plainly valid, as the caller found: straight to the
+ * communicator's node paths (its node table, chosen when it claimed its
+ * slot), past the checks, which were about half of an 8-byte
+ * collective's instructions on 2 ranks. Returns 1 with the call's result
+ * in *rc when it ran; 0: take the general way, which comes to the same
+ * table first (so ranks may differ in which way they take). */
+static inline __attribute__((always_inline)) int short_way(const char *call, int kind, const struct rd_coll_args *a,
+                                                         int *rc)
 {
     int err = MPI_SUCCESS;
     RD_LOCK();
-    int done = rd_shmcoll_run(kind, a, &err);
+    int done = rd_coll_node_run(kind, a, &err);
     RD_UNLOCK();
     if (done)
         *rc = err == MPI_SUCCESS ? MPI_SUCCESS : failed(a->comm, err, call);
@@ -331,16 +331,15 @@ int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI
 {
     /* A small Allreduce of a node's ranks is where codes wait most, and
      * its own instructions were half its time on 2 ranks: with arguments
-     * that are plainly valid it skips the layers (anything else, errors
-     * included, takes the general way, which comes to the same steps). */
-    if (count > 0 && sbuf && rbuf && sbuf != rbuf && on_node(comm) && plain_type(dt) && rd_op_valid(op)) {
-        RD_LOCK();
-        int rc = rd_shmcoll_allreduce(sbuf, rbuf, count, dt, op, comm);
-        RD_UNLOCK();
-        if (rc == MPI_SUCCESS)
-            return MPI_SUCCESS;
-        if (rc > 0)
-            return failed(comm, rc, "MPI_Allreduce");
+     * that are plainly valid it skips the checks (anything else, errors
+     * included, takes the general way, which comes to the same table; an
+     * op not defined on dt is found there, collectives/shmcoll.c). */
+    if (count > 0 && sbuf && rbuf && sbuf != rbuf && rbuf != MPI_IN_PLACE && on_node(comm) && plain_type(dt) &&
+        rd_op_valid(op)) {
+        int rc;
+        struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf, .count = count, .dt = dt, .op = op};
+        if (short_way("MPI_Allreduce", RD_COLL_ALLREDUCE, &a, &rc))
+            return rc;
     }
     return allred("MPI_Allreduce", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, NULL);
 }

@@ -56,6 +56,7 @@ struct rd_comm_s {
     uint64_t node_seq;      /* such collectives run so far */
     uint64_t *node_known;   /* per rank: highest sequence number seen posted */
     uint64_t node_staged;   /* the last of them that left blocks in this rank's stage */
+    struct rd_coll_node_table *coll_node; /* its node paths, once it has a slot (collectives/select.c) */
     struct rd_coll_hier *hier; /* its ranks by node, once a collective asked (collectives/hier.c) */
 };
 
