@@ -42,6 +42,7 @@
 #define RD_AM_RNDV 0x100u
 
 struct rd_transport;
+struct rd_node_mem;
 
 /* What an open transport can do. */
 typedef struct rd_tl_caps {
@@ -59,6 +60,10 @@ typedef struct rd_tl_caps {
      * do: the engine polls it only while the count is not zero (self: the
      * messages this rank queued to itself; idle, it costs no call) */
     const size_t *backlog;
+    /* NULL, or the node's memory this transport lends the collectives
+     * (runtime/base/nodemem.h: shm, once activated; valid until close):
+     * the engine hands it on, the transport writes nowhere else */
+    const struct rd_node_mem *node_mem;
 } rd_tl_caps;
 
 /* An open transport. Backends embed it as their first member. */

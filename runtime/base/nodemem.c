@@ -25,25 +25,23 @@ size_t rd_node_arena_bytes(int nslots, int local_size, size_t data, size_t stage
     return (size_t)nslots * slot_stride(local_size, data, stage);
 }
 
-void rd_node_arena_register(unsigned char *base, int nslots, int local_size, size_t data, size_t stage)
+void rd_node_arena_use(const struct rd_node_mem *m)
 {
-    rd_node_arena.base = base;
-    rd_node_arena.nslots = nslots;
-    rd_node_arena.local_size = local_size;
-    rd_node_arena.data = data;
-    rd_node_arena.stage = stage;
-    rd_node_arena.stage_off = stage_off(local_size, data);
-    rd_node_arena.stride = slot_stride(local_size, data, stage);
-}
-
-void rd_node_arena_unregister(void)
-{
-    rd_node_arena.base = NULL;
-    rd_node_arena.nslots = 0;
-    rd_node_arena.write = NULL;
-    rd_node_arena.read = NULL;
-    rd_node_arena.expose = NULL;
-    rd_node_arena.attach = NULL;
+    if (!m || !m->base) {
+        memset(&rd_node_arena, 0, sizeof(rd_node_arena));
+        return;
+    }
+    rd_node_arena.base = m->base;
+    rd_node_arena.nslots = m->nslots;
+    rd_node_arena.local_size = m->local_size;
+    rd_node_arena.data = m->data;
+    rd_node_arena.stage = m->stage;
+    rd_node_arena.stage_off = stage_off(m->local_size, m->data);
+    rd_node_arena.stride = slot_stride(m->local_size, m->data, m->stage);
+    rd_node_arena.write = m->write;
+    rd_node_arena.read = m->read;
+    rd_node_arena.expose = m->expose;
+    rd_node_arena.attach = m->attach;
 }
 
 void rd_node_expose(const void *buf, size_t len, struct rd_node_xkey *key)

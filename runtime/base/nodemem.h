@@ -1,8 +1,14 @@
 /* nodemem.h - shared memory of the node for the collectives.
  *
- * The shm transport carves an arena of slots out of its node segment and
- * registers it here when it activates (transports never meet the
- * collectives; this service is where they meet). A communicator whose
+ * A declared contract (struct rd_node_mem): the transport that has the
+ * node's memory (shm) carves an arena of slots out of its node segment,
+ * describes it and the copies it lends (CMA, direct mapping) in a struct
+ * rd_node_mem of its own, and offers it in its capabilities
+ * (transports/transport.h: caps.node_mem) once activated; the p2p engine
+ * hands it to this service (rd_node_arena_use) after every transport
+ * activated, and takes it back before closing them. The collectives read
+ * it here (rd_node_arena: the contract plus the geometry derived from it)
+ * and never call a transport; the transport never writes here. A communicator whose
  * ranks all live on this node can own one slot (collectives/shmcoll.c):
  * per rank of the communicator, a done word (how far it has read) and
  * RD_NODE_DEPTH areas (collective s uses
@@ -29,6 +35,20 @@
 struct rd_node_xkey {
     uint64_t id, addr, len, ino;
     int64_t fd;
+};
+
+/* What the transport lends: the arena (zeroed memory of
+ * rd_node_arena_bytes(nslots, local_size, data, stage) bytes) and the copies. */
+struct rd_node_mem {
+    unsigned char *base;
+    int nslots;
+    int local_size;
+    size_t data;
+    size_t stage;
+    rd_status (*write)(pid_t pid, int peer, const void *local, uint64_t remote, size_t len);
+    rd_status (*read)(pid_t pid, int peer, void *local, uint64_t remote, size_t len);
+    void (*expose)(const void *buf, size_t len, struct rd_node_xkey *key);
+    void *(*attach)(pid_t pid, int peer, const struct rd_node_xkey *key);
 };
 
 struct rd_node_arena {
@@ -88,9 +108,9 @@ struct rd_node_area {
 /* Bytes an arena of nslots for local_size ranks with `data` bytes per
  * area takes (the transport sizes its segment with it). */
 size_t rd_node_arena_bytes(int nslots, int local_size, size_t data, size_t stage);
-/* Set rd_node_arena over base (zeroed memory of rd_node_arena_bytes). */
-void rd_node_arena_register(unsigned char *base, int nslots, int local_size, size_t data, size_t stage);
-void rd_node_arena_unregister(void);
+/* The engine hands the collectives the node's memory a transport lends
+ * (NULL: none, or no more): rd_node_arena becomes its view. */
+void rd_node_arena_use(const struct rd_node_mem *m);
 
 /* A communicator of n ranks lets its slot go; the last rank frees it. */
 void rd_node_slot_release(int slot, int n);

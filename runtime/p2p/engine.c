@@ -15,6 +15,7 @@
 
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
+#include "runtime/base/nodemem.h"
 #include "runtime/base/params.h"
 #include "runtime/base/report.h"
 #include "runtime/objects/comm.h"
@@ -1291,6 +1292,12 @@ rd_status rd_p2p_init(void)
             st = E.tls[i]->ops->activate(E.tls[i]);
     /* (activate may load libraries too: shm's opt-in xmap loads libucm) */
     rd_tl_signals_restore();
+    /* the node's memory a transport lends goes to the collectives */
+    for (int i = 0; st == RD_OK && i < E.ntls; i++)
+        if (E.tls[i]->caps.node_mem) {
+            rd_node_arena_use(E.tls[i]->caps.node_mem);
+            break;
+        }
     /* a second fence when a transport asks for it: every rank's activate()
      * is done before anyone sends (decided by what every rank tries to
      * open, the same everywhere, not by what opened) */
@@ -1336,6 +1343,7 @@ void rd_p2p_close(void)
     for (int w = 0; E.peers && w < rd_job.size; w++)
         for (struct rd_message_s *m = E.peers[w].ooo; m; m = m->next)
             release_held(m);
+    rd_node_arena_use(NULL); /* (before the transport that lent it closes) */
     for (int i = 0; i < E.ntls; i++)
         E.tls[i]->ops->close(E.tls[i]);
     E.ntls = 0;

@@ -75,6 +75,7 @@ typedef struct shm_tl {
     int next;          /* where the next progress call starts */
     char *creator_key; /* local rank 0's published value, read in activate */
     int xmap;          /* shm_xmap.c is on */
+    struct rd_node_mem node; /* what it lends the collectives (caps.node_mem) */
 } shm_tl;
 
 static rd_mr *const shm_dummy_mr = (rd_mr *)&shm_dummy_mr;
@@ -260,16 +261,22 @@ static rd_status shm_activate(rd_tl *base)
     }
     shm_decide_cma(tl, pid, addr, probe_peer);
     if (tl->seg.coll_slots > 0) {
-        rd_node_arena_register(tl->seg.base + tl->seg.coll_off, tl->seg.coll_slots, tl->local_size,
-                               RD_SHM_COLL_DATA, RD_SHM_COLL_STAGE);
-        rd_node_arena.write = tl->base.caps.rma ? rd_shm_cma_write : NULL;
-        rd_node_arena.read = tl->base.caps.rma ? rd_shm_cma_read : NULL;
+        tl->node = (struct rd_node_mem){
+            .base = tl->seg.base + tl->seg.coll_off,
+            .nslots = tl->seg.coll_slots,
+            .local_size = tl->local_size,
+            .data = RD_SHM_COLL_DATA,
+            .stage = RD_SHM_COLL_STAGE,
+            .write = tl->base.caps.rma ? rd_shm_cma_write : NULL,
+            .read = tl->base.caps.rma ? rd_shm_cma_read : NULL,
+        };
+        tl->base.caps.node_mem = &tl->node;
         const char *why = "off (RDMPI_SHM_XMAP=0)";
         if (tl->base.caps.rma && rd_param.shm_xmap &&
             rd_shm_xmap_init((size_t)rd_param.shm_xmap_min, (size_t)rd_param.shm_xmap_cache, &why)) {
             tl->xmap = 1;
-            rd_node_arena.expose = rd_shm_xmap_expose;
-            rd_node_arena.attach = rd_shm_xmap_attach;
+            tl->node.expose = rd_shm_xmap_expose;
+            tl->node.attach = rd_shm_xmap_attach;
             rd_debug("shm", "direct mapping of large collective buffers on");
         } else {
             rd_debug("shm", "direct mapping of collective buffers %s", tl->base.caps.rma ? why : "off (no CMA)");
@@ -435,8 +442,6 @@ static void shm_close(rd_tl *base)
     if (!tl)
         return;
     if (tl->have_seg) {
-        if (rd_node_arena.base && rd_node_arena.base == tl->seg.base + tl->seg.coll_off)
-            rd_node_arena_unregister();
         if (tl->xmap)
             rd_shm_xmap_fini();
         rd_shm_seg_close(&tl->seg);
