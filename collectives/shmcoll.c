@@ -450,7 +450,8 @@ void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1
 
 /* Elements [e0, e1) of every rank's vector in its area s, reduced in rank
  * order into rbuf (a contiguous type), by the op's loop k (per: its
- * elements per element of dt), or rd_op_apply where k is NULL. Every rank must have posted d (the
+ * elements per element of dt), or rd_op_apply where k is NULL (looked up
+ * once per call, by the caller). Every rank must have posted d (the
  * same path and count as this one): the first that did not, or -1; its
  * area may hold fewer bytes, or something else, so that rbuf is then not
  * defined (nothing is read outside the areas). The check rides on the
@@ -487,12 +488,15 @@ static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e
 static int reduce_small(MPI_Comm comm, const void *mine, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                         int root, size_t bytes)
 {
-    size_t per;
-    rd_kernel k = rd_op_kernel(op, dt, &per); /* (once per call) */
-    if (!k && op->predefined && rd_op_check(op, dt) != MPI_SUCCESS) {
-        /* (a call that came past the API's full checks: see runtime/api/coll.c) */
-        rd_coll_why("the operation is not defined on datatype %s", dt->name);
-        return MPI_ERR_OP;
+    size_t per = 0;
+    rd_kernel k = NULL;
+    if (root < 0 || comm->rank == root) {
+        k = rd_op_kernel(op, dt, &per); /* (once per call) */
+        if (!k && op->predefined && rd_op_check(op, dt) != MPI_SUCCESS) {
+            /* (an Allreduce that came past the API's checks by its short way) */
+            rd_coll_why("the operation is not defined on datatype %s", dt->name);
+            return MPI_ERR_OP;
+        }
     }
     uint64_t s = ++comm->node_seq, d = (uint64_t)RD_NC_SMALL << 56 | bytes; /* (bytes < RD_NC_BYTES) */
     int odd = -1;

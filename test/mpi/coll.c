@@ -750,6 +750,17 @@ static void t_errors(void)
     rc = MPI_Allreduce(&x, &y, 1, MPI_C_BOOL, MPI_SUM, MPI_COMM_WORLD);
     MPI_Error_class(rc, &cls);
     mt_is_int(cls, MPI_ERR_OP, "Allreduce SUM on MPI_C_BOOL: MPI_ERR_OP");
+    {
+        /* past the areas (the node paths beyond them check the op too:
+         * the API's short way comes there without its checks) */
+        static _Bool bx[65536], by[65536];
+        rc = MPI_Allreduce(bx, by, 65536, MPI_C_BOOL, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Error_class(rc, &cls);
+        mt_is_int(cls, MPI_ERR_OP, "Allreduce SUM on 65536 MPI_C_BOOL: MPI_ERR_OP");
+    }
+    rc = MPI_Allreduce(&x, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_BUFFER, "Allreduce with recvbuf MPI_IN_PLACE: MPI_ERR_BUFFER");
     rc = MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Error_class(rc, &cls);
     mt_is_int(cls, MPI_ERR_BUFFER, "Allreduce with sendbuf == recvbuf: MPI_ERR_BUFFER");
