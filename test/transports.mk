@@ -4,9 +4,14 @@ RD_TL_TEST_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 RD_TL_TEST_LIBS = librdutil.la -lpthread
 
 check_PROGRAMS += test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
-	test/unit/self_transport test/unit/shm_xmap
+	test/unit/self_transport test/unit/shm_xmap test/unit/tl_peers
 TESTS += test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
-	test/unit/self_transport test/unit/shm_xmap
+	test/unit/self_transport test/unit/shm_xmap test/unit/tl_peers
+
+# the peers the engine tells each transport at open (runtime/p2p/tl_load.c)
+test_unit_tl_peers_SOURCES = test/unit/tl_peers.c runtime/p2p/tl_load.c runtime/base/error.c
+test_unit_tl_peers_CFLAGS = $(RD_TL_TEST_CFLAGS)
+test_unit_tl_peers_LDADD = $(RD_TL_TEST_LIBS) -ldl
 
 # buffers mapped between two processes, and copies through the mappings
 test_unit_shm_xmap_SOURCES = test/unit/shm_xmap.c transports/shm/shm_xmap.c transports/shm/shm_cma.c \
