@@ -5,7 +5,7 @@
 # engine through $(RD_P2P_SOURCES) (runtime/local.mk); fake_tl.c stubs the
 # job service and stands for the transport registry (runtime/p2p/tl_load.c).
 check_LTLIBRARIES += test/unit/libfaketl.la
-test_unit_libfaketl_la_SOURCES = test/unit/fake_tl.c test/unit/fake_tl.h \
+test_unit_libfaketl_la_SOURCES = test/unit/fake_tl.c test/unit/fake_tl.h test/unit/fake_check.h \
 	$(RD_P2P_SOURCES) $(RD_TL_SELF_SOURCES) \
 	runtime/base/error.c runtime/base/state.c runtime/base/report.c runtime/base/nodemem.c \
 	runtime/objects/comm.c runtime/objects/errhandler.c runtime/objects/datatype.c \
