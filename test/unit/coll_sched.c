@@ -310,5 +310,6 @@ int main(void)
                "the end: no message is left unexpected");
     tap_ok(rd_progress_hook == NULL, "the end: no schedule is active");
     tap_is_int(fake_engine_down(), 0, "the end: nothing left in the fake transport");
+    tap_is_int(fake.reentered, 0, "the end: no send from inside the handler");
     return tap_done();
 }

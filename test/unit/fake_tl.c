@@ -124,6 +124,15 @@ typedef struct fake_tl {
 static fake_tl *the_tl;
 static struct fake_rec *rec_head, *rec_tail;
 
+/* Every call that sends or moves data: never from inside the handler. */
+static void sending(const char *call)
+{
+    if (fake.in_handler) {
+        fake.reentered++;
+        printf("# fake: the engine called %s from inside its handler\n", call);
+    }
+}
+
 static struct fake_rec *record(int kind, int peer)
 {
     struct fake_rec *r = calloc(1, sizeof(*r));
@@ -225,6 +234,7 @@ static rd_status fake_connect(rd_tl *base, int peer, rd_ep **ep)
 static rd_status fake_am_send(rd_ep *ep, unsigned id, const void *hdr, size_t hlen,
                               const void *data, size_t len)
 {
+    sending("am_send");
     if (hlen > RD_AM_HDR_MAX || hlen + len > ep->tl->caps.am_max) {
         printf("# fake: am_send of %zu + %zu bytes is over the limits (%d, %zu)\n", hlen, len,
                RD_AM_HDR_MAX, ep->tl->caps.am_max);
@@ -281,6 +291,7 @@ static void rma_copy(int kind, rd_rma_op *op)
 
 static rd_status fake_rma(int kind, rd_ep *ep, rd_rma_op *op)
 {
+    sending(kind == FAKE_GET ? "get" : "put");
     if (!ep->tl->caps.rma)
         return RD_ERR_UNSUPPORTED;
     struct fake_rec *r = record(kind, ep->peer);
@@ -309,6 +320,7 @@ static rd_status fake_put(rd_ep *ep, rd_rma_op *op)
 static rd_status fake_rndv_send(rd_ep *ep, unsigned id, const void *hdr, size_t hlen,
                                 rd_rma_op *op)
 {
+    sending("rndv_send");
     if (fake.am_room == 0)
         return RD_ERR_AGAIN;
     if (fake.am_room > 0)
@@ -324,6 +336,7 @@ static rd_status fake_rndv_send(rd_ep *ep, unsigned id, const void *hdr, size_t 
 
 static rd_status fake_rndv_recv(rd_tl *base, void *desc, rd_rma_op *op)
 {
+    sending("rndv_recv");
     (void)base;
     struct fake_desc *d = desc;
     struct fake_rec *r = record(FAKE_RNDV_RECV, d->peer);
@@ -335,6 +348,7 @@ static rd_status fake_rndv_recv(rd_tl *base, void *desc, rd_rma_op *op)
 
 static void fake_rndv_drop(rd_tl *base, void *desc)
 {
+    sending("rndv_drop");
     (void)base;
     struct fake_desc *d = desc;
     struct fake_rec *r = record(FAKE_RNDV_DROP, d->peer);
@@ -370,8 +384,10 @@ static int fake_progress_tl(rd_tl *base)
     while (list) {
         struct fake_inj *j = list;
         list = j->next;
+        fake.in_handler++;
         tl->handler(tl->handler_arg, j->from, j->id, j->hdr, j->hlen,
                     j->desc ? (const void *)j->desc : j->data, j->len);
+        fake.in_handler--;
         free(j->data);
         free(j);
         n++;

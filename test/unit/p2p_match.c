@@ -456,6 +456,46 @@ static void to_self(void)
     rd_req_release(s);
 }
 
+/* MPI_Send's way without a request (rd_p2p_send_fast): only when the
+ * message leaves at once, eagerly, contiguous, with nothing queued before
+ * it; otherwise RD_ERR_AGAIN, nothing sent and no sequence number used. */
+static void send_fast(void)
+{
+    int v[4] = {4, 3, 2, 1}, err = 0;
+    unsigned char big[2000];
+    memset(big, 1, sizeof(big));
+    tap_is_int(rd_p2p_send_fast(v, 4, MPI_INT, 3, 12, W), RD_OK, "send_fast: 16 bytes leave");
+    struct fake_rec *m = expect(FAKE_AM, 3, RD_AM_EAGER, "send_fast");
+    check_env(m, sizeof(struct rd_wire_env), 0, 0, 12, seq_to(3), 16, "send_fast");
+    tap_ok(m->len == 16 && memcmp(m->data, v, 16) == 0, "send_fast: the payload");
+    fake_rec_free(m);
+    tap_is_int(rd_p2p_send_fast(big, 2000, MPI_BYTE, 3, 12, W), RD_ERR_AGAIN,
+               "send_fast: above the eager limit, not this way");
+    MPI_Datatype vec = rd_dt_make_vector(2, 1, 2 * sizeof(int), MPI_INT, &err);
+    vec->committed = 1;
+    tap_is_int(rd_p2p_send_fast(v, 1, vec, 3, 12, W), RD_ERR_AGAIN,
+               "send_fast: non-contiguous, not this way");
+    rd_dt_release(vec);
+    fake.am_room = 0;
+    tap_is_int(rd_p2p_send_fast(v, 1, MPI_INT, 3, 12, W), RD_ERR_AGAIN,
+               "send_fast: no room in the transport, not this way");
+    struct rd_request_s *s = isend(v, 1, MPI_INT, 3, 13, W); /* queued */
+    fake.am_room = -1;
+    tap_is_int(rd_p2p_send_fast(v, 1, MPI_INT, 3, 14, W), RD_ERR_AGAIN,
+               "send_fast: a send queued before it, not this way");
+    expect_none("send_fast: what it refused");
+    fake_progress();
+    m = expect(FAKE_AM, 3, RD_AM_EAGER, "send_fast: the queued send");
+    check_env(m, sizeof(struct rd_wire_env), 0, 0, 13, seq_to(3), 4,
+              "send_fast: the queued send has the next seq (the refused ones used none)");
+    fake_rec_free(m);
+    rd_req_release(s);
+    tap_is_int(rd_p2p_send_fast(v, 1, MPI_INT, 3, 15, W), RD_OK, "send_fast: then it goes again");
+    m = expect(FAKE_AM, 3, RD_AM_EAGER, "send_fast: after the queue");
+    check_env(m, sizeof(struct rd_wire_env), 0, 0, 15, seq_to(3), 4, "send_fast: after the queue");
+    fake_rec_free(m);
+}
+
 int main(void)
 {
     fake_defaults();
@@ -478,9 +518,11 @@ int main(void)
     no_room();
     noncontig();
     to_self();
+    send_fast();
     tap_is_int(rd_p2p_probe(MPI_ANY_SOURCE, MPI_ANY_TAG, W, NULL, NULL), 0,
                "the end: no message is left unexpected");
     tap_is_int(fake_engine_down(), 0, "the end: nothing left in the fake transport");
+    tap_is_int(fake.reentered, 0, "the end: no send from inside the handler");
     tap_is_int(fake.closes, 1, "the end: the fake transport closed");
     return tap_done();
 }

@@ -28,6 +28,7 @@ static void up(long proto)
 static void down(const char *what)
 {
     tap_is_int(fake_engine_down(), 0, "%s: nothing left over", what);
+    tap_is_int(fake.reentered, 0, "%s: no send from inside the handler", what);
     fake_defaults();
 }
 
@@ -465,6 +466,65 @@ static void empty_recv(uint32_t proto, const char *what)
     down(what);
 }
 
+/* A sender released without its data moving: the receiver took nothing
+ * (FIN instead of CTS). */
+static void released(long proto, uint32_t wire, const char *what)
+{
+    up(proto);
+    reset_bufs();
+    struct rd_request_s *s = isend(sbuf, BIG, MPI_BYTE, 1, 0, W);
+    fake_rec_free(expect_rts(1, s, 0, BIG, wire, addr_of(sbuf), what));
+    fake_inject_ctrl(1, RD_AM_FIN, addr_of(s), 0, 0, 0, NULL, 0);
+    fake_progress();
+    tap_is_int(rd_req_done(s), 1, "%s: complete on FIN alone", what);
+    expect_none(what);
+    rd_req_release(s);
+    down(what);
+}
+
+/* A sender that offered put is asked for fragments (a non-contiguous
+ * receiver: CTS without an address) and streams them. */
+static void put_offer_frags(void)
+{
+    const char *what = "put offered, fragments asked for";
+    up(RD_RNDV_PROTOCOL_PUT);
+    reset_bufs();
+    struct rd_request_s *s = isend(sbuf, 9000, MPI_BYTE, 2, 0, W);
+    fake_rec_free(expect_rts(2, s, 0, 9000, RD_RNDV_PUT, addr_of(sbuf), what));
+    fake_inject_ctrl(2, RD_AM_CTS, addr_of(s), 0x42, 0, 9000, NULL, 0);
+    fake_progress();
+    struct fake_rec *m = expect(FAKE_AM, 2, RD_AM_FRAG, what);
+    check_ctrl(m, 0x42, 0, 0, 0, what);
+    tap_ok(m->len == 8160 && memcmp(m->data, sbuf, 8160) == 0, "%s: 8160 bytes at 0", what);
+    fake_rec_free(m);
+    m = expect(FAKE_AM, 2, RD_AM_FRAG, what);
+    check_ctrl(m, 0x42, 0, 8160, 0, what);
+    tap_ok(m->len == 840 && memcmp(m->data, sbuf + 8160, 840) == 0, "%s: 840 bytes at 8160", what);
+    fake_rec_free(m);
+    tap_is_int(rd_req_done(s), 1, "%s: complete once they left", what);
+    expect_none(what);
+    rd_req_release(s);
+    down(what);
+}
+
+/* A synchronous send above the eager limit is a rendezvous like any
+ * other: it completes on FIN, with no ACK. */
+static void sync_large(void)
+{
+    const char *what = "synchronous send of 3000 bytes";
+    up(RD_RNDV_PROTOCOL_GET);
+    reset_bufs();
+    struct rd_request_s *s = isend_mode(sbuf, 3000, MPI_BYTE, 1, 5, W, RD_MODE_SYNC);
+    fake_rec_free(expect_rts(1, s, 5, 3000, RD_RNDV_GET, addr_of(sbuf), what));
+    tap_is_int(rd_req_done(s), 0, "%s: waits", what);
+    fake_inject_ctrl(1, RD_AM_FIN, addr_of(s), 0, 0, 0, NULL, 0);
+    fake_progress();
+    tap_is_int(rd_req_done(s), 1, "%s: complete on FIN", what);
+    expect_none(what);
+    rd_req_release(s);
+    down(what);
+}
+
 /* ------------------------------------------------------------ the transport's own */
 
 static void own_send(void)
@@ -548,6 +608,7 @@ int main(void)
     split_send(1, "split, sender, receiver's FIN first");
     split_recv(BIG, "split, receiver");
     split_recv(70000, "split, receiver, truncated to 70000");
+    split_recv(5000, "split, receiver, truncated to 5000 (its part: 0 bytes)");
     auto_choice();
     pipeline_send(20000, -1, "pipeline, sender");
     pipeline_send(10000, -1, "pipeline, sender, receiver truncates to 10000");
@@ -558,6 +619,11 @@ int main(void)
     empty_recv(RD_RNDV_PUT, "put, receive of 0 bytes");
     empty_recv(RD_RNDV_SPLIT, "split, receive of 0 bytes");
     empty_recv(RD_RNDV_PIPELINE, "pipeline, receive of 0 bytes");
+    released(RD_RNDV_PROTOCOL_GET, RD_RNDV_GET, "get, sender, receiver takes nothing");
+    released(RD_RNDV_PROTOCOL_PUT, RD_RNDV_PUT, "put, sender, receiver takes nothing");
+    released(RD_RNDV_PROTOCOL_SPLIT, RD_RNDV_SPLIT, "split, sender, receiver takes nothing");
+    put_offer_frags();
+    sync_large();
     own_send();
     own_recv(5000, "own rendezvous, receiver");
     own_recv(3000, "own rendezvous, receiver, truncated to 3000");
