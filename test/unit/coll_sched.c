@@ -292,6 +292,99 @@ static void allreduce_large(void)
     free(written);
 }
 
+/* The ranks' counts do not match: rank 1 sends 3 ints where rank 0's
+ * round expects 2. The receive takes what fits, the schedule runs every
+ * step still, its later send carries RD_TAG_POISON, and the request
+ * reports MPI_ERR_TRUNCATE with the reason. Then the other way: a
+ * poisoned message of the right size is a mismatch too. */
+static void allreduce_mismatch(void)
+{
+    const char *what = "allreduce, rank 1 sends 3 ints";
+    int sb[2] = {1, 10}, rb[2] = {0, 0}, from1[3] = {2, 20, 200}, from2[2] = {7, 70};
+    struct rd_sched *s = rd_sched_new(W);
+    struct rd_coll_args a = {.comm = W, .sbuf = sb, .rbuf = rb, .count = 2, .dt = MPI_INT,
+                             .op = MPI_SUM};
+    int tag = s->tag;
+    nallreduce_world++;
+    rd_allreduce_recursive_doubling(s, &a);
+    struct rd_request_s *req = start(s);
+    struct fake_rec *m = expect(FAKE_AM, 1, RD_AM_EAGER, what);
+    tap_is_int(env_of(m)->tag, tag, "%s: round 1 goes with the collective's tag", what);
+    seq_to(1);
+    fake_rec_free(m);
+    fake_inject_eager(1, 1, 1, tag, from1, sizeof(from1));
+    fake_progress();
+    m = expect(FAKE_AM, 2, RD_AM_EAGER, what);
+    check_env(m, sizeof(struct rd_wire_env), 1, 0, tag | RD_TAG_POISON, seq_to(2), 8, what);
+    int partial[2] = {3, 30};
+    tap_ok(m->len == 8 && memcmp(m->data, partial, 8) == 0,
+           "%s: round 2 still sends what fit ({3, 30}), marked", what);
+    fake_rec_free(m);
+    fake_inject_eager(2, 1, 2, tag, from2, sizeof(from2));
+    fake_progress();
+    expect_none(what);
+    tap_is_int(rd_req_done(req), 1, "%s: complete", what);
+    tap_is_int(req->error, MPI_ERR_TRUNCATE, "%s: MPI_ERR_TRUNCATE", what);
+    tap_is_str(req->why, "message truncated: rank 1 sends 12 bytes, this rank's buffer holds 8",
+               "%s: the reason", what);
+    tap_ok(rb[0] == 10 && rb[1] == 100, "%s: the sums of what fit", what);
+    free(req->why);
+    rd_req_release(req);
+
+    what = "allreduce, rank 2's message poisoned";
+    s = rd_sched_new(W);
+    tag = s->tag;
+    nallreduce_world++;
+    rd_allreduce_recursive_doubling(s, &a);
+    req = start(s);
+    fake_rec_free(expect(FAKE_AM, 1, RD_AM_EAGER, what));
+    seq_to(1);
+    fake_inject_eager(1, 1, 1, tag, from1, 8);
+    fake_progress();
+    m = expect(FAKE_AM, 2, RD_AM_EAGER, what);
+    check_env(m, sizeof(struct rd_wire_env), 1, 0, tag, seq_to(2), 8, what);
+    fake_rec_free(m);
+    fake_inject_eager(2, 1, 2, tag | RD_TAG_POISON, from2, sizeof(from2));
+    fake_progress();
+    expect_none(what);
+    tap_is_int(req->error, MPI_ERR_TRUNCATE, "%s: MPI_ERR_TRUNCATE", what);
+    tap_is_str(req->why, "the ranks' counts do not match: rank 2 passes on data that did not fit "
+               "or did not come at some rank", "%s: the reason", what);
+    free(req->why);
+    rd_req_release(req);
+}
+
+/* Two nonblocking Bcasts outstanding at once: each matches only its own
+ * tag, whatever order their messages come in. */
+static void two_outstanding(void)
+{
+    const char *what = "two bcasts outstanding";
+    int b1[2] = {0, 0}, b2[2] = {0, 0}, v1[2] = {1, 2}, v2[2] = {3, 4};
+    struct rd_coll_args a1 = {.comm = W, .rbuf = b1, .count = 2, .dt = MPI_INT, .root = 2};
+    struct rd_coll_args a2 = {.comm = W, .rbuf = b2, .count = 2, .dt = MPI_INT, .root = 3};
+    struct rd_sched *s1 = rd_sched_new(W), *s2 = rd_sched_new(W);
+    int t1 = s1->tag, t2 = s2->tag;
+    nbcast += 2;
+    tap_is_int(t2 - t1, 64, "%s: consecutive tags, 64 apart", what);
+    rd_bcast_binomial(s1, &a1);
+    rd_bcast_binomial(s2, &a2);
+    tap_is_str(steps(s2), "R3 W", "%s: the second's steps", what);
+    struct rd_request_s *r1 = start(s1), *r2 = start(s2);
+    fake_inject_eager(3, 1, 3, t2, v2, sizeof(v2));
+    fake_progress();
+    tap_is_int(rd_req_done(r2), 1, "%s: the second completes first", what);
+    tap_is_int(rd_req_done(r1), 0, "%s: the first still waits", what);
+    expect_none(what);
+    fake_inject_eager(2, 1, 2, t1, v1, sizeof(v1));
+    fake_progress();
+    struct fake_rec *m = expect(FAKE_AM, 1, RD_AM_EAGER, what);
+    check_env(m, sizeof(struct rd_wire_env), 1, 0, t1, seq_to(1), 8, what);
+    fake_rec_free(m);
+    finish_req(r1, "two bcasts outstanding, the first");
+    finish_req(r2, "two bcasts outstanding, the second");
+    tap_ok(b1[0] == 1 && b1[1] == 2 && b2[0] == 3 && b2[1] == 4, "%s: each got its root's data", what);
+}
+
 int main(void)
 {
     fake_defaults();
@@ -306,6 +399,8 @@ int main(void)
     allreduce4(1, "allreduce on 4 ranks, rank 2's message first");
     allreduce3();
     allreduce_large();
+    allreduce_mismatch();
+    two_outstanding();
     tap_is_int(rd_p2p_probe(MPI_ANY_SOURCE, MPI_ANY_TAG, W->coll, NULL, NULL), 0,
                "the end: no message is left unexpected");
     tap_ok(rd_progress_hook == NULL, "the end: no schedule is active");
