@@ -190,6 +190,52 @@ static void get_recv(int posted, int inline_rma, int reg, int count, const char 
     down(what);
 }
 
+/* An RTS (with its key) that comes ahead of its sequence waits in the
+ * stash and is read, with that key, once the message before it came. */
+static void get_out_of_order(void)
+{
+    const char *what = "get, RTS ahead of its turn";
+    fake.caps.needs_reg = 1;
+    up(RD_RNDV_PROTOCOL_AUTO);
+    reset_bufs();
+    fill(peer, 3000, 17);
+    int small = 0, v = 123;
+    uint64_t key = 0x4f4f4f4b45594b59ull;
+    struct rd_wire_rts h;
+    struct rd_wire_env e;
+    memset(&h, 0, sizeof(h));
+    h.env = (struct rd_wire_env){.ctx = 0, .src = 1, .tag = 2, .seq = 1, .len = 3000};
+    h.sreq = 0x0a;
+    h.addr = addr_of(peer);
+    h.proto = RD_RNDV_GET;
+    e = (struct rd_wire_env){.ctx = 0, .src = 1, .tag = 1, .seq = 0, .len = sizeof(int)};
+    fake.inj_seq[1] = 2;
+    fake_inject(1, RD_AM_RTS, &h, sizeof(h), &key, sizeof(key));
+    fake_progress();
+    expect_none(what);
+    tap_is_int(rd_p2p_probe(1, MPI_ANY_TAG, W, NULL, NULL), 0, "%s: not visible yet", what);
+    struct rd_request_s *r = irecv(rbuf, 3000, MPI_BYTE, 1, 2, W);
+    struct rd_request_s *q = irecv(&small, 1, MPI_INT, 1, 1, W);
+    fake_inject(1, RD_AM_EAGER, &e, sizeof(e), &v, sizeof(v));
+    fake_progress();
+    check_recv(q, 1, 1, 4, MPI_SUCCESS, "get, the message before it");
+    struct fake_rec *g = expect(FAKE_GET, 1, 0, what);
+    check_rma(g, rbuf, addr_of(peer), 3000, what);
+    tap_ok(g->rkey_len == 8 && memcmp(g->rkey, &key, 8) == 0, "%s: with the key kept in the stash",
+           what);
+    fake_rec_free(g);
+    struct fake_rec *m = expect(FAKE_AM, 1, RD_AM_FIN, what);
+    check_ctrl(m, 0x0a, 0, 0, 0, what);
+    fake_rec_free(m);
+    check_recv(r, 1, 2, 3000, MPI_SUCCESS, what);
+    tap_is_int(differs(rbuf, 3000, 17), 3000, "%s: the data", what);
+    tap_is_int(small, 123, "%s: and the small one's", what);
+    expect_none(what);
+    rd_req_release(r);
+    rd_req_release(q);
+    down(what);
+}
+
 /* ------------------------------------------------------------ put */
 
 static void put_send(int inline_rma, int reg, uint64_t cts_len, const char *what)
@@ -597,6 +643,7 @@ int main(void)
     get_recv(1, 0, 0, 3000, "get, receiver, read completes later");
     get_recv(1, 1, 1, 3000, "get, receiver, registered");
     get_recv(1, 1, 0, 2000, "get, receiver, truncated to 2000");
+    get_out_of_order();
     put_send(1, 0, 3000, "put, sender");
     put_send(0, 0, 3000, "put, sender, write completes later");
     put_send(1, 1, 3000, "put, sender, registered");
