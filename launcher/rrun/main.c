@@ -1,7 +1,12 @@
 /* main.c - rrun: start an MPI job of N ranks on this node and serve it PMIx.
  *
- * The steps, in order; every step that acquires something is undone at
- * `out`, whatever way the run ends (the PMIx session directory included). */
+ * The top of rrun's layers (rrun.h): the command line decides what this
+ * process is: a daemon of a multi-host job (daemon.c), a report asked of
+ * another rrun (report.c), the head of a job over several hosts (head.c),
+ * srun inside a Slurm allocation, or, here, the one host's server of its
+ * ranks. The steps of that one, in order; every step that acquires
+ * something is undone at `out`, whatever way the run ends (the PMIx
+ * session directory included). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

@@ -2,8 +2,8 @@
  *
  * rrun is a PMIx server built on libpmix's server API. main.c runs the
  * steps in order: options -> program lookup -> signals -> binding plan ->
- * session directory -> PMIx server -> spawn -> supervise -> clean up and
- * exit (teardown.c).
+ * session directory -> report file -> PMIx server -> spawn -> supervise ->
+ * clean up and exit (teardown.c).
  *
  * Several hosts (--host/--hostfile): rrun becomes the head (head.c). It
  * starts one daemon per host that has ranks (`rrun --daemon`, through the
@@ -14,9 +14,27 @@
  * fence contributions; the head all-gathers the fences, decides how the
  * job ends and tells the daemons which signal to send.
  *
+ * Layers: a file calls only files of its own layer or below, and no files
+ * call each other round a circle (test/tools/cycles.sh, run by
+ * test/unit/layers.sh), bottom first:
+ *   1 options, iof, chan, hosts, session, binding, guard, teardown: pieces
+ *     that know no mode (teardown and binding take the job's state only)
+ *   2 job.c: the job's state and its end (rrun_job_end: exit status,
+ *     signals), whatever the mode
+ *   3 report, server, spawn: what every mode needs (spawn asks server and
+ *     report for each rank's environment)
+ *   4 supervise: one host's main loop (one host, or a daemon)
+ *   5 head.c, daemon.c: the two sides of a job over several hosts
+ *   6 main.c: the command line, then one host's job itself, or the head,
+ *     or the daemon, or the report of another rrun
+ * Where a lower file needs what a mode does its own way (the head signals
+ * its ranks through the daemons; a daemon reports to its head), it calls
+ * through job->ops (struct rrun_mode_ops), which the mode's file fills.
+ *
  * Threads: libpmix calls the upcalls in server.c on its own progress thread.
  * They only record facts in struct rrun_job under job->lock and wake the
- * main thread through job->wake_fd; everything else runs on the main thread. */
+ * main thread through the job's self-pipe (rrun_wake); everything else runs
+ * on the main thread. */
 #ifndef RRUN_H
 #define RRUN_H
 
