@@ -706,7 +706,7 @@ int rrun_head_main(const struct rrun_options *opt, struct rrun_host *hosts, int 
     sig_fd = rrun_signals_setup(&child_mask);
     if (sig_fd >= 0) {
         status = head_run(&job, sig_fd, &child_mask);
-        rrun_report_end(&job);
+        rrun_job_say_end(&job);
         close(sig_fd);
     }
     rrun_job_fini(&job);

@@ -218,7 +218,7 @@ void rrun_rank_ended(struct rrun_job *job, struct rrun_rank *r, int status, bool
         rrun_job_end(job, RRUN_END_NOFINALIZE, r->rank, 0);
 }
 
-void rrun_report_end(const struct rrun_job *job)
+void rrun_job_say_end(const struct rrun_job *job)
 {
     const struct rrun_rank *r = rrun_rank_of((struct rrun_job *)job, job->cause_rank);
     long pid = r != NULL ? (long)r->pid : 0;

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
     if (rrun_spawn_all(&job, &child_mask) != 0)
         rrun_job_end(&job, RRUN_END_SPAWN, -1, 0);
     rrun_supervise(&job, sig_fd);
-    rrun_report_end(&job);
+    rrun_job_say_end(&job);
     status = job.exit_status;
 out:
     rrun_teardown(&job, status, NULL);

@@ -335,7 +335,7 @@ void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int
 void rrun_rank_ended(struct rrun_job *job, struct rrun_rank *r, int status,
                      bool skipped_finalize);
 /* Print the one message that says why the job ended, if any. */
-void rrun_report_end(const struct rrun_job *job);
+void rrun_job_say_end(const struct rrun_job *job);
 
 /* ------------------------------------------------------------ session.c */
 /* Make a private directory under $TMPDIR (or /tmp); NULL on error. */

@@ -25,7 +25,6 @@
 #include "runtime/base/log.h"
 #include "transports/verbs/verbs_data.h"
 
-
 /* Post one message (the endpoint is ready). */
 static rd_status am_post(vb_tl *tl, vb_ep *ep, unsigned id, unsigned flags, const void *hdr, size_t hlen,
                          const void *data, size_t len)

@@ -18,7 +18,6 @@
 #include "runtime/base/log.h"
 #include "transports/verbs/verbs_data.h"
 
-
 #define VB_SBUF_CHUNK 32
 
 void *vb_chunk_alloc(size_t bytes)

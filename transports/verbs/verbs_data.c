@@ -20,7 +20,6 @@
 #include "runtime/base/params.h"
 #include "transports/verbs/verbs_data.h"
 
-
 #define VB_SLOW_EVERY 256 /* progress calls between looks at async and rdma_cm events */
 #define VB_SEND_POLL_EVERY 16 /* progress calls between polls of the send CQ with no RDMA out */
 

@@ -13,7 +13,6 @@
 #include "runtime/base/report.h"
 #include "transports/verbs/verbs_data.h"
 
-
 static const char *ep_state_str(int s)
 {
     switch (s) {

@@ -18,7 +18,6 @@
 #include "runtime/base/log.h"
 #include "transports/verbs/verbs_data.h"
 
-
 struct vb_rkey {
     uint32_t rkey;
 };

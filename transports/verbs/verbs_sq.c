@@ -23,7 +23,6 @@
 #include "runtime/base/log.h"
 #include "transports/verbs/verbs_data.h"
 
-
 _Noreturn void vb_fatal(vb_tl *tl, int peer, const char *fmt, ...)
 {
     char msg[512];
