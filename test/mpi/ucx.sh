@@ -1,7 +1,10 @@
 #!/bin/bash
-# The UCX transport: the test programs with every rank pair going through
-# UCX over TCP on the loopback device only (transport_suite, lib.sh), and
-# once with UCX's own choice of wire between local ranks.
+# The UCX transport at the MPI level: what it changes there, with every
+# rank pair going through UCX over TCP on the loopback device only
+# (transport_suite, lib.sh: the sized programs under each rendezvous
+# protocol, UCX's own included; a collective job; lazy connections), and a
+# collective job with UCX's own choice of wire between local ranks. The
+# transport itself: test/unit/tl_contract_ucx.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 transport_suite ucx "UCX_TLS=tcp UCX_NET_DEVICES=lo"
