@@ -1,13 +1,9 @@
 # Network transports, tested on one machine by forcing every rank pair
 # through them (RDMPI_TRANSPORTS).
-TESTS += test/mpi/ucx.sh test/mpi/ofi.sh
-EXTRA_DIST += test/mpi/ucx.sh test/mpi/ofi.sh
+RD_SH_TESTS += test/mpi/ucx.sh test/mpi/ofi.sh
 
 # A job whose ranks each talk to one partner (lazy connections: lib.sh).
-check_PROGRAMS += test/mpi/p2p_pairs
-test_mpi_p2p_pairs_SOURCES = test/mpi/p2p_pairs.c
-test_mpi_p2p_pairs_LDADD = $(RD_MPI_TEST_LIBS)
-test_mpi_p2p_pairs_LDFLAGS = $(RD_MPI_TEST_LINKFLAGS)
+RD_MPI_PROGS += test/mpi/p2p_pairs
 
 # The transport contract test (test/unit/tl_contract.c) on UCX over loopback
 # TCP and on libfabric's tcp provider (the program sets UCX_TLS=tcp
