@@ -244,6 +244,10 @@ static void on_am(void *arg, int src, unsigned id, const void *hdr, size_t hlen,
     long seq = p->next;
     if (hlen >= 8)
         memcpy(&seq, hdr, sizeof(seq));
+    else /* (only sweep messages have no sequence number: known by id and length) */
+        for (int i = 0; i < nsweep; i++)
+            if (sw_hlen[i] == hlen && sw_len[i] == len && (unsigned)(i & 0xff) == id)
+                seq = i;
     if (seq != p->next && !p->disorder++)
         p->first_disorder = p->next;
     p->next = seq + 1;
@@ -255,10 +259,15 @@ static void on_am(void *arg, int src, unsigned id, const void *hdr, size_t hlen,
         ok = ((const unsigned char *)hdr)[i] == pat(src, seq, 1000 + i);
     if (hlen && ((uintptr_t)hdr & 7))
         p->misaligned++;
-    for (size_t i = 0; ok && i < len; i++)
-        ok = ((const unsigned char *)data)[i] == pat(src, seq, i);
-    if (!ok && !p->bad++)
+    size_t at = 0;
+    for (; ok && at < len; at++)
+        ok = ((const unsigned char *)data)[at] == pat(src, seq, at);
+    if (!ok && !p->bad++) {
         p->first_bad = seq;
+        fprintf(stderr, "rank %d: message %ld from %d damaged: id %u (%u), header %zu (%zu) bytes, payload %zu (%zu) "
+                "bytes, first wrong byte %zu of it\n", stub_rank, seq, src, id, (unsigned)(seq & 0xff), hlen, eh, len, el,
+                at ? at - 1 : 0);
+    }
 }
 
 static unsigned char *sbuf;
@@ -456,15 +465,15 @@ static void section_am(rd_ep **eps)
     long peers = NR > 1 ? NR - 1 : 1;
     CHECK_INT(got, total * peers, "every message of every peer arrived");
 #ifdef TL_OFI
-    /* tcp;ofi_rxm delivers some of the messages near am_max out of order
-     * (a few hundred of 3000, though ofi.c asks for FI_ORDER_SAS), and once
-     * in a few runs one arrived damaged: known, reported, to be fixed in
+    /* tcp;ofi_rxm delivers the messages near am_max late, after smaller
+     * ones sent behind them (a few hundred of 3000 out of place, though
+     * ofi.c asks for FI_ORDER_SAS): known, reported, to be fixed in
      * transports/ofi (the engine's sequence numbers keep MPI's order) */
-    tl_check_todo = "ofi on tcp;ofi_rxm: known issue (messages near am_max reordered or damaged)";
+    tl_check_todo = "ofi on tcp;ofi_rxm: known issue (messages near am_max overtaken)";
 #endif
     CHECK_INT(dis, 0, "in the order each peer sent them");
-    CHECK_INT(bad, 0, "ids, header and payload lengths and bytes intact");
     tl_check_todo = NULL;
+    CHECK_INT(bad, 0, "ids, header and payload lengths and bytes intact");
     if (first_dis >= 0 || first_bad >= 0)
         fprintf(stderr, "rank %d: first message out of order: %ld, first damaged: %ld\n", stub_rank, first_dis,
                 first_bad);
