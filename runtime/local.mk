@@ -30,7 +30,7 @@ runtime/base/params_tools.def: $(rd_params_tools)
 RD_P2P_SOURCES = \
 	runtime/p2p/request.c runtime/p2p/request.h \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.c \
-	runtime/p2p/bsend.c runtime/p2p/bsend.h
+	runtime/p2p/bsend.c runtime/p2p/bsend.h runtime/p2p/tl_peers.c
 
 lib_LTLIBRARIES += librdmpi.la
 include_HEADERS += include/mpi.h

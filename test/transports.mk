@@ -9,8 +9,8 @@ TESTS += test/unit/shm_ring test/unit/shm_segment test/unit/tl_contract_shm \
 	test/unit/tl_contract_self test/unit/shm_xmap test/unit/tl_peers
 EXTRA_DIST += test/unit/tl_harness.h
 
-# the peers the engine tells each transport at open (runtime/p2p/tl_load.c)
-test_unit_tl_peers_SOURCES = test/unit/tl_peers.c runtime/p2p/tl_load.c runtime/base/error.c
+# the peers the engine tells each transport at open (runtime/p2p/tl_peers.c)
+test_unit_tl_peers_SOURCES = test/unit/tl_peers.c runtime/p2p/tl_peers.c runtime/p2p/tl_load.c runtime/base/error.c
 test_unit_tl_peers_CFLAGS = $(RD_TL_TEST_CFLAGS)
 test_unit_tl_peers_LDADD = $(RD_TL_TEST_LIBS) -ldl
 

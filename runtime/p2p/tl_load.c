@@ -39,23 +39,6 @@ const int rd_tl_nentries = (int)(sizeof(rd_tl_entries) / sizeof(rd_tl_entries[0]
 
 static struct rd_tl_host host;
 
-void rd_tl_peers(const struct rd_tl_entry *e, const unsigned char *claimed, unsigned char *peers)
-{
-    for (int r = 0; r < rd_job.size; r++)
-        peers[r] = e->reach == RD_TL_REACH_ALL || (e->reach == RD_TL_REACH_SELF && r == rd_job.rank);
-    if (e->reach == RD_TL_REACH_NODE)
-        for (int i = 0; i < rd_job.local_size; i++)
-            peers[rd_job.local_peers[i]] = 1;
-    for (int r = 0; r < rd_job.size; r++)
-        peers[r] = peers[r] && !claimed[r];
-}
-
-void rd_tl_claim(unsigned char *claimed, const unsigned char *peers)
-{
-    for (int r = 0; r < rd_job.size; r++)
-        claimed[r] |= peers[r];
-}
-
 /* dir/rdmpi_tl_NAME.so opened, or NULL. */
 static void *open_in(const char *dir, size_t dirlen, const char *name)
 {

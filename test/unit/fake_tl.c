@@ -60,8 +60,8 @@ _Noreturn void rd_job_abort(int code, const char *msg)
 /* ------------------------------------------------------------ the registry (tl_load.h) */
 
 const struct rd_tl_entry rd_tl_entries[] = {
-    {"self", &rd_transport_self, 0, 0},
-    {"fake", &fake_transport, 0, 0},
+    {"self", &rd_transport_self, 0, 0, RD_TL_REACH_SELF},
+    {"fake", &fake_transport, 0, 0, RD_TL_REACH_ALL},
 };
 const int rd_tl_nentries = (int)(sizeof(rd_tl_entries) / sizeof(rd_tl_entries[0]));
 
@@ -191,9 +191,10 @@ void fake_defaults(void)
     fake.am_room = -1;
 }
 
-static rd_status fake_open(const struct rd_job *job, rd_am_handler handler, void *handler_arg,
-                           rd_tl **out)
+static rd_status fake_open(const struct rd_job *job, const unsigned char *peers, rd_am_handler handler,
+                           void *handler_arg, rd_tl **out)
 {
+    (void)peers; /* (the test plays every peer) */
     fake_tl *tl = calloc(1, sizeof(*tl));
     if (!tl)
         return RD_ERR_NOMEM;

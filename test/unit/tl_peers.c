@@ -1,7 +1,8 @@
-/* The peers the engine tells each transport at open (runtime/p2p/tl_load.c:
- * rd_tl_peers, rd_tl_claim): in the engine's order, each transport gets
- * the ranks it can reach that no transport opened before it carries. A
- * job of 6 ranks, this rank 1 on a node with ranks 0, 1 and 4. */
+/* The peers the engine tells each transport at open (runtime/p2p/tl_peers.c:
+ * rd_tl_peers, rd_tl_claim; the entries of runtime/p2p/tl_load.c): in the
+ * engine's order, each transport gets the ranks it can reach that no
+ * transport opened before it carries. A job of 6 ranks, this rank 1 on a
+ * node with ranks 0, 1 and 4. */
 #include "config.h"
 
 #include <stdarg.h>
