@@ -35,7 +35,8 @@ librdmpi_la_SOURCES = \
 	runtime/objects/errhandler.c runtime/objects/errhandler.h \
 	runtime/objects/datatype.c runtime/objects/datatype.h \
 	runtime/p2p/request.c runtime/p2p/request.h \
-	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.c \
+	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.h runtime/p2p/engine.c \
+	runtime/p2p/peers.c runtime/p2p/match.c runtime/p2p/rndv.c runtime/p2p/progress.c \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/p2p/bsend.c runtime/p2p/bsend.h \
 	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \

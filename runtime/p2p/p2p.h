@@ -1,10 +1,16 @@
-/* p2p.h - the point-to-point engine, as the API layer and the collectives
- * use it. Callers have checked the arguments; requests come from
- * rd_req_alloc() with buf/count/dt/comm/peer/tag filled in. */
+/* p2p.h - the point-to-point engine (runtime/p2p/engine.c and the files
+ * engine.h lists), as the API layer and the collectives use it. Callers
+ * have checked the arguments and hold the big lock; requests come from
+ * rd_req_new() (or rd_req_alloc() with buf/count/dt/comm/peer/tag filled
+ * in). The engine picks each peer's transport and protocols (eager;
+ * rendezvous by get, put, split, pipeline or the transport's own) once,
+ * when the peer is first used; a send's flags (request.h, RD_SEND_*) say
+ * what the caller knows of the traffic, never a protocol. */
 #ifndef RD_P2P_H
 #define RD_P2P_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 #include "runtime/base/error.h"
 #include "runtime/p2p/request.h"
@@ -20,11 +26,25 @@ void rd_p2p_close(void);
 rd_status rd_p2p_start_send(struct rd_request_s *req);
 rd_status rd_p2p_start_recv(struct rd_request_s *req);
 
-/* Blocking standard send without a request when the message can leave at
- * once (eager, nothing queued before it): returns RD_ERR_AGAIN otherwise,
- * and the caller takes the request path. */
+/* What rd_p2p_send_fast looked up when it could not take a message: the
+ * request path goes on from there (rd_p2p_start_send_to) without a second
+ * peer lookup or eager-limit test. */
+struct rd_peer;
+struct rd_p2p_dest {
+    struct rd_peer *peer;
+    int wpeer;    /* world rank */
+    int eager;    /* the message fits the peer's eager limit */
+    size_t bytes; /* message bytes */
+};
+
+/* Standard send without a request when the message can leave at once
+ * (eager, contiguous, nothing queued before it). Otherwise RD_ERR_AGAIN
+ * with *d filled in: the caller makes a request for the same message and
+ * starts it with rd_p2p_start_send_to(req, d), in the same critical
+ * section. */
 rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                           MPI_Comm comm);
+                           MPI_Comm comm, struct rd_p2p_dest *d);
+rd_status rd_p2p_start_send_to(struct rd_request_s *req, const struct rd_p2p_dest *d);
 
 /* Look for a matching message that has arrived (no progress made here).
  * Fills status; with take != NULL, removes it and returns it there. */
