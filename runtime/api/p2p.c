@@ -42,7 +42,6 @@ send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype
     if (reqp == NULL && mode == RD_MODE_STANDARD && dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
     struct rd_request_s *req;
-    struct rd_p2p_dest to;
     rd_status st = RD_OK;
     int err = MPI_SUCCESS;
     /* one critical section for the whole call: when the fast path cannot
@@ -51,7 +50,7 @@ send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype
     if (mode == RD_MODE_STANDARD && dest != MPI_PROC_NULL) {
         /* an eager message that leaves at once needs no request in flight:
          * a nonblocking one gets a request that is already complete */
-        st = rd_p2p_send_fast(buf, count, dt, dest, tag, comm, &to);
+        st = rd_p2p_send_fast(buf, count, dt, dest, tag, comm);
         if (st == RD_OK) {
             struct rd_request_s *done = NULL;
             if (reqp) {
@@ -111,7 +110,7 @@ send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype
         proc_null_status(&req->status);
         rd_req_complete(req);
     } else if (mode == RD_MODE_STANDARD) {
-        st = rd_p2p_start_send_to(req, &to); /* on from the fast path's miss */
+        st = rd_p2p_start_send_missed(req); /* on from the fast path's miss */
     } else {
         st = rd_p2p_start_send(req);
     }

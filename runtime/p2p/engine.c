@@ -33,46 +33,37 @@ static inline void build_env(struct rd_wire_env *env, const struct rd_request_s 
  * the message fits the peer's eager limit (tested once by the caller). */
 static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, int eager)
 {
+    if (!eager)
+        return rd_eng_rndv_start(req, p); /* rndv.c */
     struct rd_pend pd_local, *pd = &pd_local;
     memset(&pd_local, 0, sizeof(pd_local));
     pd->kind = PEND_MSG;
     pd->req = req;
     uint32_t seq = p->send_seq++;
-
-    if (eager) {
-        if (req->mode == RD_MODE_SYNC) {
-            struct rd_wire_sync *h = (void *)pd->hdr;
-            build_env(&h->env, req, seq);
-            h->sreq = (uint64_t)(uintptr_t)req;
-            pd->id = RD_AM_EAGER_SYNC;
-            pd->hlen = sizeof(*h);
-        } else {
-            build_env((void *)pd->hdr, req, seq);
-            pd->id = RD_AM_EAGER;
-            pd->hlen = sizeof(struct rd_wire_env);
-        }
-        if (req->dt->contig) {
-            pd->data = (const char *)req->buf + req->dt->true_lb;
-        } else {
-            req->tmp = malloc(req->bytes ? req->bytes : 1);
-            if (!req->tmp)
-                return RD_ERR_NOMEM;
-            rd_dt_pack(req->buf, req->dt, 0, req->tmp, req->bytes);
-            pd->data = req->tmp;
-        }
-        pd->len = req->bytes;
+    if (req->mode == RD_MODE_SYNC) {
+        struct rd_wire_sync *h = (void *)pd->hdr;
+        build_env(&h->env, req, seq);
+        h->sreq = (uint64_t)(uintptr_t)req;
+        pd->id = RD_AM_EAGER_SYNC;
+        pd->hlen = sizeof(*h);
     } else {
-        int sent;
-        build_env(&((struct rd_wire_rts *)(void *)pd->hdr)->env, req, seq);
-        rd_status st = rd_eng_rndv_start(req, p, pd, &sent); /* rndv.c */
-        if (st != RD_OK || sent)
-            return st;
+        build_env((void *)pd->hdr, req, seq);
+        pd->id = RD_AM_EAGER;
+        pd->hlen = sizeof(struct rd_wire_env);
     }
-
+    if (req->dt->contig) {
+        pd->data = (const char *)req->buf + req->dt->true_lb;
+    } else {
+        req->tmp = malloc(req->bytes ? req->bytes : 1);
+        if (!req->tmp)
+            return RD_ERR_NOMEM;
+        rd_dt_pack(req->buf, req->dt, 0, req->tmp, req->bytes);
+        pd->data = req->tmp;
+    }
+    pd->len = req->bytes;
     if (!p->pend_head) {
         rd_status st = p->ep->tl->ops->am_send(p->ep, pd->id, pd->hdr, pd->hlen, pd->data, pd->len);
         if (st == RD_OK) {
-            free(pd->own_data);
             if (pd->id == RD_AM_EAGER)
                 rd_eng_finish_send(req);
             return RD_OK;
@@ -96,16 +87,27 @@ rd_status rd_p2p_start_send(struct rd_request_s *req)
     return send_first(req, p, req->bytes <= p->proto.eager_limit);
 }
 
-rd_status rd_p2p_start_send_to(struct rd_request_s *req, const struct rd_p2p_dest *d)
+rd_status rd_p2p_start_send_missed(struct rd_request_s *req)
 {
-    req->wpeer = d->wpeer;
-    req->bytes = d->bytes;
+    req->wpeer = rd_eng.miss.wpeer;
+    req->bytes = rd_eng.miss.bytes;
     req->error = MPI_SUCCESS;
-    return send_first(req, d->peer, d->eager);
+    return send_first(req, rd_eng.miss.peer, rd_eng.miss.eager);
+}
+
+/* The fast path cannot take the message: what it looked up stays for the
+ * request path (rd_p2p_start_send_missed). */
+static inline rd_status send_miss(struct rd_peer *p, int w, size_t bytes, int eager)
+{
+    rd_eng.miss.peer = p;
+    rd_eng.miss.wpeer = w;
+    rd_eng.miss.bytes = bytes;
+    rd_eng.miss.eager = eager;
+    return RD_ERR_AGAIN;
 }
 
 rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                           MPI_Comm comm, struct rd_p2p_dest *d)
+                           MPI_Comm comm)
 {
     rd_status st;
     int w = rd_comm_peer_world(comm, dest);
@@ -113,26 +115,17 @@ rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest
     struct rd_peer *p = rd_eng_peer(w, &st);
     if (st != RD_OK)
         return st;
-    int eager = bytes <= p->proto.eager_limit;
-    if (__builtin_expect(p->pend_head || !eager || !dt->contig, 0)) {
-        /* the request path goes on from here (rd_p2p_start_send_to) */
-        d->peer = p;
-        d->wpeer = w;
-        d->bytes = bytes;
-        d->eager = eager;
-        return RD_ERR_AGAIN;
-    }
+    if (__builtin_expect(bytes > p->proto.eager_limit, 0))
+        return send_miss(p, w, bytes, 0);
+    if (__builtin_expect(p->pend_head != NULL || !dt->contig, 0))
+        return send_miss(p, w, bytes, 1);
     struct rd_wire_env env = {comm->ctx, comm->rank, tag, p->send_seq, bytes};
     st = p->ep->tl->ops->am_send(p->ep, RD_AM_EAGER, &env, sizeof(env),
                                  (const char *)buf + dt->true_lb, bytes);
     if (st == RD_OK)
         p->send_seq++;
-    else if (st == RD_ERR_AGAIN) {
-        d->peer = p;
-        d->wpeer = w;
-        d->bytes = bytes;
-        d->eager = eager;
-    }
+    else if (st == RD_ERR_AGAIN)
+        send_miss(p, w, bytes, 1);
     return st;
 }
 

@@ -74,10 +74,10 @@ struct rd_pend {
  * rd_proto_rndv(), the receiver by rd_proto_answer(). Values of the
  * rendezvous fields: enum rd_rndv_proto. */
 struct rd_proto {
-    size_t eager_limit; /* messages up to this many bytes go eagerly */
-    size_t split_min;   /* contiguous rendezvous: `large` from this size, `small` below */
+    uint64_t split_min;   /* contiguous rendezvous: `large` from this size, `small` below */
+    uint32_t eager_limit; /* messages up to this many bytes go eagerly (below am_max) */
     uint8_t small, large;
-    uint8_t exchange;   /* contiguous sends flagged RD_SEND_EXCHANGE, any size */
+    uint8_t exchange;     /* contiguous sends flagged RD_SEND_EXCHANGE, any size */
 };
 
 /* The rendezvous protocol of a send of `bytes` (> eager_limit) with the
@@ -100,18 +100,22 @@ static inline int rd_proto_answer(int offered, int contig)
     return offered == RD_RNDV_TRANSPORT || contig ? offered : RD_RNDV_PIPELINE;
 }
 
+/* 64 bytes: the fast path indexes the peers with a shift (the table's
+ * fields are sized for that). */
 struct rd_peer {
     rd_ep *ep;
     uint32_t send_seq, recv_seq;
     struct rd_pend *pend_head, *pend_tail;
     struct rd_message_s *ooo; /* arrived ahead of sequence, sorted */
-    int listed;               /* in the flush list */
     struct rd_proto proto;    /* set with ep */
+    int listed;               /* in the flush list */
 };
+_Static_assert(sizeof(struct rd_peer) == 64 || sizeof(void *) != 8, "struct rd_peer changed size");
 
 #define RD_MAX_TLS 8
 
-/* The engine's state (engine.c defines it). */
+/* The engine's state (engine.c defines it; hidden, so that every file
+ * reaches it directly, as a static would be, not through the GOT). */
 struct rd_engine {
     rd_tl *tls[RD_MAX_TLS];
     int ntls;
@@ -123,8 +127,14 @@ struct rd_engine {
     void *scratch;      /* packing area for fragments and eager sends */
     size_t scratch_len;
     int in_handler;
+    struct {            /* rd_p2p_send_fast's last miss (p2p.h) */
+        struct rd_peer *peer;
+        int wpeer;
+        int eager;      /* the message fits the peer's eager limit */
+        size_t bytes;
+    } miss;
 };
-extern struct rd_engine rd_eng;
+extern struct rd_engine rd_eng __attribute__((visibility("hidden")));
 
 /* ------------------------------------------------------------ peers.c */
 
@@ -151,10 +161,9 @@ void rd_eng_free_messages(void);
 
 /* ------------------------------------------------------------ rndv.c */
 
-/* Sender: the rendezvous of req (bytes > eager_limit); pd, built on the
- * stack with kind PEND_MSG and req, gets the RTS (or the item is queued or
- * sent here: *sent set). */
-rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p, struct rd_pend *pd, int *sent);
+/* Sender: start the rendezvous of req (bytes > the eager limit): send its
+ * RTS, or queue it behind what waits for peer p. */
+rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p);
 /* Receiver: the matched receive req takes the rendezvous message m. */
 rd_status rd_eng_rndv_deliver(struct rd_request_s *req, const struct rd_message_s *m, const void *data,
                               size_t data_len);

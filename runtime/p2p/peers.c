@@ -38,7 +38,9 @@ static void proto_choose(struct rd_proto *t, const rd_tl *tl)
 {
     size_t lim = rd_param.eager_limit > 0 ? (size_t)rd_param.eager_limit : tl->caps.eager_limit;
     size_t max = tl->caps.am_max > sizeof(struct rd_wire_sync) ? tl->caps.am_max - sizeof(struct rd_wire_sync) : 0;
-    t->eager_limit = lim < max ? lim : max;
+    if (max > UINT32_MAX)
+        max = UINT32_MAX;
+    t->eager_limit = (uint32_t)(lim < max ? lim : max);
     int want = (int)rd_param.rndv_protocol; /* get|put|pipeline|split|transport|auto */
     /* the transport's own where it has one (asked for or auto), else auto */
     if (want == RD_RNDV_AUTO || want == RD_RNDV_TRANSPORT)
@@ -67,15 +69,14 @@ static void proto_choose(struct rd_proto *t, const rd_tl *tl)
 /* One line: "eager <= N B, rndv P lo..hi B, P lo B..inf, exchange P". */
 static void proto_print(char *buf, size_t n, const struct rd_proto *t)
 {
-    size_t lo = t->eager_limit + 1, at = 0;
-    at += (size_t)snprintf(buf + at, n - at, "eager <= %zu B, rndv", t->eager_limit);
+    size_t lo = (size_t)t->eager_limit + 1, at = 0;
+    at += (size_t)snprintf(buf + at, n - at, "eager <= %zu B, rndv", (size_t)t->eager_limit);
     if (t->small != t->large && lo < t->split_min) {
-        at += (size_t)snprintf(buf + at, n - at, " %s %zu..%zu B,", proto_name(t->small), lo, t->split_min - 1);
+        at += (size_t)snprintf(buf + at, n - at, " %s %zu..%zu B,", proto_name(t->small), lo, (size_t)t->split_min - 1);
         lo = t->split_min;
     }
-    if (at < n)
-        at += (size_t)snprintf(buf + at, n - at, " %s %zu B..inf",
-                               proto_name(t->small == t->large || lo >= t->split_min ? t->large : t->small), lo);
+    if (at < n) /* the rest, from the split point or from the eager limit */
+        at += (size_t)snprintf(buf + at, n - at, " %s %zu B..inf", proto_name(t->large), lo);
     if (at < n)
         snprintf(buf + at, n - at, ", exchange %s", proto_name(t->exchange));
 }

@@ -71,17 +71,24 @@ static rd_status rma_prepare(struct rd_request_s *req, void *local, size_t len, 
 
 /* ------------------------------------------------------------ sender */
 
-rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p, struct rd_pend *pd, int *sent)
+rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p)
 {
+    struct rd_pend pd_local, *pd = &pd_local;
+    memset(&pd_local, 0, sizeof(pd_local));
     struct rd_wire_rts *h = (void *)pd->hdr;
     rd_tl *tl = p->ep->tl;
     int proto = rd_proto_rndv(&p->proto, req->bytes, req->flags, req->dt->contig);
+    h->env.ctx = req->comm->ctx;
+    h->env.src = req->comm->rank;
+    h->env.tag = req->tag;
+    h->env.seq = p->send_seq++;
+    h->env.len = req->bytes;
     h->sreq = (uint64_t)(uintptr_t)req;
     h->proto = (uint32_t)proto;
     req->proto = (uint8_t)proto;
+    pd->req = req;
     pd->id = RD_AM_RTS;
     pd->hlen = sizeof(*h);
-    *sent = 0;
     if (proto == RD_RNDV_TRANSPORT) {
         /* the RTS goes by the transport's rndv_send, which keeps the data
          * where it is until the receiver asks for it */
@@ -91,7 +98,6 @@ rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p, struct 
         req->rma.done = rd_eng_tl_rndv_done;
         req->rma.arg = req;
         pd->kind = PEND_TL_SEND;
-        *sent = 1;
         if (!p->pend_head) {
             rd_status st = tl->ops->rndv_send(p->ep, pd->id, pd->hdr, pd->hlen, &req->rma);
             if (st != RD_ERR_AGAIN)
@@ -99,6 +105,7 @@ rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p, struct 
         }
         return rd_eng_pend_copy(req->wpeer, pd);
     }
+    pd->kind = PEND_MSG;
     req->pending = 2; /* split: own write + the receiver's FIN */
     /* pipeline of non-contiguous data: fragments packed straight from the
      * user's buffer (no address) */
@@ -119,7 +126,16 @@ rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p, struct 
             pd->len = klen;
         }
     }
-    return RD_OK;
+    if (!p->pend_head) {
+        rd_status st = tl->ops->am_send(p->ep, pd->id, pd->hdr, pd->hlen, pd->data, pd->len);
+        if (st == RD_OK) {
+            free(pd->own_data);
+            return RD_OK;
+        }
+        if (st != RD_ERR_AGAIN)
+            return st;
+    }
+    return rd_eng_pend_copy(req->wpeer, pd);
 }
 
 rd_status rd_eng_send_frags(rd_ep *ep, struct rd_request_s *req)
