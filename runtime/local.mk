@@ -24,6 +24,15 @@ runtime/base/params_lib.def: $(rd_params_lib)
 runtime/base/params_tools.def: $(rd_params_tools)
 	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_tools) > $@.tmp && mv -f $@.tmp $@
 
+# The point-to-point engine (runtime/p2p/ but the transport loader,
+# tl_load.c: transports/local.mk): one list, for the library and for the
+# engine's unit tests on the fake transport (test/unit.mk).
+RD_P2P_SOURCES = \
+	runtime/p2p/request.c runtime/p2p/request.h \
+	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.h runtime/p2p/engine.c \
+	runtime/p2p/peers.c runtime/p2p/match.c runtime/p2p/rndv.c runtime/p2p/progress.c \
+	runtime/p2p/bsend.c runtime/p2p/bsend.h
+
 lib_LTLIBRARIES += librdmpi.la
 include_HEADERS += include/mpi.h
 librdmpi_la_SOURCES = \
@@ -34,11 +43,9 @@ librdmpi_la_SOURCES = \
 	runtime/objects/comm.c runtime/objects/comm.h \
 	runtime/objects/errhandler.c runtime/objects/errhandler.h \
 	runtime/objects/datatype.c runtime/objects/datatype.h \
-	runtime/p2p/request.c runtime/p2p/request.h \
-	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.h runtime/p2p/engine.c \
-	runtime/p2p/peers.c runtime/p2p/match.c runtime/p2p/rndv.c runtime/p2p/progress.c \
+	$(RD_P2P_SOURCES) \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
-	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/p2p/bsend.c runtime/p2p/bsend.h \
+	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c \
 	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h
 # intercommunicators

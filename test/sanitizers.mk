@@ -7,6 +7,8 @@
 #  - the shared-memory and self transports alone (test/unit/shm_*, self_*),
 #    the buffer mapping (shm_xmap) included;
 #  - the point-to-point engine: every p2p_*.sh test, each protocol forced;
+#    its unit tests on the fake transport (p2p_match, p2p_rndv, and
+#    coll_sched for the collectives' schedules);
 #  - collectives: coll.sh on 1-4 ranks and every forced set on 3 and 4
 #    (the mapped-buffer set, RDMPI_SHM_XMAP=1, included), coll_mismatch.sh
 #    on 3 ranks, intercoll.sh; communicators: comm, intercomm, idup_many;
@@ -32,6 +34,7 @@ rd_san_tests = \
 	test/unit/symbols.sh \
 	test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
 	test/unit/self_transport test/unit/shm_xmap \
+	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched \
 	test/mpi/p2p_order.sh test/mpi/p2p_wild.sh test/mpi/p2p_probe.sh \
 	test/mpi/p2p_wait.sh test/mpi/p2p_sync.sh test/mpi/p2p_trunc.sh \
 	test/mpi/p2p_cancel.sh test/mpi/p2p_persist.sh test/mpi/p2p_sendrecv.sh \
@@ -50,6 +53,7 @@ rd_san_tests = \
 rd_san_progs = \
 	test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
 	test/unit/self_transport test/unit/shm_xmap \
+	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched \
 	test/mpi/p2p_order test/mpi/p2p_wild test/mpi/p2p_probe test/mpi/p2p_wait \
 	test/mpi/p2p_sync test/mpi/p2p_trunc test/mpi/p2p_cancel test/mpi/p2p_persist \
 	test/mpi/p2p_sendrecv test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \

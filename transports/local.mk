@@ -47,7 +47,10 @@ endif
 RD_TL_VERBS_SOURCES = \
 	transports/verbs/verbs.c transports/verbs/verbs.h \
 	transports/verbs/verbs_dev.c transports/verbs/verbs_wire.c \
-	transports/verbs/verbs_data.c \
+	transports/verbs/verbs_data.c transports/verbs/verbs_data.h \
+	transports/verbs/verbs_buf.c transports/verbs/verbs_sq.c \
+	transports/verbs/verbs_am.c transports/verbs/verbs_rma.c \
+	transports/verbs/verbs_report.c \
 	transports/verbs/verbs_rcache.c transports/verbs/verbs_rcache.h
 if HAVE_VERBS
 pkglib_LTLIBRARIES += rdmpi_tl_verbs.la

@@ -10,13 +10,20 @@
  * (RDMA read/write) carry rendezvous data when caps.rma is set. Transports
  * never see communicators, tags or datatypes.
  *
- * Life cycle, called by the p2p engine in this order:
+ * Life cycle, called by the p2p engine (runtime/p2p/engine.c) in this
+ * order:
  *   open()      before the job's PMIx fence: create local resources and
  *               publish this rank's address with rd_job_put()
  *   activate()  after the fence (may be NULL): anything that needs every
- *               rank's published address to exist (e.g. attach segments)
- *   connect()   lazily, on first use of a peer: rd_job_get() its address
- *   am_send() / get() / put() / progress()
+ *               rank's published address to exist (e.g. attach segments);
+ *               for the transports whose loader entry says so
+ *               (runtime/p2p/tl_load.h: verbs) the job fences once more
+ *   reachable() / connect()  lazily, on first use of a peer: the first
+ *               transport that reaches it, in RDMPI_TRANSPORTS order
+ *               (default: self, shm, then the one network transport
+ *               opened), is connected (rd_job_get() its address)
+ *   am_send() / get() / put() / ... / progress()
+ *   busy()      in MPI_Finalize, until nothing is on its way out
  *   close()
  *
  * Threading: the engine serialises all calls into a transport.
@@ -51,7 +58,9 @@ typedef struct rd_tl_caps {
     size_t rkey_max;        /* largest packed remote key, in bytes */
     int own_rndv;           /* rndv_send/rndv_recv/rndv_drop work: the transport moves large
                              * messages with its own rendezvous protocol */
-    unsigned latency_ns;    /* cost model, used to rank transports for a peer */
+    unsigned latency_ns;    /* a cost model, set by each transport and read by nothing
+                             * yet: the engine takes the first transport in
+                             * RDMPI_TRANSPORTS order that reaches a peer */
     unsigned bandwidth_mbs;
     int atomics;            /* atomic() works: 64-bit fetch-and-add and compare-and-swap */
     /* NULL, or a count the transport keeps of the work progress() has to
@@ -169,16 +178,23 @@ struct rd_transport {
      * progresses until it is not, before the closing fence. NULL: never. */
     int (*busy)(rd_tl *tl);
 
-    /* A network transport (ucx, ofi): opened only when RDMPI_TRANSPORTS
-     * names it, or when some rank lives on another node. */
+    /* A network transport (verbs, ucx, ofi): opened only when
+     * RDMPI_TRANSPORTS names it, or when some rank lives on another node,
+     * and then (unnamed) only the first that opens. (Whether to load one
+     * at all is decided before loading, from runtime/p2p/tl_load.h's
+     * entry; this flag of the open transport stops the others.) */
     int network;
 
     /* Remote atomics (caps.atomics; NULL: none). Returns as get/put do. */
     rd_status (*atomic)(rd_ep *ep, rd_atomic_op *op);
 
-    /* The engine fences the job once more after every activate(), so that
-     * no rank sends before all have activated (verbs: a QP drops packets
-     * until it is ready to receive). */
+    /* Not read: whether the job fences once more after activate(), so
+     * that no rank sends before all have activated (verbs: a QP drops
+     * packets until it is ready to receive), must be the same on every
+     * rank whatever opened there, so the engine takes it from the
+     * loader's entry (runtime/p2p/tl_load.h, rd_tl_entry.activate_fence),
+     * known before any plug-in is loaded. Kept so the table's layout, and
+     * with it RD_TL_PLUGIN_ABI, stay as they are. */
     int activate_fence;
 };
 

@@ -30,7 +30,8 @@
 #include "launcher/rrun/rrun.h"
 #include "runtime/base/params.h"
 
-void rrun_daemon_send(struct rrun_job *job, uint32_t type, const struct rrun_buf *payload)
+/* A frame to the head (main thread only). */
+static void send_head(struct rrun_job *job, uint32_t type, const struct rrun_buf *payload)
 {
     /* A failed write means the head is gone; reading fd 0 will say so. */
     if (job->to_head >= 0 && rrun_chan_send(job->to_head, type, payload) != 0) {
@@ -39,7 +40,8 @@ void rrun_daemon_send(struct rrun_job *job, uint32_t type, const struct rrun_buf
     }
 }
 
-void rrun_daemon_fence_out(struct rrun_job *job)
+/* Hand the head the pending fence contribution, if any. */
+static void fence_out(struct rrun_job *job)
 {
     struct rrun_buf copy = {0};
     bool send = false;
@@ -52,11 +54,33 @@ void rrun_daemon_fence_out(struct rrun_job *job)
     }
     pthread_mutex_unlock(&job->lock);
     if (send)
-        rrun_daemon_send(job, RRUN_MSG_FENCE, &copy);
+        send_head(job, RRUN_MSG_FENCE, &copy);
     rrun_buf_free(&copy);
 }
 
-int rrun_daemon_input(struct rrun_job *job)
+/* Write what is queued for rank 0's stdin; ask for more when it is all
+ * taken. */
+static void feed_stdin(struct rrun_job *job)
+{
+    if (job->stdin_wr < 0)
+        return;
+    if (rrun_chan_flush(&job->stdin_q, job->stdin_wr) != 0) {
+        /* Rank 0 closed its stdin or exited: the rest is not wanted. */
+        job->stdin_q.len = job->stdin_q.pos = 0;
+        job->stdin_eof = true;
+    }
+    if (job->stdin_q.len > job->stdin_q.pos)
+        return; /* the pipe is full: the main loop waits until it is not */
+    if (job->stdin_eof) {
+        close(job->stdin_wr);
+        job->stdin_wr = -1;
+        return;
+    }
+    send_head(job, RRUN_MSG_STDIN_MORE, NULL);
+}
+
+/* The head sent something / went away; returns 1 when it is gone. */
+static int read_head(struct rrun_job *job)
 {
     struct rrun_buf p = {0};
     uint32_t type;
@@ -78,7 +102,7 @@ int rrun_daemon_input(struct rrun_job *job)
                 job->stdin_eof = true;
             else if (job->stdin_wr >= 0)
                 rrun_buf_raw(&job->stdin_q, data, n);
-            rrun_daemon_stdin(job);
+            feed_stdin(job);
         } else if (type == RRUN_MSG_FENCE_DONE) {
             size_t n;
             const char *data = rrun_buf_get_bytes(&p, &n);
@@ -91,25 +115,6 @@ int rrun_daemon_input(struct rrun_job *job)
     }
     rrun_buf_free(&p);
     return eof || got < 0;
-}
-
-void rrun_daemon_stdin(struct rrun_job *job)
-{
-    if (job->stdin_wr < 0)
-        return;
-    if (rrun_chan_flush(&job->stdin_q, job->stdin_wr) != 0) {
-        /* Rank 0 closed its stdin or exited: the rest is not wanted. */
-        job->stdin_q.len = job->stdin_q.pos = 0;
-        job->stdin_eof = true;
-    }
-    if (job->stdin_q.len > job->stdin_q.pos)
-        return; /* the pipe is full: the main loop waits until it is not */
-    if (job->stdin_eof) {
-        close(job->stdin_wr);
-        job->stdin_wr = -1;
-        return;
-    }
-    rrun_daemon_send(job, RRUN_MSG_STDIN_MORE, NULL);
 }
 
 static void fail(struct rrun_job *job, int status, const char *fmt, ...)
@@ -127,7 +132,7 @@ static void fail(struct rrun_job *job, int status, const char *fmt, ...)
     va_end(ap);
     rrun_buf_u32(&b, (uint32_t)status);
     rrun_buf_str(&b, text);
-    rrun_daemon_send(job, RRUN_MSG_FAIL, &b);
+    send_head(job, RRUN_MSG_FAIL, &b);
     rrun_buf_free(&b);
 }
 
@@ -215,10 +220,19 @@ static int read_job(struct rrun_chan_in *in, struct rrun_options *opt, struct rr
     return 0;
 }
 
+/* What the job's end, the report and the main loop ask of a daemon. */
+static const struct rrun_mode_ops daemon_ops = {
+    .signal = rrun_signal_ranks,
+    .send_head = send_head,
+    .read_head = read_head,
+    .feed_stdin = feed_stdin,
+    .fence_out = fence_out,
+};
+
 /* The daemon's last word: every rank reaped, everything cleaned up. */
 static void say_done(struct rrun_job *job)
 {
-    rrun_daemon_send(job, RRUN_MSG_DONE, NULL);
+    send_head(job, RRUN_MSG_DONE, NULL);
 }
 
 int rrun_daemon_main(void)
@@ -260,7 +274,7 @@ int rrun_daemon_main(void)
     char perr[256];
     if (rd_params_load(perr, sizeof(perr)) < 0)
         fprintf(stderr, "rrun daemon on %s: %s\n", hosts[my_host].name, perr);
-    if (rrun_job_init(&job, &opt, RRUN_DAEMON, hosts, nhosts, my_host, nspace) != 0) {
+    if (rrun_job_init(&job, &opt, RRUN_DAEMON, &daemon_ops, hosts, nhosts, my_host, nspace) != 0) {
         perror("rrun daemon");
         close(to_head);
         rrun_chan_in_free(&in);
@@ -305,10 +319,10 @@ int rrun_daemon_main(void)
             continue;
         rrun_buf_u32(&b, (uint32_t)job.ranks[i].rank);
         rrun_buf_u32(&b, (uint32_t)job.ranks[i].pid);
-        rrun_daemon_send(&job, RRUN_MSG_STARTED, &b);
+        send_head(&job, RRUN_MSG_STARTED, &b);
         rrun_buf_free(&b);
     }
-    rrun_daemon_stdin(&job); /* ask the head for rank 0's first input */
+    feed_stdin(&job); /* ask the head for rank 0's first input */
     rrun_supervise(&job, sig_fd);
     status = 0;
 out:

@@ -17,7 +17,7 @@
  * ECONNABORTED, which libpmix's listener treats as a connection that went
  * away in its backlog. The job never sees it.
  *
- * The namespace is also unguessable (main.c: 128 random bits), so the job
+ * The namespace is also unguessable (job.c: 128 random bits), so the job
  * cannot be named from the outside either; but the check above does not
  * depend on that. */
 #ifndef _GNU_SOURCE

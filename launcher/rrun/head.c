@@ -48,14 +48,6 @@ extern char **environ;
  * head kills the agents themselves. */
 #define RRUN_DAEMON_GRACE_MS 3000
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ------------------------------------------------------------ the job */
 
 /* What a daemon's ranks get in their environment from the head: the -x
@@ -216,7 +208,8 @@ fail:
     return -1;
 }
 
-int rrun_head_report_ask(struct rrun_job *job)
+/* Ask every daemon for its ranks' report (report.c); how many were asked. */
+static int report_ask(struct rrun_job *job)
 {
     int asked = 0;
 
@@ -236,7 +229,8 @@ int rrun_head_report_ask(struct rrun_job *job)
     return asked;
 }
 
-void rrun_head_signal(struct rrun_job *job, int sig)
+/* Tell every daemon to send sig to its ranks. */
+static void head_signal(struct rrun_job *job, int sig)
 {
     struct rrun_buf b = {0};
 
@@ -298,7 +292,7 @@ static void fence_check(struct rrun_job *job)
  * unless a failure reported meanwhile already is (force: decide now). */
 static void abort_decide(struct rrun_job *job, bool force)
 {
-    if (!job->abort_called || job->abort_decided || (!force && now_ms() < job->abort_wait_until))
+    if (!job->abort_called || job->abort_decided || (!force && rrun_now_ms() < job->abort_wait_until))
         return;
     job->abort_decided = true;
     job->abort_wait_until = 0;
@@ -373,7 +367,7 @@ static void handle_frame(struct rrun_job *job, int h, uint32_t type, struct rrun
         job->abort_rank = (int)rank;
         job->abort_code = (int)a;
         snprintf(job->abort_msg, sizeof(job->abort_msg), "%.*s", (int)n, bytes);
-        job->abort_wait_until = now_ms() + RRUN_HEAD_ABORT_WAIT_MS;
+        job->abort_wait_until = rrun_now_ms() + RRUN_HEAD_ABORT_WAIT_MS;
         return;
     case RRUN_MSG_REPORT:
         rrun_report_add(job, p);
@@ -500,7 +494,13 @@ static void kill_agents(struct rrun_job *job)
     }
 }
 
-int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
+/* What the job's end, the report and the main loop ask of the head. */
+static const struct rrun_mode_ops head_ops = {
+    .signal = head_signal,
+    .report_ask_hosts = report_ask,
+};
+
+static int head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
 {
     struct pollfd *fds = calloc((size_t)job->nhosts * 2 + 1, sizeof(*fds));
     int *fd_host = calloc((size_t)job->nhosts * 2 + 1, sizeof(*fd_host));
@@ -539,12 +539,12 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
             break;
         }
     if (job->opt->timeout > 0)
-        timeout_at = now_ms() + (long long)(job->opt->timeout * 1000.0 + 0.5);
+        timeout_at = rrun_now_ms() + (long long)(job->opt->timeout * 1000.0 + 0.5);
 
     /* Until every daemon's channel has closed, then until the agents exit. */
     while (!all_closed(job) || !all_agents_reaped(job)) {
         struct signalfd_siginfo si;
-        long long now = now_ms(), next = -1;
+        long long now = rrun_now_ms(), next = -1;
         int nfds = 0, wait_ms;
 
         if (all_closed(job) && give_up_at == 0)
@@ -640,7 +640,7 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
         }
 
         abort_decide(job, all_closed(job));
-        now = now_ms();
+        now = rrun_now_ms();
         /* the timeout: first the report of what every rank waits for,
          * then the end (rrun_report_check ends the job) */
         if (timeout_at > 0 && job->cause == RRUN_END_NONE && now >= timeout_at) {
@@ -649,7 +649,7 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
         }
         rrun_report_check(job);
         if (job->kill_at_ms > 0 && now >= job->kill_at_ms) {
-            rrun_head_signal(job, SIGKILL);
+            head_signal(job, SIGKILL);
             job->kill_at_ms = 0;
             give_up_at = now + RRUN_DAEMON_GRACE_MS;
         }
@@ -690,4 +690,25 @@ int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask)
     free(fds);
     free(fd_host);
     return job->exit_status;
+}
+
+int rrun_head_main(const struct rrun_options *opt, struct rrun_host *hosts, int nhosts)
+{
+    struct rrun_job job;
+    sigset_t child_mask;
+    int sig_fd, status = RRUN_EXIT_INTERNAL;
+
+    if (rrun_job_init(&job, opt, RRUN_HEAD, &head_ops, hosts, nhosts, -1, NULL) != 0) {
+        perror("rrun");
+        rrun_job_fini(&job);
+        return status;
+    }
+    sig_fd = rrun_signals_setup(&child_mask);
+    if (sig_fd >= 0) {
+        status = head_run(&job, sig_fd, &child_mask);
+        rrun_job_say_end(&job);
+        close(sig_fd);
+    }
+    rrun_job_fini(&job);
+    return status;
 }

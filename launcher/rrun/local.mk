@@ -3,6 +3,7 @@ bin_PROGRAMS += launcher/rrun/rrun
 launcher_rrun_rrun_SOURCES = \
 	launcher/rrun/rrun.h \
 	launcher/rrun/main.c \
+	launcher/rrun/job.c \
 	launcher/rrun/guard.c \
 	launcher/rrun/options.c \
 	launcher/rrun/session.c \

@@ -1,20 +1,22 @@
 /* main.c - rrun: start an MPI job of N ranks on this node and serve it PMIx.
  *
- * The steps, in order; every step that acquires something is undone at
- * `out`, whatever way the run ends (the PMIx session directory included). */
+ * The top of rrun's layers (rrun.h): the command line decides what this
+ * process is: a daemon of a multi-host job (daemon.c), a report asked of
+ * another rrun (report.c), the head of a job over several hosts (head.c),
+ * srun inside a Slurm allocation, or, here, the one host's server of its
+ * ranks. The steps of that one, in order; every step that acquires
+ * something is undone at `out`, whatever way the run ends (the PMIx
+ * session directory included). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -31,85 +33,6 @@ static void libevent_log(int severity, const char *msg)
     const char *log = getenv("RDMPI_LOG");
     if (severity >= EVENT_LOG_ERR || (log && strncmp(log, "debug", 5) == 0))
         fprintf(stderr, "rrun: libevent: %s\n", msg);
-}
-
-int rrun_job_init(struct rrun_job *job, const struct rrun_options *opt, enum rrun_mode mode,
-                  struct rrun_host *hosts, int nhosts, int my_host, const char *nspace)
-{
-    struct timespec ts;
-    int wake[2];
-
-    memset(job, 0, sizeof(*job));
-    job->opt = opt;
-    job->mode = mode;
-    job->cause_rank = -1;
-    job->wake_rd = job->wake_wr = job->to_head = job->stdin_wr = -1;
-    job->stdin_want = -1;
-    job->hosts = hosts;
-    job->nhosts = nhosts;
-    job->my_host = my_host;
-    pthread_mutex_init(&job->lock, NULL);
-    if (gethostname(job->hostname, sizeof(job->hostname) - 1) != 0)
-        snprintf(job->hostname, sizeof(job->hostname), "localhost");
-    if (nspace != NULL) {
-        snprintf(job->nspace, sizeof(job->nspace), "%s", nspace);
-    } else {
-        /* Unique per run and unguessable: the pid (the tests and the shm
-         * sweep recognise a job's files by it), then 128 random bits. The
-         * job is not protected by this alone (guard.c checks who connects),
-         * but nobody outside it can name it either. */
-        uint64_t r[2] = {0, 0};
-
-        if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
-            /* no entropy source: the clock still keeps runs apart */
-            clock_gettime(CLOCK_REALTIME, &ts);
-            r[0] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-        }
-        snprintf(job->nspace, sizeof(job->nspace), "rrun.%ld.%016llx%016llx", (long)getpid(),
-                 (unsigned long long)r[0], (unsigned long long)r[1]);
-    }
-    /* The head keeps every rank (output, pid, exit); a host server its own. */
-    job->size = 0;
-    for (int h = 0; h < nhosts; h++)
-        job->size += hosts[h].nranks;
-    job->first_rank = my_host >= 0 ? hosts[my_host].first_rank : 0;
-    job->np = my_host >= 0 ? hosts[my_host].nranks : job->size;
-    job->ranks = calloc((size_t)job->np, sizeof(*job->ranks));
-    if (job->ranks == NULL)
-        return -1;
-    for (int i = 0; i < job->np; i++) {
-        struct rrun_rank *r = &job->ranks[i];
-
-        r->rank = job->first_rank + i;
-        r->out_fd = r->err_fd = -1;
-        r->host = my_host;
-        for (int h = 0; my_host < 0 && h < nhosts; h++)
-            if (r->rank >= hosts[h].first_rank && r->rank < hosts[h].first_rank + hosts[h].nranks)
-                r->host = h;
-    }
-    if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0)
-        return -1;
-    job->wake_rd = wake[0];
-    job->wake_wr = wake[1];
-    return 0;
-}
-
-void rrun_job_fini(struct rrun_job *job)
-{
-    rrun_ranks_free(job);
-    if (job->wake_rd >= 0)
-        close(job->wake_rd);
-    if (job->wake_wr >= 0)
-        close(job->wake_wr);
-    pthread_mutex_destroy(&job->lock);
-    rrun_buf_free(&job->fence_data);
-    rrun_buf_free(&job->stdin_q);
-    if (job->stdin_wr >= 0)
-        close(job->stdin_wr);
-    rrun_chan_in_free(&job->from_head);
-    rrun_hosts_free(job->hosts, job->nhosts);
-    job->hosts = NULL;
-    job->nhosts = 0;
 }
 
 /* Inside a Slurm allocation (SLURM_JOB_ID set), Slurm starts the ranks:
@@ -158,27 +81,8 @@ static int hand_to_srun(const struct rrun_options *opt)
     return RRUN_EXIT_NOEXEC;
 }
 
-/* Several hosts: this process coordinates their daemons (head.c). */
-static int run_head(struct rrun_options *opt, struct rrun_host *hosts, int nhosts)
-{
-    struct rrun_job job;
-    sigset_t child_mask;
-    int sig_fd, status = RRUN_EXIT_INTERNAL;
-
-    if (rrun_job_init(&job, opt, RRUN_HEAD, hosts, nhosts, -1, NULL) != 0) {
-        perror("rrun");
-        rrun_job_fini(&job);
-        return status;
-    }
-    sig_fd = rrun_signals_setup(&child_mask);
-    if (sig_fd >= 0) {
-        status = rrun_head_run(&job, sig_fd, &child_mask);
-        rrun_report_end(&job);
-        close(sig_fd);
-    }
-    rrun_job_fini(&job);
-    return status;
-}
+/* One host, served by this process: its ranks are signalled here. */
+static const struct rrun_mode_ops solo_ops = {.signal = rrun_signal_ranks};
 
 int main(int argc, char **argv)
 {
@@ -217,7 +121,7 @@ int main(int argc, char **argv)
     }
     if (nhosts > 0) {
         /* The daemons look the program up, each on its own host. */
-        status = run_head(&opt, hosts, nhosts);
+        status = rrun_head_main(&opt, hosts, nhosts);
         rrun_options_free(&opt);
         return status;
     }
@@ -258,7 +162,7 @@ int main(int argc, char **argv)
     hosts[0].slots = hosts[0].nranks = opt.np;
     hosts[0].local = true;
     hosts[0].to_fd = hosts[0].from_fd = -1;
-    if (rrun_job_init(&job, &opt, RRUN_SOLO, hosts, 1, 0, NULL) != 0) {
+    if (rrun_job_init(&job, &opt, RRUN_SOLO, &solo_ops, hosts, 1, 0, NULL) != 0) {
         perror("rrun");
         goto out;
     }
@@ -280,7 +184,7 @@ int main(int argc, char **argv)
     if (rrun_spawn_all(&job, &child_mask) != 0)
         rrun_job_end(&job, RRUN_END_SPAWN, -1, 0);
     rrun_supervise(&job, sig_fd);
-    rrun_report_end(&job);
+    rrun_job_say_end(&job);
     status = job.exit_status;
 out:
     rrun_teardown(&job, status, NULL);

@@ -35,14 +35,6 @@
 #include "launcher/rrun/rrun.h"
 #include "runtime/base/report.h"
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static struct {
     struct rd_report_file *file; /* this host's */
     size_t len;
@@ -96,7 +88,7 @@ int rrun_report_wait_ms(void)
 {
     if (!rep.active)
         return -1;
-    long long left = rep.deadline - now_ms();
+    long long left = rep.deadline - rrun_now_ms();
     /* this host's slots are polled; the head only waits for frames */
     int step = rep.file != NULL ? 10 : 1000;
     return left <= 0 ? 0 : left < step ? (int)left : step;
@@ -462,10 +454,10 @@ void rrun_report_ask(struct rrun_job *job, enum rrun_report_why why)
         free(rep.entries);
         rep.entries = NULL;
         rep.nentries = 0;
-        rep.hosts_left = rrun_head_report_ask(job);
-        rep.deadline = now_ms() + RRUN_REPORT_WAIT_MS + 500;
+        rep.hosts_left = job->ops->report_ask_hosts(job);
+        rep.deadline = rrun_now_ms() + RRUN_REPORT_WAIT_MS + 500;
         if (rep.hosts_left == 0)
-            rep.deadline = now_ms();
+            rep.deadline = rrun_now_ms();
         return;
     }
     if (rep.file == NULL) {
@@ -474,7 +466,7 @@ void rrun_report_ask(struct rrun_job *job, enum rrun_report_why why)
     }
     rep.seq = atomic_load(&rep.file->seq) + 1;
     atomic_store_explicit(&rep.file->seq, rep.seq, memory_order_release);
-    rep.deadline = now_ms() + RRUN_REPORT_WAIT_MS;
+    rep.deadline = rrun_now_ms() + RRUN_REPORT_WAIT_MS;
 }
 
 void rrun_report_timeout(struct rrun_job *job)
@@ -491,7 +483,7 @@ void rrun_report_check(struct rrun_job *job)
     if (!rep.active)
         return;
     if (job->mode == RRUN_HEAD) {
-        if (rep.hosts_left > 0 && now_ms() < rep.deadline)
+        if (rep.hosts_left > 0 && rrun_now_ms() < rep.deadline)
             return;
         /* ranks of hosts that did not answer */
         for (int i = 0; i < job->np; i++) {
@@ -510,7 +502,7 @@ void rrun_report_check(struct rrun_job *job)
         finish(job);
         return;
     }
-    if (!all_answered(job) && now_ms() < rep.deadline)
+    if (!all_answered(job) && rrun_now_ms() < rep.deadline)
         return;
     struct rrun_report_entry *es = NULL;
     int n = collect_local(job, &es);
@@ -525,7 +517,7 @@ void rrun_report_check(struct rrun_job *job)
             rrun_buf_u32(&b, (uint32_t)es[i].kind);
             rrun_buf_str(&b, es[i].text ? es[i].text : "");
         }
-        rrun_daemon_send(job, RRUN_MSG_REPORT, &b);
+        job->ops->send_head(job, RRUN_MSG_REPORT, &b);
         rrun_buf_free(&b);
     } else {
         publish(job, es, n);

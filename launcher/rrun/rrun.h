@@ -2,8 +2,8 @@
  *
  * rrun is a PMIx server built on libpmix's server API. main.c runs the
  * steps in order: options -> program lookup -> signals -> binding plan ->
- * session directory -> PMIx server -> spawn -> supervise -> clean up and
- * exit (teardown.c).
+ * session directory -> report file -> PMIx server -> spawn -> supervise ->
+ * clean up and exit (teardown.c).
  *
  * Several hosts (--host/--hostfile): rrun becomes the head (head.c). It
  * starts one daemon per host that has ranks (`rrun --daemon`, through the
@@ -14,9 +14,27 @@
  * fence contributions; the head all-gathers the fences, decides how the
  * job ends and tells the daemons which signal to send.
  *
+ * Layers: a file calls only files of its own layer or below, and no files
+ * call each other round a circle (test/tools/cycles.sh, run by
+ * test/unit/layers.sh), bottom first:
+ *   1 options, iof, chan, hosts, session, binding, guard, teardown: pieces
+ *     that know no mode (teardown and binding take the job's state only)
+ *   2 job.c: the job's state and its end (rrun_job_end: exit status,
+ *     signals), whatever the mode
+ *   3 report, server, spawn: what every mode needs (spawn asks server and
+ *     report for each rank's environment)
+ *   4 supervise: one host's main loop (one host, or a daemon)
+ *   5 head.c, daemon.c: the two sides of a job over several hosts
+ *   6 main.c: the command line, then one host's job itself, or the head,
+ *     or the daemon, or the report of another rrun
+ * Where a lower file needs what a mode does its own way (the head signals
+ * its ranks through the daemons; a daemon reports to its head), it calls
+ * through job->ops (struct rrun_mode_ops), which the mode's file fills.
+ *
  * Threads: libpmix calls the upcalls in server.c on its own progress thread.
  * They only record facts in struct rrun_job under job->lock and wake the
- * main thread through job->wake_fd; everything else runs on the main thread. */
+ * main thread through the job's self-pipe (rrun_wake); everything else runs
+ * on the main thread. */
 #ifndef RRUN_H
 #define RRUN_H
 
@@ -86,7 +104,6 @@ void rrun_iof_push(struct rrun_linebuf *lb, int out_fd, int rank, bool tag,
 void rrun_iof_flush(struct rrun_linebuf *lb, int out_fd, int rank, bool tag);
 void rrun_iof_free(struct rrun_linebuf *lb);
 
-/* -------------------------------------------------------------- job state */
 /* ---------------------------------------------------------------- chan.c */
 /* The head <-> daemon channel: frames of (u32 type, u32 length, payload),
  * payloads built from u32s and byte strings. */
@@ -169,6 +186,7 @@ struct rrun_host {
 int rrun_hosts_parse(struct rrun_options *opt, struct rrun_host **hosts, int *nhosts);
 void rrun_hosts_free(struct rrun_host *hosts, int nhosts);
 
+/* -------------------------------------------------------------- job state */
 enum rrun_end_cause {
     RRUN_END_NONE,
     RRUN_END_SIGNALED,    /* a rank was killed by a signal */
@@ -212,9 +230,12 @@ struct rrun_rank {
                                  * judged then, with wait_status */
 };
 
+struct rrun_mode_ops;
+
 struct rrun_job {
     const struct rrun_options *opt;
     enum rrun_mode mode;
+    const struct rrun_mode_ops *ops; /* what the mode does its own way */
     int np;                     /* ranks in ranks[] (this host's, or all for the head) */
     int size;                   /* ranks in the job */
     int first_rank;             /* ranks[i].rank == first_rank + i */
@@ -263,37 +284,58 @@ struct rrun_job {
     long long kill_at_ms;        /* monotonic time of the SIGKILL; 0: none */
 };
 
-/* --------------------------------------------------------------- main.c */
-/* Set up the job state: mode, hosts (the job takes them over), the host
- * this process serves (-1: the head) and the namespace (NULL: a new one). */
-int rrun_job_init(struct rrun_job *job, const struct rrun_options *opt, enum rrun_mode mode,
-                  struct rrun_host *hosts, int nhosts, int my_host, const char *nspace);
-void rrun_job_fini(struct rrun_job *job);
+/* What the three modes do each their own way, filled by the mode's own
+ * file: main.c (one host), head.c, daemon.c. The files that serve every
+ * mode (job, report, spawn, server, supervise) call these instead of
+ * calling up into a mode's file; a member a mode has no use for is NULL,
+ * and is only called in the mode it names. */
+struct rrun_mode_ops {
+    /* Send sig to every rank of the job: one host and a daemon signal this
+     * host's ranks (rrun_signal_ranks); the head tells every daemon. */
+    void (*signal)(struct rrun_job *job, int sig);
+    /* Head: send RRUN_MSG_REPORT_ASK to every daemon; how many were asked. */
+    int (*report_ask_hosts)(struct rrun_job *job);
+    /* Daemon: a frame to the head (main thread only). */
+    void (*send_head)(struct rrun_job *job, uint32_t type, const struct rrun_buf *payload);
+    /* Daemon, from the main loop: read what the head sent (fd 0) and act
+     * on it; 1 when the head is gone. */
+    int (*read_head)(struct rrun_job *job);
+    /* Daemon, from the main loop: write what is queued for rank 0's stdin;
+     * ask the head for more when it is all taken. */
+    void (*feed_stdin)(struct rrun_job *job);
+    /* Daemon, from the main loop: hand the head the pending fence
+     * contribution, if any. */
+    void (*fence_out)(struct rrun_job *job);
+};
 
-/* ------------------------------------------------------ head.c, daemon.c */
-/* Run the job over several hosts; returns rrun's exit status. */
-int rrun_head_run(struct rrun_job *job, int sig_fd, const sigset_t *child_mask);
-/* Head: tell every daemon to send sig to its ranks. */
-void rrun_head_signal(struct rrun_job *job, int sig);
-/* Daemon: the head's answer to the pending fence (server.c). */
-void rrun_server_fence_done(struct rrun_job *job, const char *data, size_t len);
-/* `rrun --daemon`: serve one host; returns the daemon's exit status. */
-int rrun_daemon_main(void);
-/* Daemon: send a frame to the head (main thread only). */
-void rrun_daemon_send(struct rrun_job *job, uint32_t type, const struct rrun_buf *payload);
-/* Daemon: the head sent something / went away; returns 1 when it is gone. */
-int rrun_daemon_input(struct rrun_job *job);
-/* Daemon: write what is queued for rank 0's stdin; ask for more when it
- * is all taken. */
-void rrun_daemon_stdin(struct rrun_job *job);
-/* Daemon: hand the head the pending fence contribution, if any. */
-void rrun_daemon_fence_out(struct rrun_job *job);
+/* ---------------------------------------------------------------- job.c */
+/* Set up the job state: mode and its operations, hosts (the job takes them
+ * over), the host this process serves (-1: the head) and the namespace
+ * (NULL: a new one). */
+int rrun_job_init(struct rrun_job *job, const struct rrun_options *opt, enum rrun_mode mode,
+                  const struct rrun_mode_ops *ops, struct rrun_host *hosts, int nhosts, int my_host,
+                  const char *nspace);
+void rrun_job_fini(struct rrun_job *job);
+/* Free the per-rank state (environments, masks, buffers, fds). */
+void rrun_ranks_free(struct rrun_job *job);
+/* Free a NULL-terminated array of malloc'd strings and the array. */
+void rrun_env_free(char **env);
 /* The job's rank, or NULL. */
 struct rrun_rank *rrun_rank_of(struct rrun_job *job, int rank);
+/* Wake the main loop (async-signal and thread safe). */
+void rrun_wake(struct rrun_job *job);
+/* Milliseconds of CLOCK_MONOTONIC. */
+long long rrun_now_ms(void);
+/* Start ending the job for `cause` (the first cause wins): signal every
+ * rank (job->ops->signal: SIGTERM, or rrun's own signal); the main loop
+ * sends SIGKILL at kill_at_ms, after the grace time. */
+void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int value);
 /* A rank ended with wait status `status` (skipped_finalize: it connected
  * but never finalized): end the job if that is a failure. */
 void rrun_rank_ended(struct rrun_job *job, struct rrun_rank *r, int status,
                      bool skipped_finalize);
+/* Print the one message that says why the job ended, if any. */
+void rrun_job_say_end(const struct rrun_job *job);
 
 /* ------------------------------------------------------------ session.c */
 /* Make a private directory under $TMPDIR (or /tmp); NULL on error. */
@@ -312,6 +354,13 @@ _Noreturn void rrun_teardown(struct rrun_job *job, int status, void (*last)(stru
 /* From here on a crash of rrun kills the job's ranks and removes the
  * session directory and shm names before rrun dies of its signal. */
 void rrun_crash_guard(struct rrun_job *job);
+
+/* ------------------------------------------------------------ binding.c */
+/* Decide binding and oversubscription; fills rank->cpuset for bound ranks.
+ * Returns 0, or -1 with a message printed. */
+int rrun_binding_plan(struct rrun_job *job, enum rrun_bind mode);
+/* The hwloc topology (hwloc_topology_t), for libpmix; NULL if not loaded. */
+void *rrun_binding_topology(void);
 
 /* ------------------------------------------------------------- report.c */
 enum rrun_report_why { RRUN_REPORT_ASKED, RRUN_REPORT_TIMEOUT };
@@ -340,22 +389,15 @@ int rrun_report_wait_ms(void);
 void rrun_report_check(struct rrun_job *job);
 /* Head: a daemon's RRUN_MSG_REPORT. */
 void rrun_report_add(struct rrun_job *job, struct rrun_buf *p);
-/* Head: send RRUN_MSG_REPORT_ASK to every daemon; how many were asked. */
-int rrun_head_report_ask(struct rrun_job *job);
 /* `rrun --report-pending PID`. */
 int rrun_report_pending_main(const char *pid);
-
-/* ------------------------------------------------------------ binding.c */
-/* Decide binding and oversubscription; fills rank->cpuset for bound ranks.
- * Returns 0, or -1 with a message printed. */
-int rrun_binding_plan(struct rrun_job *job, enum rrun_bind mode);
-/* The hwloc topology (hwloc_topology_t), for libpmix; NULL if not loaded. */
-void *rrun_binding_topology(void);
 
 /* ------------------------------------------------------------- server.c */
 int rrun_server_start(struct rrun_job *job);           /* init + nspace + clients */
 /* (no stop: rrun exits without finalizing it, teardown.c) */
 int rrun_server_setup_fork(struct rrun_job *job, int rank, char ***env);
+/* Daemon: the head's answer to the pending fence (main thread). */
+void rrun_server_fence_done(struct rrun_job *job, const char *data, size_t len);
 
 /* -------------------------------------------------------------- spawn.c */
 /* Can this host start nranks processes at all (kernel.pid_max, ulimit -u)?
@@ -367,10 +409,9 @@ char *rrun_find_program(const char *prog);
 int rrun_spawn_prepare_env(struct rrun_job *job);
 /* fork/exec every rank; 0, or -1 if some rank could not be started. */
 int rrun_spawn_all(struct rrun_job *job, const sigset_t *child_mask);
-/* Send sig to every rank still running. */
+/* Send sig to every rank of this host still running (and their process
+ * group). */
 void rrun_signal_ranks(struct rrun_job *job, int sig);
-/* Free the per-rank state (environments, masks, buffers, fds). */
-void rrun_ranks_free(struct rrun_job *job);
 
 /* ---------------------------------------------------------- supervise.c */
 /* Block the signals rrun handles and return a signalfd for them; the
@@ -379,13 +420,14 @@ int rrun_signals_setup(sigset_t *orig);
 /* The main loop: forward output, react to exits, upcalls, signals and the
  * timeout until every rank is reaped. Sets job->exit_status. */
 void rrun_supervise(struct rrun_job *job, int sig_fd);
-/* Start ending the job for `cause` (the first cause wins): signal every
- * rank (SIGTERM, or rrun's own signal), SIGKILL after the grace time. */
-void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int value);
-/* Print the one message that says why the job ended, if any. */
-void rrun_report_end(const struct rrun_job *job);
 
-/* Wake the main loop (async-signal and thread safe). */
-void rrun_wake(struct rrun_job *job);
+/* --------------------------------------------------------------- head.c */
+/* Run the job over several hosts (this process becomes the head; the job
+ * takes the hosts over); returns rrun's exit status. */
+int rrun_head_main(const struct rrun_options *opt, struct rrun_host *hosts, int nhosts);
+
+/* ------------------------------------------------------------- daemon.c */
+/* `rrun --daemon`: serve one host; returns the daemon's exit status. */
+int rrun_daemon_main(void);
 
 #endif

@@ -112,15 +112,6 @@ char *rrun_find_program(const char *prog)
 
 /* --------------------------------------------------------- environment */
 
-static void env_free(char **env)
-{
-    if (env == NULL)
-        return;
-    for (char **e = env; *e != NULL; e++)
-        free(*e);
-    free(env);
-}
-
 /* A malloc'd copy of environ with malloc'd strings, as
  * PMIx_server_setup_fork needs (it replaces and appends entries). */
 static char **env_copy(void)
@@ -135,7 +126,7 @@ static char **env_copy(void)
         return NULL;
     for (size_t i = 0; i < n; i++)
         if ((env[i] = strdup(environ[i])) == NULL) {
-            env_free(env);
+            rrun_env_free(env);
             return NULL;
         }
     return env;
@@ -361,10 +352,6 @@ void rrun_signal_ranks(struct rrun_job *job, int sig)
 {
     bool any = false;
 
-    if (job->mode == RRUN_HEAD) {
-        rrun_head_signal(job, sig);
-        return;
-    }
     for (int i = 0; i < job->np; i++) {
         struct rrun_rank *r = &job->ranks[i];
 
@@ -376,26 +363,4 @@ void rrun_signal_ranks(struct rrun_job *job, int sig)
     /* The group too: whatever the ranks started goes with them. */
     if (any && job->pgid > 0)
         kill(-job->pgid, sig);
-}
-
-void rrun_ranks_free(struct rrun_job *job)
-{
-    if (job->ranks == NULL)
-        return;
-    for (int i = 0; i < job->np; i++) {
-        struct rrun_rank *r = &job->ranks[i];
-
-        env_free(r->env);
-        if (r->cpuset != NULL)
-            CPU_FREE(r->cpuset);
-        rrun_iof_free(&r->out_buf);
-        rrun_iof_free(&r->err_buf);
-        free(r->abort_msg);
-        if (r->out_fd >= 0)
-            close(r->out_fd);
-        if (r->err_fd >= 0)
-            close(r->err_fd);
-    }
-    free(job->ranks);
-    job->ranks = NULL;
 }

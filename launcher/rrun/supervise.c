@@ -8,8 +8,11 @@
  * Failure policy: the first of these ends the job: a rank killed by a
  * signal, a rank exiting non-zero, a rank exiting after it connected to the
  * PMIx server without calling PMIx_Finalize, PMIx_Abort, the timeout, or a
- * signal to rrun. Ending = signal every rank, SIGKILL the survivors after
- * RRUN_KILL_GRACE_MS, reap them all, then print one message. */
+ * signal to rrun. Ending (rrun_job_end, job.c) = signal every rank, SIGKILL
+ * the survivors after RRUN_KILL_GRACE_MS; this loop reaps them all, then
+ * the caller prints one message. A daemon's loop decides none of it: it
+ * passes output, exits and aborts to the head, and serves the head's
+ * channel, through job->ops (daemon.c fills them). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -24,7 +27,6 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "launcher/rrun/rrun.h"
@@ -32,14 +34,6 @@
 /* Signals rrun forwards to the ranks (unless they were ignored at start,
  * e.g. SIGHUP under nohup: then they stay ignored, ranks included). */
 static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP};
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int rrun_signals_setup(sigset_t *orig)
 {
@@ -70,55 +64,6 @@ int rrun_signals_setup(sigset_t *orig)
 fail:
     perror("rrun: cannot set up signal handling");
     return -1;
-}
-
-void rrun_wake(struct rrun_job *job)
-{
-    ssize_t w = write(job->wake_wr, "", 1); /* full pipe: already awake */
-
-    (void)w;
-}
-
-void rrun_job_end(struct rrun_job *job, enum rrun_end_cause cause, int rank, int value)
-{
-    if (job->cause != RRUN_END_NONE) {
-        /* A second signal to rrun while ending: stop waiting. */
-        if (cause == RRUN_END_RRUN_SIGNAL) {
-            rrun_signal_ranks(job, SIGKILL);
-            job->kill_at_ms = 0;
-        }
-        return;
-    }
-    job->cause = cause;
-    job->cause_rank = rank;
-    job->cause_value = value;
-    switch (cause) {
-    case RRUN_END_SIGNALED:
-    case RRUN_END_RRUN_SIGNAL:
-        job->exit_status = 128 + value;
-        break;
-    case RRUN_END_EXIT:
-        job->exit_status = value;
-        break;
-    case RRUN_END_ABORT:
-        /* The code as given; the OS keeps 8 bits, and a failure must not
-         * turn into success by truncation (256 -> 0): then 1. */
-        job->exit_status = value & 0xff;
-        if (value != 0 && job->exit_status == 0)
-            job->exit_status = 1;
-        break;
-    case RRUN_END_TIMEOUT:
-        job->exit_status = RRUN_EXIT_TIMEOUT;
-        break;
-    case RRUN_END_DAEMON:
-        job->exit_status = value > 0 && value < 256 ? value : 1;
-        break;
-    default:
-        job->exit_status = 1;
-        break;
-    }
-    rrun_signal_ranks(job, cause == RRUN_END_RRUN_SIGNAL ? value : SIGTERM);
-    job->kill_at_ms = now_ms() + RRUN_KILL_GRACE_MS;
 }
 
 /* A rank of this host that is dying or dead but not yet reaped: a zombie,
@@ -169,7 +114,7 @@ static void rank_reaped(struct rrun_job *job, struct rrun_rank *r, int status)
         rrun_buf_u32(&b, (uint32_t)r->rank);
         rrun_buf_u32(&b, (uint32_t)status);
         rrun_buf_u32(&b, skipped_finalize);
-        rrun_daemon_send(job, RRUN_MSG_EXITED, &b);
+        job->ops->send_head(job, RRUN_MSG_EXITED, &b);
         rrun_buf_free(&b);
     } else {
         rrun_rank_ended(job, r, status, skipped_finalize);
@@ -201,7 +146,7 @@ static void send_abort(struct rrun_job *job, struct rrun_rank *r)
     rrun_buf_u32(&b, (uint32_t)r->rank);
     rrun_buf_u32(&b, (uint32_t)code);
     rrun_buf_str(&b, msg);
-    rrun_daemon_send(job, RRUN_MSG_ABORT, &b);
+    job->ops->send_head(job, RRUN_MSG_ABORT, &b);
     rrun_buf_free(&b);
 }
 
@@ -238,7 +183,7 @@ static void check_upcalls(struct rrun_job *job, bool no_wait)
         return;
     }
     if (job->cause == RRUN_END_NONE && !no_wait) {
-        long long now = now_ms();
+        long long now = rrun_now_ms();
         bool dying = false;
 
         for (int i = 0; i < job->np && !dying; i++) {
@@ -281,25 +226,6 @@ static struct rrun_rank *rank_of_pid(struct rrun_job *job, pid_t pid)
         if (job->ranks[i].pid == pid)
             return &job->ranks[i];
     return NULL;
-}
-
-struct rrun_rank *rrun_rank_of(struct rrun_job *job, int rank)
-{
-    if (rank < job->first_rank || rank >= job->first_rank + job->np)
-        return NULL;
-    return &job->ranks[rank - job->first_rank];
-}
-
-void rrun_rank_ended(struct rrun_job *job, struct rrun_rank *r, int status, bool skipped_finalize)
-{
-    r->reaped = true;
-    r->wait_status = status;
-    if (WIFSIGNALED(status))
-        rrun_job_end(job, RRUN_END_SIGNALED, r->rank, WTERMSIG(status));
-    else if (WEXITSTATUS(status) != 0)
-        rrun_job_end(job, RRUN_END_EXIT, r->rank, WEXITSTATUS(status));
-    else if (skipped_finalize)
-        rrun_job_end(job, RRUN_END_NOFINALIZE, r->rank, 0);
 }
 
 /* Reap every exited child; returns how many ranks were reaped. The exit
@@ -350,7 +276,7 @@ static void forward(struct rrun_job *job, struct rrun_rank *r, bool is_err)
         rrun_buf_u32(&b, (uint32_t)r->rank);
         rrun_buf_u32(&b, (uint32_t)out);
         rrun_buf_bytes(&b, buf, (size_t)n);
-        rrun_daemon_send(job, RRUN_MSG_OUT, &b);
+        job->ops->send_head(job, RRUN_MSG_OUT, &b);
         rrun_buf_free(&b);
         return;
     }
@@ -411,7 +337,7 @@ static void handle_signals(struct rrun_job *job, int sig_fd, bool *child_exited)
 /* Milliseconds until the next deadline, or -1. */
 static int next_timeout(const struct rrun_job *job, long long timeout_at)
 {
-    long long now = now_ms(), next = -1;
+    long long now = rrun_now_ms(), next = -1;
 
     if (timeout_at > 0 && job->cause == RRUN_END_NONE)
         next = timeout_at;
@@ -443,7 +369,7 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
         rrun_job_end(job, RRUN_END_SPAWN, -1, 0);
     }
     if (job->opt->timeout > 0)
-        timeout_at = now_ms() + (long long)(job->opt->timeout * 1000.0 + 0.5);
+        timeout_at = rrun_now_ms() + (long long)(job->opt->timeout * 1000.0 + 0.5);
     for (int i = 0; i < job->np; i++)
         live += job->ranks[i].pid > 0;
 
@@ -496,15 +422,15 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
         }
         check_upcalls(job, false);
         if (job->mode == RRUN_DAEMON)
-            rrun_daemon_fence_out(job);
+            job->ops->fence_out(job);
         if (!head_gone && nfds > 2 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
-            rrun_daemon_input(job)) {
+            job->ops->read_head(job)) {
             /* The head is gone: nobody is left to report to. */
             head_gone = true;
             rrun_job_end(job, RRUN_END_RRUN_SIGNAL, -1, SIGKILL);
         }
         if (stdin_k >= 0 && (fds[stdin_k].revents & (POLLOUT | POLLERR | POLLHUP)))
-            rrun_daemon_stdin(job);
+            job->ops->feed_stdin(job);
         handle_signals(job, sig_fd, &child_exited);
         if (child_exited)
             live -= reap(job);
@@ -519,13 +445,13 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
 
         /* the timeout: first the report of what every rank waits for,
          * then the end (rrun_report_check ends the job) */
-        if (timeout_at > 0 && job->cause == RRUN_END_NONE && now_ms() >= timeout_at) {
+        if (timeout_at > 0 && job->cause == RRUN_END_NONE && rrun_now_ms() >= timeout_at) {
             timeout_at = 0;
             /* (a daemon has no timeout of its own: the head decides) */
             rrun_report_timeout(job);
         }
         rrun_report_check(job);
-        if (job->kill_at_ms > 0 && now_ms() >= job->kill_at_ms) {
+        if (job->kill_at_ms > 0 && rrun_now_ms() >= job->kill_at_ms) {
             rrun_signal_ranks(job, SIGKILL);
             job->kill_at_ms = 0;
         }
@@ -539,61 +465,4 @@ void rrun_supervise(struct rrun_job *job, int sig_fd)
     drain(job);
     free(fds);
     free(owner);
-}
-
-void rrun_report_end(const struct rrun_job *job)
-{
-    const struct rrun_rank *r = rrun_rank_of((struct rrun_job *)job, job->cause_rank);
-    long pid = r != NULL ? (long)r->pid : 0;
-    int rank = job->cause_rank;
-    char who[400];
-
-    /* "rank 3 (pid 1234)", and " on HOST" when the job spans hosts. */
-    if (job->mode == RRUN_HEAD && r != NULL)
-        snprintf(who, sizeof(who), "rank %d (pid %ld on %s)", rank, pid, job->hosts[r->host].name);
-    else
-        snprintf(who, sizeof(who), "rank %d (pid %ld)", rank, pid);
-    switch (job->cause) {
-    case RRUN_END_SIGNALED:
-        fprintf(stderr, "rrun: %s was killed by signal %d (%s); ending the job\n", who,
-                job->cause_value, strsignal(job->cause_value));
-        break;
-    case RRUN_END_EXIT:
-        fprintf(stderr, "rrun: %s exited with status %d; ending the job\n", who, job->cause_value);
-        break;
-    case RRUN_END_NOFINALIZE:
-        fprintf(stderr, "rrun: %s exited without calling MPI_Finalize; ending the job\n", who);
-        break;
-    case RRUN_END_ABORT: {
-        char msg[sizeof(job->abort_msg)];
-        size_t len;
-
-        /* Read under no lock: the first abort is never overwritten. */
-        snprintf(msg, sizeof(msg), "%s", job->abort_msg);
-        len = strlen(msg);
-        while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
-            msg[--len] = '\0';
-        if (len > 0)
-            fprintf(stderr, "rrun: %s called MPI_Abort with code %d: %s\n", who, job->cause_value,
-                    msg);
-        else
-            fprintf(stderr, "rrun: %s called MPI_Abort with code %d\n", who, job->cause_value);
-        break;
-    }
-    case RRUN_END_TIMEOUT:
-        fprintf(stderr, "rrun: job exceeded the %s of %s s; ending it\n", job->opt->timeout_from,
-                job->opt->timeout_text);
-        break;
-    case RRUN_END_RRUN_SIGNAL:
-        fprintf(stderr, "rrun: received signal %d (%s); ending the job\n", job->cause_value,
-                strsignal(job->cause_value));
-        break;
-    case RRUN_END_DAEMON:
-        fprintf(stderr, "rrun: host %s: %s; ending the job\n", job->hosts[job->cause_host].name,
-                job->cause_text);
-        break;
-    case RRUN_END_SPAWN:
-    case RRUN_END_NONE:
-        break;
-    }
 }

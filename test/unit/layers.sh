@@ -1,9 +1,11 @@
 #!/bin/bash
 # The layer rule (test/tools/layers.sh): no floor includes or calls one
-# above it, in the tree as built; and the check itself finds a breach of
-# each kind in a small made-up tree.
+# above it, in the tree as built; no circle of calls among rrun's files
+# nor among the verbs plug-in's (test/tools/cycles.sh); and each check
+# finds what it looks for in a small made-up tree.
 . "$RD_SRCDIR/test/tap.sh"
 check="$RD_SRCDIR/test/tools/layers.sh"
+cycles="$RD_SRCDIR/test/tools/cycles.sh"
 tap_tmpdir
 T=$TAP_TMP
 cd "$RD_BUILDDIR" || exit 1
@@ -45,4 +47,57 @@ runtime/base/low.c:2 includes runtime/api/top.h
 transports/t.c:1 includes runtime/objects/comm.h
 runtime/objects/comm calls rd_up (collectives/hier)" "a made-up tree: each breach found, once, and nothing else"
 is "$rc" 1 "a breach makes the check exit 1"
+
+# rrun's files form layers (ARCHITECTURE.md, "rrun's layers"), and so do
+# the verbs plug-in's: no file calls, directly or round a loop, a file
+# that calls it.
+cd "$RD_BUILDDIR" || exit 1
+# objects whose source is still there (a build tree keeps those of files
+# since removed or renamed, whose symbols would be taken twice)
+live() {
+    while read -r o; do
+        d=$(dirname "$o"); d=${d%/.libs}
+        b=$(basename "$o" .o); b=${b#*_la-}; b=${b#rrun-}
+        [ -f "$RD_SRCDIR/$d/$b.c" ] && printf '%s\n' "$o"
+    done
+}
+mapfile -t robjs < <(find launcher/rrun -name 'rrun-*.o' | sort | live)
+ok $([ "${#robjs[@]}" -ge 16 ]; echo $?) "rrun's objects are there to read (${#robjs[@]})"
+out=$("$cycles" "${robjs[@]}")
+rc=$?
+is "$out" "" "no circle of calls among rrun's files"
+is "$rc" 0 "the check exits 0 on rrun"
+mapfile -t vobjs < <(find transports/verbs -path '*/.libs/rdmpi_tl_verbs_la-*.o' | sort | live)
+if [ "${#vobjs[@]}" -gt 0 ]; then
+    out=$("$cycles" "${vobjs[@]}")
+    rc=$?
+    is "$out" "" "no circle of calls among the verbs plug-in's files (${#vobjs[@]})"
+    is "$rc" 0 "the check exits 0 on verbs"
+else
+    skip "no circle among the verbs plug-in's files: not built (no libibverbs)"
+    skip "the check exits 0 on verbs: not built"
+fi
+# A made-up program: a circle of three files, one of two, a file called
+# from a circle that calls nothing back, and a file calling itself.
+mkdir -p "$T/c/launcher/rrun"
+cc_c() { printf '%s\n' "$2" | cc -x c -c -o "$T/c/launcher/rrun/rrun-$1.o" -; }
+cc_c a 'void rb(void); void rd(void); void ra(void) { rb(); rd(); }'
+cc_c b 'void rc(void); void rb(void) { rc(); }'
+cc_c c 'void ra(void); void rc(void) { ra(); }'
+cc_c d 'void rd2(void) { } void rd(void) { rd2(); }'
+cc_c e 'void rf(void); void re(void) { rf(); }'
+cc_c f 'void re(void); void rf(void) { re(); }'
+out=$(cd "$T/c" && "$cycles" launcher/rrun/rrun-?.o)
+rc=$?
+is "$out" "cycle: launcher/rrun/a launcher/rrun/b launcher/rrun/c
+  launcher/rrun/a -> launcher/rrun/b: rb
+  launcher/rrun/b -> launcher/rrun/c: rc
+  launcher/rrun/c -> launcher/rrun/a: ra
+cycle: launcher/rrun/e launcher/rrun/f
+  launcher/rrun/e -> launcher/rrun/f: rf
+  launcher/rrun/f -> launcher/rrun/e: re" "a made-up program: each circle named with its files and calls, nothing else"
+is "$rc" 1 "a circle makes the check exit 1"
+out=$(cd "$T/c" && "$cycles" launcher/rrun/rrun-a.o launcher/rrun/rrun-b.o launcher/rrun/rrun-d.o)
+rc=$?
+is "$out/$rc" "/0" "without the file that closes it, no circle: no output, exit 0"
 done_testing

@@ -7,7 +7,9 @@
  *                   or through librdmacm (iWARP, or asked for), lazily
  *   verbs_data.c    the data path: eager active messages through a shared
  *                   receive queue with credits, RDMA read/write, atomics,
- *                   completions and errors
+ *                   completions and errors; its set-up and progress here,
+ *                   the rest in verbs_buf.c, verbs_sq.c, verbs_am.c,
+ *                   verbs_rma.c and verbs_report.c (verbs_data.h)
  *   verbs_rcache.c  the registration cache (verbs_rcache.h)
  *
  * ARCHITECTURE.md ("verbs") explains the design; transports/README.md the
@@ -277,7 +279,7 @@ void vb_wire_qp_init_attr(vb_tl *tl, struct ibv_qp_init_attr *a);
 rd_status vb_ep_new(vb_tl *tl, int peer, vb_ep **out);
 void vb_ep_free(vb_tl *tl, vb_ep *ep);
 
-/* ------------------------------------------------------------ data path (verbs_data.c) */
+/* ------------------------------------------------------------ data path (verbs_data.h lists its files) */
 
 rd_status vb_data_open(vb_tl *tl);
 void vb_data_close(vb_tl *tl);
