@@ -32,8 +32,8 @@ TESTS += test/launcher/sanitizers.sh
 endif
 rd_san_tests = \
 	test/unit/symbols.sh \
-	test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
-	test/unit/self_transport test/unit/shm_xmap \
+	test/unit/shm_ring test/unit/shm_segment test/unit/tl_contract_shm \
+	test/unit/tl_contract_self test/unit/shm_xmap \
 	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched \
 	test/mpi/p2p_order.sh test/mpi/p2p_wild.sh test/mpi/p2p_probe.sh \
 	test/mpi/p2p_wait.sh test/mpi/p2p_sync.sh test/mpi/p2p_trunc.sh \
@@ -51,8 +51,8 @@ rd_san_tests = \
 	test/launcher/sanitizers.sh
 # the programs they run
 rd_san_progs = \
-	test/unit/shm_ring test/unit/shm_segment test/unit/shm_transport \
-	test/unit/self_transport test/unit/shm_xmap \
+	test/unit/shm_ring test/unit/shm_segment test/unit/tl_contract_shm \
+	test/unit/tl_contract_self test/unit/shm_xmap \
 	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched \
 	test/mpi/p2p_order test/mpi/p2p_wild test/mpi/p2p_probe test/mpi/p2p_wait \
 	test/mpi/p2p_sync test/mpi/p2p_trunc test/mpi/p2p_cancel test/mpi/p2p_persist \

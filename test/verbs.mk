@@ -21,11 +21,11 @@ test_unit_verbs_select_SOURCES = test/unit/verbs_select.c transports/verbs/verbs
 test_unit_verbs_select_CFLAGS = $(RD_TL_TEST_CFLAGS) $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS)
 test_unit_verbs_select_LDADD = $(RD_TL_TEST_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS)
 
-# the transport through its contract, two forked ranks, a stubbed job
-# service: run by test/mpi/verbs_suite.sh where a device is
-check_PROGRAMS += test/unit/verbs_unit
-test_unit_verbs_unit_SOURCES = test/unit/verbs_unit.c test/unit/tl_harness.h $(RD_TL_VERBS_SOURCES) runtime/base/error.c \
+# the transport contract test (test/unit/tl_contract.c) on verbs, two forked
+# ranks, a stubbed job service: run by test/mpi/verbs_suite.sh where a device is
+check_PROGRAMS += test/unit/tl_contract_verbs
+test_unit_tl_contract_verbs_SOURCES = test/unit/tl_contract.c $(RD_TL_VERBS_SOURCES) runtime/base/error.c \
 	runtime/base/report.c
-test_unit_verbs_unit_CFLAGS = $(RD_TL_TEST_CFLAGS) $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS)
-test_unit_verbs_unit_LDADD = $(RD_TL_TEST_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS) $(UCM_LIBS)
+test_unit_tl_contract_verbs_CFLAGS = $(RD_TL_TEST_CFLAGS) $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS) $(HWLOC_CFLAGS) -DTL_VERBS
+test_unit_tl_contract_verbs_LDADD = $(RD_TL_TEST_LIBS) $(IBVERBS_LIBS) $(RDMACM_LIBS) $(HWLOC_LIBS) $(UCM_LIBS)
 endif

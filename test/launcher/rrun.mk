@@ -27,6 +27,7 @@ test_progs_rrun_fail_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 test_progs_rrun_fail_LDADD = $(PMIX_LIBS)
 # No PMIx: shows its binding, environment, and writes output patterns.
 test_progs_rrun_probe_SOURCES = test/progs/rrun_probe.c
+test_progs_rrun_probe_LDADD =
 # MPI_Abort through librdmpi.
 test_progs_rrun_mpi_abort_SOURCES = test/progs/rrun_mpi_abort.c
 test_progs_rrun_mpi_abort_LDADD = librdmpi.la
@@ -37,12 +38,6 @@ test_progs_rrun_intruder_SOURCES = test/progs/rrun_intruder.c
 test_progs_rrun_intruder_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 test_progs_rrun_intruder_LDADD = $(PMIX_LIBS)
 # Every kind of traffic until told to stop, for killing ranks at random.
-check_PROGRAMS += test/progs/rrun_busy
-test_progs_rrun_busy_SOURCES = test/progs/rrun_busy.c
-test_progs_rrun_busy_LDADD = librdmpi.la
-test_progs_rrun_busy_LDFLAGS = -no-install $(AM_LDFLAGS)
+RD_MPI_PROGS += test/progs/rrun_busy
 # Jobs that hang on purpose, for rrun's report of what every rank waits for.
-check_PROGRAMS += test/mpi/hang
-test_mpi_hang_SOURCES = test/mpi/hang.c
-test_mpi_hang_LDADD = librdmpi.la
-test_mpi_hang_LDFLAGS = -no-install $(AM_LDFLAGS)
+RD_MPI_PROGS += test/mpi/hang

@@ -12,7 +12,4 @@ TESTS += $(rd_tools_tests)
 EXTRA_DIST += $(rd_tools_tests)
 
 # A rank that exits without MPI_Finalize (the Slurm tests' failing rank).
-check_PROGRAMS += test/progs/mpi_exit
-test_progs_mpi_exit_SOURCES = test/progs/mpi_exit.c
-test_progs_mpi_exit_LDADD = librdmpi.la
-test_progs_mpi_exit_LDFLAGS = -no-install $(AM_LDFLAGS)
+RD_MPI_PROGS += test/progs/mpi_exit

@@ -1,16 +1,18 @@
 #!/bin/bash
-# The libfabric transport: the test programs with every rank pair going
-# through the tcp;ofi_rxm provider on the loopback device only
-# (transport_suite, lib.sh).
+# The libfabric transport at the MPI level: what it changes there, with
+# every rank pair going through the tcp;ofi_rxm provider on the loopback
+# device only (transport_suite, lib.sh). The transport itself, in both
+# registration modes: test/unit/tl_contract_ofi.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
+# p2p_large's 2 GiB over loopback TCP, pipelined, took over 120 s on a
+# loaded host (2 cores beside the verbs VM): the limit p2p_large.sh has
+P2P_TIMEOUT=300
 transport_suite ofi "FI_PROVIDER=tcp FI_TCP_IFACE=lo"
 # Providers that need local buffers registered (FI_MR_LOCAL, as verbs;ofi_rxm
 # does): the same path forced on tcp, with the rendezvous protocols.
 mrl="RDMPI_TRANSPORTS=ofi FI_PROVIDER=tcp FI_TCP_IFACE=lo RDMPI_OFI_MR_LOCAL=1"
-for prog in p2p_order p2p_stress p2p_large coll; do
-    p2p_check "$mrl" 3 "$RD_BUILDDIR/test/mpi/$prog"
-done
+p2p_check "$mrl" 3 "$RD_BUILDDIR/test/mpi/coll"
 for proto in get put; do
     p2p_check "$mrl RDMPI_EAGER_LIMIT=1 RDMPI_RNDV_PROTOCOL=$proto" 2 "$RD_BUILDDIR/test/mpi/p2p_large"
 done

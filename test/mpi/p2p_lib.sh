@@ -3,7 +3,13 @@
 #
 # p2p_check "ENV" NP PROG [ARGS...]: as mpi_check, with the environment
 #   settings ENV ("VAR=val VAR2=val", may be empty) given to every rank and
-#   named in each test point. The job's whole output stays in P2P_OUT; a
+#   named in each test point. One point per distinct check (the text after
+#   "ok [rank R] "), which passes only if every rank that made it passed it
+#   every time (the point names those ranks; a comment the ranks that
+#   failed it); then one point that every rank said "done" with no failure
+#   after printing as many checks as it counted (so a check a rank made but
+#   whose line went missing fails it, and a comment names the rank), and
+#   one for rrun's exit status. The job's whole output stays in P2P_OUT; a
 #   comment gives the job's wall time.
 # P2P_PROTOCOLS: the settings under which the size-sensitive programs run:
 #   the defaults; every message above 1 byte by rendezvous with each
@@ -26,21 +32,28 @@ P2P_PROTOCOLS=(
 
 p2p_check() {
     local envs=$1 np=$2; shift 2
-    local out rc line done_lines label t0=$SECONDS
+    local out rc line done_lines label t0=$SECONDS res desc ranks bad
     label="np=$np${envs:+ $envs}"
     # shellcheck disable=SC2086 # ENV is a list of words
     out=$(env $envs timeout -k 10 "${P2P_TIMEOUT:-120}" ${RD_P2P_LAUNCHER:-rrun -np} "$np" "$@" 2>&1); rc=$?
     P2P_OUT=$out
     echo "# $label $(basename "$1"): $((SECONDS - t0)) s" # (where the time goes)
-    while IFS= read -r line; do
-        case "$line" in
-        "ok "*) ok 0 "$label ${line#ok }" ;;
-        "not ok "*) ok 1 "$label ${line#not ok }" ;;
-        "#"*) echo "$line" ;;
-        esac
-    done <<<"$out"
-    done_lines=$(printf '%s\n' "$out" | grep -c '^done \[rank [0-9]*\] [0-9]* checks, 0 failed$')
-    is "$done_lines" "$np" "$label: all $np ranks of $(basename "$1") finished their checks"
+    printf '%s\n' "$out" | grep '^#'
+    # one point per distinct check (p2p_points; a here-string, not a
+    # process substitution: the RDMA VM has no /dev/fd)
+    local points=0
+    while IFS=$'\t' read -r res desc ranks bad; do
+        [ -n "$res" ] || continue
+        ok "$res" "$label $desc [rank $ranks]"
+        [ -z "$bad" ] || diag "not ok on rank $bad"
+        points=$((points + 1))
+    done <<<"$(printf '%s\n' "$out" | p2p_points)"
+    # (checks printed, but no point made of them: this function is broken)
+    [ "$points" -gt 0 ] || ! printf '%s\n' "$out" | grep -qE '^(not )?ok \[rank [0-9]+\] ' ||
+        ok 1 "$label: the checks of $(basename "$1") became test points"
+    done_lines=$(printf '%s\n' "$out" | p2p_done_check "$np")
+    is "$done_lines" "$np" "$label: all $np ranks of $(basename "$1") finished their checks, every one reported"
+    [ "$done_lines" = "$np" ] || diag "$(printf '%s\n' "$out" | p2p_done_check "$np" explain)"
     is "$rc" 0 "$label: exit status of $(basename "$1")"
     [ "$rc" -eq 0 ] || diag "$(printf '%s\n' "$out" | grep -Ev '^(not )?ok |^#|^rrun:  ' | tail -n 30)"
     # a job rrun ended at its time limit: what every rank waited in, and
@@ -48,6 +61,45 @@ p2p_check() {
     if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q '^rrun: what the ranks are waiting for'; then
         diag "$(printf '%s\n' "$out" | grep -E '^rrun:   rank |^rrun:       (verbs|[0-9]+ messages? to)' | head -n 40)"
     fi
+}
+
+# p2p_points: the "ok [rank R] CHECK" / "not ok [rank R] CHECK (file:line:
+# cond)" lines of a job (stdin) as one line per distinct CHECK, in the
+# order first seen: "STATUS<TAB>CHECK<TAB>RANKS<TAB>FAILED-RANKS", STATUS 0
+# when every line of that check, on every rank that made it, was "ok".
+p2p_points() {
+    awk '
+    match($0, /^(not )?ok \[rank [0-9]+\] /) {
+        bad = ($0 ~ /^not /)
+        head = substr($0, 1, RLENGTH)
+        d = substr($0, RLENGTH + 1)
+        r = head; sub(/^.*\[rank /, "", r); sub(/\] $/, "", r)
+        if (bad) sub(/ \([^ ]*\.[ch]:[0-9]+: .*\)$/, "", d)
+        if (!(d in seen)) { seen[d] = 1; order[++n] = d }
+        if (!((d, r) in had)) { had[d, r] = 1; ranks[d] = ranks[d] (ranks[d] == "" ? "" : ",") r }
+        if (bad && !((d, r) in hadbad)) { hadbad[d, r] = 1; fail[d] = fail[d] (fail[d] == "" ? "" : ",") r }
+    }
+    END { for (i = 1; i <= n; i++) { d = order[i]; printf "%d\t%s\t%s\t%s\n", (fail[d] != ""), d, ranks[d], fail[d] } }'
+}
+
+# p2p_done_check NP [explain]: how many of the NP ranks said "done [rank R]
+# N checks, 0 failed" having printed exactly N "ok"/"not ok" lines (stdin:
+# the job's output); with explain, what is wrong with each other rank.
+p2p_done_check() {
+    awk -v np="$1" -v explain="${2:-}" '
+    match($0, /^(not )?ok \[rank [0-9]+\] /) { r = substr($0, 1, RLENGTH); sub(/^.*\[rank /, "", r); sub(/\] $/, "", r); lines[r]++ }
+    /^done \[rank [0-9]+\] [0-9]+ checks, [0-9]+ failed$/ { r = $3; sub(/\]$/, "", r); said[r] = $4; failed[r] = $6; done_n[r]++ }
+    END {
+        good = 0
+        for (r = 0; r < np; r++) {
+            if (done_n[r] == 1 && failed[r] == 0 && said[r] == lines[r] + 0) { good++; continue }
+            if (explain == "") continue
+            if (done_n[r] != 1) printf "rank %d: %d done lines\n", r, done_n[r]
+            else if (failed[r] != 0) printf "rank %d: %d of its checks failed\n", r, failed[r]
+            else printf "rank %d: said %d checks, printed %d\n", r, said[r], lines[r]
+        }
+        if (explain == "") print good
+    }'
 }
 
 # p2p_suite NAME "NPS" NP: test/mpi/NAME with the default settings on each

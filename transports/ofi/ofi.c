@@ -324,6 +324,10 @@ static rd_status ofi_am_send(rd_ep *base, unsigned id, const void *hdr, size_t h
     struct ofi_hdr h = {tl->rank, id, (uint32_t)hlen, 0};
     size_t total = sizeof(h) + hlen + len;
     struct ofi_send *s;
+    /* (the contract: a pooled send buffer and the peer's receive buffers
+     * hold no more) */
+    if (hlen > RD_AM_HDR_MAX || hlen + len > OFI_AM_MAX)
+        return RD_ERR_ARG;
     if (tl->mr_local) {
         if (!tl->send_free)
             return RD_ERR_AGAIN; /* every registered buffer is in flight */

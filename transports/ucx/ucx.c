@@ -238,6 +238,8 @@ static rd_status ucx_am_send(rd_ep *base, unsigned id, const void *hdr, size_t h
     ucx_ep *e = (ucx_ep *)base;
     ucx_tl *tl = (ucx_tl *)base->tl;
     unsigned char h[sizeof(struct ucx_hdr) + RD_AM_HDR_MAX];
+    if (hlen > RD_AM_HDR_MAX || hlen + len > UCX_AM_MAX) /* (the contract; h holds no more) */
+        return RD_ERR_ARG;
     size_t total = ucx_header(h, tl, id, hdr, hlen);
     /* straight from the caller's buffers, if UCX can finish at once */
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL,
@@ -459,6 +461,8 @@ static rd_status ucx_rndv_send(rd_ep *base, unsigned id, const void *hdr, size_t
 {
     ucx_ep *e = (ucx_ep *)base;
     ucx_tl *tl = (ucx_tl *)base->tl;
+    if (hlen > RD_AM_HDR_MAX)
+        return RD_ERR_ARG;
     struct ucx_rndv *x = malloc(sizeof(*x));
     if (!x)
         return RD_ERR_NOMEM;
