@@ -14,7 +14,6 @@
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/op.h"
 #include "runtime/p2p/p2p.h"
-#include "runtime/p2p/wire.h"
 
 /* Schedules being advanced by the progress engine, oldest first, and a
  * small cache of finished ones (their step arrays kept) so that a blocking
@@ -409,7 +408,7 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
         return;
     }
     if (op->push)
-        r->rndv_hint = RD_RNDV_PUT;
+        r->flags = RD_SEND_EXCHANGE;
     rd_status st = kind == RD_REQ_SEND ? rd_p2p_start_send(r) : rd_p2p_start_recv(r);
     if (st != RD_OK) {
         /* not started: it will never complete; mark it so */
@@ -419,12 +418,14 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
 }
 
 /* Sends in a round (between two WAITs) in which this rank also receives
- * are two-way traffic: every core is busy with its own outgoing data, so
- * each pushes its own (rendezvous by put: the sender's core copies, from
- * its cache, what it has often just written or received), instead of
- * splitting each copy between two cores, which pays off for one-way
- * traffic (a broadcast tree). Measured, 1 MiB: allgather on 2 ranks 47 us
- * by put against 135 by split; ring allgather on 4 ranks 471 against 620. */
+ * are two-way traffic: every core is busy with its own outgoing data. The
+ * schedule says so (RD_SEND_EXCHANGE), and the engine's protocol table
+ * maps that to a push by each sender (rendezvous by put: the sender's core
+ * copies, from its cache, what it has often just written or received),
+ * instead of splitting each copy between two cores, which pays off for
+ * one-way traffic (a broadcast tree). Measured, 1 MiB: allgather on 2
+ * ranks 47 us by put against 135 by split; ring allgather on 4 ranks 471
+ * against 620. */
 static void mark_exchanges(struct rd_sched *s)
 {
     s->marked = 1;

@@ -29,7 +29,8 @@ runtime/base/params_tools.def: $(rd_params_tools)
 # engine's unit tests on the fake transport (test/unit.mk).
 RD_P2P_SOURCES = \
 	runtime/p2p/request.c runtime/p2p/request.h \
-	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.c \
+	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.h runtime/p2p/engine.c \
+	runtime/p2p/peers.c runtime/p2p/match.c runtime/p2p/rndv.c runtime/p2p/progress.c \
 	runtime/p2p/bsend.c runtime/p2p/bsend.h runtime/p2p/tl_peers.c
 
 lib_LTLIBRARIES += librdmpi.la

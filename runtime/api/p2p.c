@@ -109,6 +109,8 @@ send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype
     if (dest == MPI_PROC_NULL) {
         proc_null_status(&req->status);
         rd_req_complete(req);
+    } else if (mode == RD_MODE_STANDARD) {
+        st = rd_p2p_start_send_missed(req); /* on from the fast path's miss */
     } else {
         st = rd_p2p_start_send(req);
     }

@@ -22,6 +22,13 @@ enum rd_req_kind {
     RD_REQ_COLL, /* a nonblocking collective: completes with its schedule */
 };
 enum rd_send_mode { RD_MODE_STANDARD = 0, RD_MODE_SYNC, RD_MODE_READY, RD_MODE_BUFFERED };
+/* What a send's caller knows of the traffic around it (a request's flags):
+ * a meaning, not a protocol; each peer's protocol table (runtime/p2p/
+ * engine.h) says which protocol serves it. */
+enum rd_send_flags {
+    RD_SEND_EXCHANGE = 1, /* two-way traffic: the receiver sends in the same round too, so
+                           * its core is busy with its own data (collectives/sched.c) */
+};
 
 
 struct rd_request_s {
@@ -36,7 +43,7 @@ struct rd_request_s {
     uint8_t posted;        /* receive waiting in a posted queue */
     uint8_t pending;       /* split rendezvous: events still awaited */
     uint8_t raw;           /* bytes is preset: buf holds that many packed bytes */
-    uint8_t rndv_hint;     /* send: rendezvous protocol to use under RDMPI_RNDV_PROTOCOL=auto (0: the size decides) */
+    uint8_t flags;         /* send: what the caller knows of the traffic (enum rd_send_flags) */
     _Atomic int done;
     int error;             /* MPI error class of the operation */
     MPI_Status status;
