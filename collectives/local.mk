@@ -1,4 +1,4 @@
-# collectives/: algorithms as schedules on the p2p engine (see ARCHITECTURE.md).
+# collectives/: algorithms as schedules on the p2p engine (see collectives/README.md).
 librdmpi_la_SOURCES += \
 	collectives/agree.c collectives/agree.h collectives/sched.c collectives/sched.h collectives/algorithms.h collectives/select.c \
 	collectives/util.c collectives/barrier.c collectives/bcast.c collectives/reduce.c \

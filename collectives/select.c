@@ -9,7 +9,7 @@
  * of the node's memory (its node table), and each blocking call walks
  * that short list (algorithms.h: rd_coll_node_run). The defaults
  * come from bench/coll measurements on a 2-core node over shared memory
- * (see ARCHITECTURE.md, "Collectives"). RDMPI_COLL_<NAME> forces an
+ * (see collectives/README.md). RDMPI_COLL_<NAME> forces an
  * algorithm; one that cannot serve a call (a commutative-only algorithm
  * with a non-commutative op) falls back to the table. */
 #include "config.h"

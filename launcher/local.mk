@@ -1,5 +1,6 @@
 # launcher/: the compiler wrappers rdmpicc / rdmpicxx and rdmpi_info
 # (rrun has its own launcher/rrun/local.mk).
+EXTRA_DIST += launcher/README.md
 
 # ---------------------------------------------------------------- rdmpi_info
 bin_PROGRAMS += launcher/rdmpi_info

@@ -1,5 +1,7 @@
 # runtime/: the floors of the library (ARCHITECTURE.md, "Layers"): base/
-# services, objects/, p2p/, api/ (the MPI_* entry points).
+# services, objects/, p2p/, api/ (the MPI_* entry points). Each has a README.
+EXTRA_DIST += runtime/base/README.md runtime/objects/README.md \
+	runtime/p2p/README.md runtime/api/README.md
 
 # Services that the launcher tools share with the library.
 noinst_LTLIBRARIES += librdutil.la

@@ -1,6 +1,6 @@
 # test/datatype.mk: derived datatypes, the pack engine, packing, datatype
-# attributes, and non-contiguous point-to-point (see ARCHITECTURE.md,
-# "Datatypes").
+# attributes, and non-contiguous point-to-point (see runtime/objects/README.md,
+# "Datatypes", and runtime/p2p/README.md, "Non-contiguous data").
 
 # the engine, one process, linked directly (librdmpi exports only MPI_*)
 check_PROGRAMS += test/unit/dtengine

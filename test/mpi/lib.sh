@@ -35,7 +35,7 @@ SUITE_SIZED_PROGS="p2p_sync p2p_types p2p_dtypes p2p_large"
 # connecting at once), and connections on first use only. What the
 # transport itself does is its contract test's (test/unit/tl_contract_NAME),
 # and the rest of SUITE_PROGS runs over shm: the engine and the layers above
-# it are the same code whatever the transport (ARCHITECTURE.md, "Tests").
+# it are the same code whatever the transport (test/README.md).
 # Skips everything when this build has no such transport.
 transport_suite() {
     local name=$1 base="RDMPI_TRANSPORTS=$1 $2" prog proto

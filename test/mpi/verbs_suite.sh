@@ -87,8 +87,8 @@ suite() {
 # 64 receives and sends at once per pair (p2p_storm), and rendezvous by
 # RDMA read and by RDMA write on a connection made by the first message
 # (p2p_large). The whole suite runs once, over PMIx on RoCE (rxe0); siw0
-# (iWARP, rdma_cm) and rxe0 over rdma_cm run this: ARCHITECTURE.md,
-# "Tests", says why once is enough.
+# (iWARP, rdma_cm) and rxe0 over rdma_cm run this: test/README.md,
+# "The verbs suite", says why once is enough.
 wireup() {
     local proto
     p2p_check "$1" 3 "$B/test/mpi/coll"

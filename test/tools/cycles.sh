@@ -3,7 +3,7 @@
 # call each other, directly or round a longer loop (a strongly connected
 # component of the graph "file A calls a function that file B defines").
 # Such files cannot be read, tested or changed one at a time; a program
-# whose files form layers can (ARCHITECTURE.md: rrun's layers).
+# whose files form layers can (launcher/README.md: rrun's layers).
 #
 # usage: cycles.sh OBJECT...
 # The objects are those of one linked unit (a program, or a library). A

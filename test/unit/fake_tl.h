@@ -71,7 +71,7 @@ struct fake_state {
     int fences, commits;      /* the stubbed job service */
     int in_handler;           /* the engine's handler is running */
     int reentered;            /* calls that send or move data made from inside the handler
-                               * (the engine must queue them: ARCHITECTURE.md, "Re-entrancy") */
+                               * (the engine must queue them: runtime/p2p/README.md, "Re-entrancy") */
     uint32_t inj_seq[64];     /* next sequence number of an injected matching message, per rank */
 };
 extern struct fake_state fake;

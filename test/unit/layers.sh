@@ -48,7 +48,7 @@ transports/t.c:1 includes runtime/objects/comm.h
 runtime/objects/comm calls rd_up (collectives/hier)" "a made-up tree: each breach found, once, and nothing else"
 is "$rc" 1 "a breach makes the check exit 1"
 
-# rrun's files form layers (ARCHITECTURE.md, "rrun's layers"), and so do
+# rrun's files form layers (launcher/README.md, "rrun's layers"), and so do
 # the verbs plug-in's: no file calls, directly or round a loop, a file
 # that calls it.
 cd "$RD_BUILDDIR" || exit 1

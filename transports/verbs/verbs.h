@@ -12,8 +12,8 @@
  *                   verbs_rma.c and verbs_report.c (verbs_data.h)
  *   verbs_rcache.c  the registration cache (verbs_rcache.h)
  *
- * ARCHITECTURE.md ("verbs") explains the design; transports/README.md the
- * parameters.
+ * transports/README.md ("How verbs works") explains the design and lists
+ * the parameters.
  */
 #ifndef RD_VERBS_H
 #define RD_VERBS_H

@@ -17,7 +17,8 @@
  * A file calls only files listed before it (verbs_report.c none); progress
  * (verbs_data.c) is the one that calls them all. So there is no circle
  * among them (test/unit/layers.sh checks with test/tools/cycles.sh), and
- * each can be read alone. ARCHITECTURE.md ("verbs") explains the design.
+ * each can be read alone. transports/README.md ("How verbs works") explains
+ * the design.
  */
 #ifndef RD_VERBS_DATA_H
 #define RD_VERBS_DATA_H
