@@ -64,7 +64,6 @@ struct tl_shared {
     struct {
         int ok, rank;
         char desc[160];
-        const char *todo; /* a known issue: a failure is reported as TAP's TODO */
         long long got, exp;
     } check[MAXCHECK];
 };
@@ -73,10 +72,6 @@ static struct tl_shared *tl_sh;
 /* put before every check's description (a test running its checks again
  * under other settings names the settings here) */
 static const char *tl_check_prefix = "";
-/* when set, the checks recorded are of a known issue (the reason): one that
- * fails is printed with TAP's "# TODO reason" (not counted as a failure), one
- * that passes as a plain pass */
-static const char *tl_check_todo;
 
 static void check(int ok, long long got, long long exp, const char *fmt, ...)
 {
@@ -89,7 +84,6 @@ static void check(int ok, long long got, long long exp, const char *fmt, ...)
     vsnprintf(tl_sh->check[i].desc + n, sizeof(tl_sh->check[i].desc) - (size_t)n, fmt, ap);
     va_end(ap);
     tl_sh->check[i].rank = stub_rank;
-    tl_sh->check[i].todo = tl_check_todo;
     tl_sh->check[i].got = got;
     tl_sh->check[i].exp = exp;
     tl_sh->check[i].ok = ok;
@@ -128,9 +122,7 @@ static int tl_report(void)
                 len += snprintf(ranks + len, sizeof(ranks) - (size_t)len, "%s%d", len ? "," : "",
                                 tl_sh->check[j].rank);
         }
-        const char *todo = tl_sh->check[i].todo;
-        tap_ok(ok, "%s [rank %s]%s%s", tl_sh->check[i].desc, ranks, !ok && todo ? " # TODO " : "",
-               !ok && todo ? todo : "");
+        tap_ok(ok, "%s [rank %s]", tl_sh->check[i].desc, ranks);
         for (int j = i; j < n; j++)
             if (strcmp(tl_sh->check[j].desc, tl_sh->check[i].desc) == 0 && !tl_sh->check[j].ok)
                 printf("# rank %d: got %lld, expected %lld\n", tl_sh->check[j].rank, tl_sh->check[j].got,

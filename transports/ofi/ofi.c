@@ -11,7 +11,21 @@
  * Active messages are tagged-less messages: a pool of receive buffers of
  * am_max bytes each stays posted; a send copies header and data into a
  * buffer freed when its completion arrives (RD_ERR_AGAIN when the provider
- * has no room). get/put are fi_read/fi_write on memory registered with
+ * has no room).
+ *
+ * The order of active messages per pair is the transport's own:
+ * FI_ORDER_SAS orders only the matching of messages to receive buffers,
+ * not their completions, and rxm completes a message it segments (SAR,
+ * above its eager size of ~16 KiB; FI_OFI_RXM_BUFFER_SIZE) when its last
+ * segment arrives, after smaller ones sent behind it. So every message
+ * carries a sequence number per (sender, receiver); a message that
+ * completes before its turn keeps its receive buffer (not reposted) until
+ * the ones before it have been delivered. No copy, and no deadlock: with
+ * SAS, a message that completed was matched after every earlier one of
+ * its sender, so those sit in buffers of ours already and complete
+ * without another posted receive.
+ *
+ * get/put are fi_read/fi_write on memory registered with
  * fi_mr_reg; both registration modes are served: offsets and user keys
  * (FI_MR_SCALABLE) or virtual addresses and provider keys (FI_MR_VIRT_ADDR,
  * FI_MR_PROV_KEY), with FI_MR_ENDPOINT binding when asked. The packed key
@@ -51,7 +65,7 @@ struct ofi_hdr {
     int32_t src;
     uint32_t id;
     uint32_t hlen;
-    uint32_t pad;
+    uint32_t seq; /* per (sender, receiver), from 0, wrapping */
 };
 
 /* what a completion's context points at */
@@ -63,6 +77,8 @@ struct ofi_ctx {
 
 struct ofi_recv {
     struct ofi_ctx c;
+    struct ofi_recv *next; /* held: completed before its turn */
+    size_t len;            /* held: bytes received */
     unsigned char buf[sizeof(struct ofi_hdr) + RD_AM_HDR_MAX + OFI_AM_MAX];
 };
 
@@ -83,6 +99,7 @@ struct ofi_rma {
 typedef struct ofi_ep {
     rd_ep base;
     fi_addr_t addr;
+    uint32_t tx_seq; /* the next message's sequence number */
 } ofi_ep;
 
 typedef struct ofi_tl {
@@ -105,6 +122,9 @@ typedef struct ofi_tl {
     uint64_t next_key;
     ofi_ep **eps;
     struct ofi_recv *recvs;
+    uint32_t *rx_seq;       /* per sender: the sequence number delivered next */
+    struct ofi_recv *held;  /* completed before their turn (any sender) */
+    long nheld, held_total; /* held now; ever (reported at close) */
     long inflight; /* sends and RMA operations not completed */
 } ofi_tl;
 
@@ -235,8 +255,9 @@ static rd_status ofi_open(const struct rd_job *job, const unsigned char *peers, 
         return RD_ERR_IO;
     }
     tl->eps = calloc((size_t)job->size, sizeof(*tl->eps));
+    tl->rx_seq = calloc((size_t)job->size, sizeof(*tl->rx_seq));
     tl->recvs = calloc(OFI_NRECV, sizeof(*tl->recvs));
-    if (!tl->eps || !tl->recvs) {
+    if (!tl->eps || !tl->rx_seq || !tl->recvs) {
         tl->base.ops->close(&tl->base);
         return RD_ERR_NOMEM;
     }
@@ -323,7 +344,7 @@ static rd_status ofi_am_send(rd_ep *base, unsigned id, const void *hdr, size_t h
 {
     ofi_ep *e = (ofi_ep *)base;
     ofi_tl *tl = (ofi_tl *)base->tl;
-    struct ofi_hdr h = {tl->rank, id, (uint32_t)hlen, 0};
+    struct ofi_hdr h = {tl->rank, id, (uint32_t)hlen, e->tx_seq};
     size_t total = sizeof(h) + hlen + len;
     struct ofi_send *s;
     /* (the contract: a pooled send buffer and the peer's receive buffers
@@ -349,6 +370,7 @@ static rd_status ofi_am_send(rd_ep *base, unsigned id, const void *hdr, size_t h
     ssize_t rc = fi_send(tl->ep, s->buf, total, tl->send_desc, e->addr, &s->c);
     if (rc == 0) {
         tl->inflight++;
+        e->tx_seq++; /* (only a message the provider took has a number) */
         return RD_OK;
     }
     send_release(tl, s);
@@ -444,18 +466,68 @@ static rd_status ofi_put(rd_ep *ep, rd_rma_op *op)
     return rma(ep, op, 1);
 }
 
+/* Hand a received message to the handler and post its buffer again. */
+static void deliver(ofi_tl *tl, struct ofi_recv *r, size_t len)
+{
+    struct ofi_hdr h;
+    memcpy(&h, r->buf, sizeof(h));
+    const unsigned char *p = r->buf + sizeof(h);
+    tl->handler(tl->harg, h.src, h.id, p, h.hlen, p + h.hlen, len - sizeof(h) - h.hlen);
+    post_recv(tl, r);
+}
+
+/* A receive completed: deliver it if it is its sender's next, then the
+ * held ones that follow it; else hold it until its turn. */
+static void arrived(ofi_tl *tl, struct ofi_recv *r, size_t len)
+{
+    struct ofi_hdr h;
+    memcpy(&h, r->buf, sizeof(h));
+    if (h.src < 0 || h.src >= tl->size) { /* (no sender of this job: the handler's to judge) */
+        deliver(tl, r, len);
+        return;
+    }
+    int src = h.src;
+    if (h.seq != tl->rx_seq[src]) {
+        r->len = len;
+        r->next = tl->held;
+        tl->held = r;
+        tl->nheld++;
+        tl->held_total++;
+        return;
+    }
+    for (;;) {
+        /* counted before the handler runs, so whatever it starts sees the
+         * next number expected */
+        tl->rx_seq[src]++;
+        deliver(tl, r, len);
+        if (!tl->nheld)
+            return;
+        struct ofi_recv **pp = &tl->held;
+        while (*pp) {
+            struct ofi_hdr hh;
+            memcpy(&hh, (*pp)->buf, sizeof(hh));
+            if (hh.src == src && hh.seq == tl->rx_seq[src])
+                break;
+            pp = &(*pp)->next;
+        }
+        if (!*pp)
+            return;
+        r = *pp;
+        *pp = r->next;
+        tl->nheld--;
+        len = r->len;
+    }
+}
+
 static void complete(ofi_tl *tl, struct ofi_ctx *c, size_t len, int ok)
 {
     switch (c->kind) {
     case OFI_CTX_RECV: {
         struct ofi_recv *r = (struct ofi_recv *)c;
-        struct ofi_hdr h;
-        if (ok && len >= sizeof(h)) {
-            memcpy(&h, r->buf, sizeof(h));
-            const unsigned char *p = r->buf + sizeof(h);
-            tl->handler(tl->harg, h.src, h.id, p, h.hlen, p + h.hlen, len - sizeof(h) - h.hlen);
-        }
-        post_recv(tl, r);
+        if (ok && len >= sizeof(struct ofi_hdr))
+            arrived(tl, r, len);
+        else
+            post_recv(tl, r);
         break;
     }
     case OFI_CTX_SEND:
@@ -515,6 +587,9 @@ static void ofi_close(rd_tl *base)
     ofi_tl *tl = (ofi_tl *)base;
     if (!tl)
         return;
+    if (tl->held_total || tl->nheld)
+        rd_debug("ofi", "%ld messages completed before their turn and were held (%ld still held at close)",
+                 tl->held_total, tl->nheld);
     if (tl->ep)
         fi_close(&tl->ep->fid); /* cancels the posted receives */
     if (tl->recv_mr)
@@ -534,6 +609,7 @@ static void ofi_close(rd_tl *base)
         for (int i = 0; i < tl->size; i++)
             free(tl->eps[i]);
     free(tl->eps);
+    free(tl->rx_seq);
     free(tl->recvs);
     fi_freeinfo(tl->info);
     free(tl);
