@@ -11,13 +11,14 @@
 #     the contract test every transport runs: active messages of every
 #     size, streams beyond the credits, get/put of odd sizes and offsets,
 #     atomics where the device has them), under each wire-up
-#   - the program suite (lib.sh's SUITE_PROGS on 3 ranks, p2p_storm on 2: 64
-#     receives and 64 sends at once per pair, 0 B .. 1 MiB, every completion
-#     call; the size-sensitive ones under rendezvous by RDMA read and by
-#     RDMA write on 2) once: on the first device that is not iWARP, with
-#     its first wire-up (PMIx); every other device and wire-up runs what
-#     they change (wireup below: coll, p2p_storm, p2p_large by read and
-#     write): the data path above the connection is the same code
+#   - what the transport changes at the MPI level, once (suite below: the
+#     sized programs by default and with every message by RDMA read and by
+#     RDMA write, coll, p2p_stress, p2p_threads, p2p_storm: 64 receives and
+#     64 sends at once per pair, every completion call): on the first
+#     device that is not iWARP, with its first wire-up (PMIx); every other
+#     device and wire-up runs what they change (wireup below: coll,
+#     p2p_storm, p2p_large by read and write): the data path above the
+#     connection is the same code
 #   - on the suite's device: buffers freed and allocated again between
 #     messages (p2p_reuse): the registration cache's exact hits, misses and
 #     invalidations, and the same with the cache off; and a deadlock over
@@ -60,12 +61,21 @@ limit() { awk -v s="$SLOW" -v l="$1" 'BEGIN { printf "%d\n", s * l }'; } # limit
 P2P_TIMEOUT=${P2P_TIMEOUT:-$(limit 120)}
 export MPIEXEC_TIMEOUT=${MPIEXEC_TIMEOUT:-$((P2P_TIMEOUT - 15))}
 
-# suite "ENV": every program of SUITE_PROGS, then 64 receives and 64 sends
-# at once per pair (p2p_storm: 6 rounds run every completion call), then
-# the sized ones by get and put
+# suite "ENV": on one device and wire-up, what the transport changes at the
+# MPI level, as for ucx and ofi (lib.sh, transport_suite): the sized
+# programs by default, then every message by rendezvous with RDMA read
+# (get) and with RDMA write (put); the collectives (every pair of 3 ranks
+# at once); 64 receives and 64 sends at once per pair (p2p_storm: 6 rounds
+# run every completion call); many messages of mixed sizes (p2p_stress:
+# credits and send-queue room); threads (p2p_threads: the transport under
+# MPI_THREAD_MULTIPLE). The rest of SUITE_PROGS (matching, probes,
+# communicators, topologies, datatypes, ...) runs above the transport
+# contract in code that is the same for every transport: it runs over shm
+# (and once over ucx and ofi's lazy connections), and the transport itself
+# is the contract test's (unit): test/README.md, "The verbs suite".
 suite() {
     local prog proto
-    for prog in $SUITE_PROGS; do
+    for prog in $SUITE_SIZED_PROGS coll p2p_stress p2p_threads; do
         # shellcheck disable=SC2046 # the arguments are words
         p2p_check "$1" 3 "$B/test/mpi/$prog" $(args_of "$prog")
     done
