@@ -1,133 +1,209 @@
 /* agree.c - the library's own small exchanges for making communicators
  * (agree.h): a context pair free on every rank, the broadcasts and
  * leader exchanges of intercommunicator creation, an allgather of split
- * colours. They run on a communicator's library context (its coll twin)
- * by blocking p2p messages, with tags of their own (comm.h), so that they
- * need no schedule and can run among some ranks of a communicator only
- * (MPI_Comm_create_group). The nonblocking agreement of MPI_Comm_idup
- * runs as a schedule (runtime/api/comm_idup.c). */
+ * colours. They are schedule builders (sched.h) over a communicator's
+ * library context (its coll twin): the whole-communicator AND, broadcast
+ * and allgather are the collectives' own algorithms (allreduce by
+ * recursive doubling with MPI_BAND, binomial bcast, ring allgather); only
+ * the AND over a member list (MPI_Comm_create_group, among some ranks of
+ * the parent, without the others) is written here. A blocking caller
+ * builds one schedule with a fixed tag of comm.h's scheme
+ * (rd_sched_new_tagged, so that no collective tag of the communicator is
+ * taken: ranks that do not join in, the non-members of
+ * MPI_Comm_create_group or the non-leaders on MPI_Intercomm_create's
+ * peer_comm, stay in step with the others) and runs it to completion; the
+ * nonblocking agreement of MPI_Comm_idup builds the same steps into its
+ * own schedule, on a collective tag (runtime/api/comm_idup.c). So there
+ * is one agreement, blocking or not. */
 #include "collectives/agree.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/algorithms.h"
 #include "runtime/base/state.h"
-#include "runtime/p2p/p2p.h"
-#include "runtime/p2p/request.h"
-
-/* One blocking exchange with two peers on comm's library context. */
-rd_status rd_comm_sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *rb, size_t rn, int src,
-                          int tag)
-{
-    rd_status st = RD_OK;
-    struct rd_request_s *r = NULL, *s = NULL;
-    RD_LOCK();
-    if (src >= 0) {
-        r = rd_req_new(RD_REQ_RECV, 0, rb, (int)rn, MPI_BYTE, src, tag, c->coll);
-        st = r ? rd_p2p_start_recv(r) : RD_ERR_NOMEM;
-    }
-    if (st == RD_OK && dst >= 0) {
-        s = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, sb, (int)sn, MPI_BYTE, dst, tag, c->coll);
-        st = s ? rd_p2p_start_send(s) : RD_ERR_NOMEM;
-    }
-    if (st == RD_OK && s)
-        rd_req_wait(s);
-    if (st == RD_OK && r)
-        rd_req_wait(r);
-    if (s)
-        rd_req_release(s);
-    if (r)
-        rd_req_release(r);
-    RD_UNLOCK();
-    return st;
-}
 
 /* tags on the library context; Comm_create_group's own tags are offset
  * past these */
 #define RD_TAG_CTX 1
 #define RD_TAG_GATHER 2
 
-/* The AND of the free maps of the members (parent ranks members[0..n-1],
- * this rank being members[me]) into mine, by recursive doubling; the
- * members beyond the largest power of two fold into the first ones and
- * back. */
-static rd_status and_free_maps(MPI_Comm parent, const int *members, int n, int me, int tag,
-                               uint64_t *mine)
+/* ------------------------------------------------------------ builders */
+
+rd_status rd_agree_and(struct rd_sched *s, MPI_Comm comm, const int *members, int n, int me,
+                       uint64_t *map, int count)
 {
-    enum { N = RD_CTX_WORDS };
-    uint64_t theirs[N];
+    if (!members) {
+        struct rd_coll_args a = {.comm = comm, .sbuf = MPI_IN_PLACE, .rbuf = map, .count = count,
+                                 .dt = MPI_UINT64_T, .op = MPI_BAND};
+        return rd_allreduce_recursive_doubling(s, &a);
+    }
+    if (n == 1)
+        return RD_OK;
+    uint64_t *theirs = rd_sched_alloc(s, sizeof(uint64_t) * (size_t)count);
+    if (!theirs)
+        return RD_ERR_NOMEM;
     int p = 1;
-    rd_status st = RD_OK;
-#define RD_MEMBER(i) (members ? members[i] : (i))
-    rd_comm_ctx_offer(mine);
     while (p * 2 <= n)
         p *= 2;
     int extra = n - p;
-    size_t bytes = N * sizeof(uint64_t);
     if (me >= p) {
-        int peer = RD_MEMBER(me - p);
-        st = rd_comm_sendrecv(parent, mine, bytes, peer, mine, bytes, peer, tag);
-    } else {
-        if (me < extra) {
-            st = rd_comm_sendrecv(parent, NULL, 0, -1, theirs, bytes, RD_MEMBER(me + p), tag);
-            for (int i = 0; i < N; i++)
-                mine[i] &= theirs[i];
-        }
-        for (int mask = 1; st == RD_OK && mask < p; mask <<= 1) {
-            int peer = RD_MEMBER(me ^ mask);
-            st = rd_comm_sendrecv(parent, mine, bytes, peer, theirs, bytes, peer, tag);
-            for (int i = 0; i < N; i++)
-                mine[i] &= theirs[i];
-        }
-        if (st == RD_OK && me < extra)
-            st = rd_comm_sendrecv(parent, mine, bytes, RD_MEMBER(me + p), NULL, 0, -1, tag);
+        /* fold into member me - p, and take the result back from it */
+        int peer = members[me - p];
+        RD_TRY(rd_sched_send(s, map, count, MPI_UINT64_T, peer));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_recv(s, map, count, MPI_UINT64_T, peer));
+        return rd_sched_wait(s);
     }
-#undef RD_MEMBER
+    if (me < extra) {
+        RD_TRY(rd_sched_recv(s, theirs, count, MPI_UINT64_T, members[me + p]));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_reduce(s, theirs, map, count, MPI_UINT64_T, MPI_BAND));
+    }
+    for (int mask = 1; mask < p; mask <<= 1) {
+        int peer = members[me ^ mask];
+        RD_TRY(rd_sched_send(s, map, count, MPI_UINT64_T, peer));
+        RD_TRY(rd_sched_recv(s, theirs, count, MPI_UINT64_T, peer));
+        RD_TRY(rd_sched_wait(s));
+        RD_TRY(rd_sched_reduce(s, theirs, map, count, MPI_UINT64_T, MPI_BAND));
+    }
+    if (me < extra) {
+        RD_TRY(rd_sched_send(s, map, count, MPI_UINT64_T, members[me + p]));
+        RD_TRY(rd_sched_wait(s));
+    }
+    return RD_OK;
+}
+
+rd_status rd_agree_bcast(struct rd_sched *s, MPI_Comm comm, int root, void *buf, size_t bytes)
+{
+    struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = (int)bytes, .dt = MPI_BYTE,
+                             .root = root};
+    return rd_bcast_binomial(s, &a);
+}
+
+rd_status rd_agree_allgather(struct rd_sched *s, MPI_Comm comm, const void *mine, size_t bytes,
+                             void *all)
+{
+    struct rd_coll_args a = {.comm = comm, .sbuf = mine, .scount = (int)bytes, .sdt = MPI_BYTE,
+                             .rbuf = all, .rcount = (int)bytes, .rdt = MPI_BYTE};
+    return rd_allgather_ring(s, &a);
+}
+
+rd_status rd_agree_leader(struct rd_sched *s, MPI_Comm group, int leader, MPI_Comm bridge, int rleader,
+                          int btag, const void *mine, size_t mine_bytes, void *theirs,
+                          size_t theirs_bytes)
+{
+    if (group->rank == leader) {
+        MPI_Comm lib = s->cur;
+        int tag = s->curtag;
+        rd_sched_on_tag(s, bridge->coll, btag);
+        RD_TRY(rd_sched_send(s, mine, (int)mine_bytes, MPI_BYTE, rleader));
+        RD_TRY(rd_sched_recv(s, theirs, (int)theirs_bytes, MPI_BYTE, rleader));
+        RD_TRY(rd_sched_wait(s));
+        rd_sched_on_tag(s, lib, tag);
+    }
+    return rd_agree_bcast(s, group, leader, theirs, theirs_bytes);
+}
+
+/* ------------------------------------------------------------ blocking */
+
+static rd_status from_mpi(int err)
+{
+    switch (err) {
+    case MPI_SUCCESS: return RD_OK;
+    case MPI_ERR_NO_MEM: return RD_ERR_NOMEM;
+    case MPI_ERR_TRUNCATE: return RD_ERR_TRUNCATE;
+    case MPI_ERR_OTHER: return RD_ERR_PEER;
+    default: return RD_ERR_INTERNAL;
+    }
+}
+
+/* What a blocking exchange builds (comm: the schedule's communicator). */
+struct job {
+    int kind;
+    MPI_Comm comm, bridge;
+    const int *members;
+    int n, me, root, peer, src, btag;
+    const void *sb;
+    void *rb;
+    size_t sn, rn;
+};
+enum { J_AND = 1, J_BCAST, J_GATHER, J_LEADER, J_SENDRECV };
+
+static rd_status build(struct rd_sched *s, const struct job *j)
+{
+    switch (j->kind) {
+    case J_AND:
+        return rd_agree_and(s, j->comm, j->members, j->n, j->me, j->rb, RD_CTX_WORDS);
+    case J_BCAST:
+        return rd_agree_bcast(s, j->comm, j->root, j->rb, j->rn);
+    case J_GATHER:
+        return rd_agree_allgather(s, j->comm, j->sb, j->sn, j->rb);
+    case J_LEADER:
+        return rd_agree_leader(s, j->comm, j->root, j->bridge, j->peer, j->btag, j->sb, j->sn, j->rb, j->rn);
+    case J_SENDRECV:
+        if (j->src >= 0)
+            RD_TRY(rd_sched_recv(s, j->rb, (int)j->rn, MPI_BYTE, j->src));
+        if (j->peer >= 0)
+            RD_TRY(rd_sched_send(s, j->sb, (int)j->sn, MPI_BYTE, j->peer));
+        return rd_sched_wait(s);
+    }
+    return RD_ERR_INTERNAL;
+}
+
+/* Build the exchange into a schedule with tag `tag` on comm's library
+ * context and run it to completion. */
+static rd_status run(const struct job *j, int tag)
+{
+    RD_LOCK();
+    struct rd_sched *s = rd_sched_new_tagged(j->comm, tag);
+    rd_status st = s ? build(s, j) : RD_ERR_NOMEM;
+    if (st == RD_OK)
+        st = from_mpi(rd_sched_run(s));
+    else if (s)
+        rd_sched_discard(s);
+    RD_UNLOCK();
     return st;
+}
+
+rd_status rd_comm_sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void *rb, size_t rn, int src,
+                           int tag)
+{
+    struct job j = {.kind = J_SENDRECV, .comm = c, .sb = sb, .sn = sn, .peer = dst, .rb = rb, .rn = rn,
+                    .src = src};
+    return run(&j, tag);
 }
 
 rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
                                   uint32_t *ctx)
 {
     uint64_t map[RD_CTX_WORDS];
-    rd_status st = and_free_maps(parent, members, n, me, tag, map);
+    rd_comm_ctx_offer(map);
+    struct job j = {.kind = J_AND, .comm = parent, .members = members, .n = n, .me = me, .rb = map};
+    rd_status st = run(&j, tag);
     return st != RD_OK ? st : rd_comm_lowest_ctx(map, UINT32_MAX, ctx);
 }
 
 rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map)
 {
-    return and_free_maps(comm, NULL, comm->size, comm->rank, RD_TAG_CTX, map);
+    rd_comm_ctx_offer(map);
+    struct job j = {.kind = J_AND, .comm = comm, .n = comm->size, .me = comm->rank, .rb = map};
+    return run(&j, RD_TAG_CTX);
 }
 
 rd_status rd_comm_bcast(MPI_Comm comm, int root, void *buf, size_t bytes)
 {
-    /* binomial tree on ranks relative to root: receive from the parent,
-     * then send to the children, largest subtree first */
-    int n = comm->size, rel = (comm->rank - root + n) % n, mask = 1;
-    rd_status st = RD_OK;
-    while (mask < n) {
-        if (rel & mask) {
-            st = rd_comm_sendrecv(comm, NULL, 0, -1, buf, bytes, (rel - mask + root) % n, RD_TAG_BCAST);
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; st == RD_OK && mask > 0; mask >>= 1)
-        if (rel + mask < n)
-            st = rd_comm_sendrecv(comm, buf, bytes, (rel + mask + root) % n, NULL, 0, -1, RD_TAG_BCAST);
-    return st;
+    struct job j = {.kind = J_BCAST, .comm = comm, .root = root, .rb = buf, .rn = bytes};
+    return run(&j, RD_TAG_BCAST);
 }
 
 rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int tag,
                                   const void *mine, size_t mine_bytes, void *theirs,
                                   size_t theirs_bytes)
 {
-    if (group->rank == leader) {
-        rd_status st = rd_comm_sendrecv(bridge, mine, mine_bytes, rleader, theirs, theirs_bytes, rleader, tag);
-        if (st != RD_OK)
-            return st;
-    }
-    return rd_comm_bcast(group, leader, theirs, theirs_bytes);
+    struct job j = {.kind = J_LEADER, .comm = group, .root = leader, .bridge = bridge, .peer = rleader,
+                    .btag = tag, .sb = mine, .sn = mine_bytes, .rb = theirs, .rn = theirs_bytes};
+    return run(&j, RD_TAG_BCAST);
 }
 
 rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only)
@@ -150,17 +226,6 @@ rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)
 
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all)
 {
-    /* a ring: n - 1 steps, each passing one block to the right */
-    int n = comm->size, me = comm->rank;
-    char *out = all;
-    memcpy(out + (size_t)me * bytes, mine, bytes);
-    for (int step = 1; step < n; step++) {
-        int sblock = (me - step + 1 + n) % n, rblock = (me - step + n) % n;
-        rd_status st = rd_comm_sendrecv(comm, out + (size_t)sblock * bytes, bytes, (me + 1) % n,
-                                out + (size_t)rblock * bytes, bytes, (me - 1 + n) % n, RD_TAG_GATHER);
-        if (st != RD_OK)
-            return st;
-    }
-    return RD_OK;
+    struct job j = {.kind = J_GATHER, .comm = comm, .sb = mine, .sn = bytes, .rb = all};
+    return run(&j, RD_TAG_GATHER);
 }
-

@@ -1,13 +1,46 @@
 /* agree.h - the library's own small exchanges for making communicators
  * (agree.c): context-id agreement and the exchanges of communicator
- * creation, by blocking messages on a communicator's library context. */
+ * creation, as schedule builders (sched.h) that a blocking call runs to
+ * completion and MPI_Comm_idup builds into its own nonblocking schedule. */
 #ifndef RD_COLL_AGREE_H
 #define RD_COLL_AGREE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collectives/sched.h"
 #include "runtime/objects/comm.h"
+
+/* ---- builders: they append to s, on its current library context and
+ * tag (rd_sched_on, rd_sched_on_tag) unless said otherwise */
+
+/* The AND of count words at map over ranks of comm, into map on each:
+ * members[i] are ranks of comm, this rank being members[me]; members NULL:
+ * all ranks of comm (n its size, me its rank), by the collectives' own
+ * recursive-doubling allreduce (BAND), as for any MPI_Allreduce. With a
+ * member list (MPI_Comm_create_group: the others take no part) the same
+ * recursive doubling over the list, the members beyond the largest power
+ * of two folding into the first ones and back. */
+rd_status rd_agree_and(struct rd_sched *s, MPI_Comm comm, const int *members, int n, int me,
+                       uint64_t *map, int count);
+/* Broadcast bytes from root over comm (the collectives' binomial tree). */
+rd_status rd_agree_bcast(struct rd_sched *s, MPI_Comm comm, int root, void *buf, size_t bytes);
+/* Gather bytes from every rank of comm into all, in rank order (the
+ * collectives' ring allgather). */
+rd_status rd_agree_allgather(struct rd_sched *s, MPI_Comm comm, const void *mine, size_t bytes,
+                             void *all);
+/* Leader exchange for intercommunicators: rank `leader` of the
+ * intracommunicator `group` sends mine (mine_bytes) to rank `rleader` of
+ * `bridge` and receives theirs_bytes, on bridge's library context with
+ * tag btag; then theirs is broadcast in group (on group's library context
+ * with the tag s had on entry). Collective over group. */
+rd_status rd_agree_leader(struct rd_sched *s, MPI_Comm group, int leader, MPI_Comm bridge, int rleader,
+                          int btag, const void *mine, size_t mine_bytes, void *theirs,
+                          size_t theirs_bytes);
+
+/* ---- blocking: each builds one schedule with a fixed tag of comm.h's
+ * scheme (rd_sched_new_tagged: no collective tag is taken, so that ranks
+ * that do not join in stay in step) and runs it to completion */
 
 /* Agree with every rank of parent on a free context pair (collective). */
 rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
@@ -23,12 +56,9 @@ rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map);
  * and receive rn bytes from src (either < 0: none), both with tag. */
 rd_status rd_comm_sendrecv(MPI_Comm comm, const void *sb, size_t sn, int dst, void *rb, size_t rn,
                            int src, int tag);
-/* Broadcast bytes from root over comm's library context (binomial tree). */
+/* Broadcast bytes from root over comm's library context. */
 rd_status rd_comm_bcast(MPI_Comm comm, int root, void *buf, size_t bytes);
-/* Leader exchange for intercommunicators: rank `leader` of the
- * intracommunicator `group` sends mine (mine_bytes) to rank `rleader` of
- * `bridge` and receives theirs_bytes, with library tag `tag` on bridge's
- * library context; then theirs is broadcast in group. Collective over group. */
+/* rd_agree_leader, blocking: tag on bridge, RD_TAG_BCAST in group. */
 rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int tag,
                                   const void *mine, size_t mine_bytes, void *theirs,
                                   size_t theirs_bytes);
@@ -36,7 +66,7 @@ rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, i
  * free on every rank of both groups (both) and on every rank of the local
  * group (local_only). Collective over both groups. */
 rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only);
-/* Blocking exchange on comm's library context: used by comm creation. */
+/* Allgather of bytes over comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
 
 #endif

@@ -89,7 +89,7 @@ static int next_tag(MPI_Comm comm)
     return INT_MIN + (int)((seq & 0x3fffffu) * RD_SUBTAGS);
 }
 
-struct rd_sched *rd_sched_new(MPI_Comm comm)
+static struct rd_sched *sched_init(MPI_Comm comm, int tag)
 {
     struct rd_sched *s = cache;
     if (s) {
@@ -116,8 +116,22 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
     s->comm = comm;
     rd_comm_retain(comm);
     s->lib = s->cur = comm->coll;
-    s->tag = next_tag(comm);
+    s->tag = s->curtag = tag;
     return s;
+}
+
+struct rd_sched *rd_sched_new(MPI_Comm comm)
+{
+    /* (the tag is taken only once there is a schedule, as before) */
+    struct rd_sched *s = sched_init(comm, 0);
+    if (s)
+        s->tag = s->curtag = next_tag(comm);
+    return s;
+}
+
+struct rd_sched *rd_sched_new_tagged(MPI_Comm comm, int tag)
+{
+    return sched_init(comm, tag);
 }
 
 static void sched_free(struct rd_sched *s)
@@ -182,7 +196,7 @@ static rd_status p2p_step(struct rd_sched *s, int kind, const void *buf, int cou
     op->dt = dt;
     rd_dt_retain(dt);
     op->peer = peer;
-    op->sub = sub & (RD_SUBTAGS - 1);
+    op->tag = s->curtag + (sub & (RD_SUBTAGS - 1));
     op->lib = s->cur;
     return RD_OK;
 }
@@ -391,14 +405,14 @@ static void why(const struct rd_sched *s, char *buf, size_t n)
 
 static void start_p2p(struct rd_sched *s, struct rd_sop *op)
 {
-    int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV, tag = s->tag + op->sub;
+    int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV, tag = op->tag;
     /* after a mismatch, what this rank sends on is not right (it is
      * derived from what did not fit, or did not come): every send then
      * carries RD_TAG_POISON, so that its receivers find a mismatch too
      * instead of taking it for their result (as MPICH marks such
      * messages with a bit of the tag) */
-    if (kind == RD_REQ_SEND && s->error != MPI_SUCCESS)
-        tag |= RD_TAG_POISON;
+    if (kind == RD_REQ_SEND && s->error != MPI_SUCCESS && tag < RD_TAG_COLL_END)
+        tag |= RD_TAG_POISON; /* (only the collectives' tags: match.c) */
     struct rd_request_s *r = rd_req_new(kind, RD_MODE_STANDARD, op->buf, op->count, op->dt,
                                         op->peer, tag, op->lib);
     if (!r || !pend_push(s, r)) {

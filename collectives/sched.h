@@ -34,7 +34,8 @@ enum rd_sop_kind {
 struct rd_sop {
     int kind;
     int peer;             /* SEND/RECV: rank in the communicator */
-    int sub;              /* SEND/RECV: sub-tag (0..63) within the collective's tag */
+    int tag;              /* SEND/RECV: its tag (the schedule's tag, or rd_sched_on_tag's,
+                           * plus the sub-tag) */
     MPI_Comm lib;         /* SEND/RECV: the library context it goes over */
     int push;             /* SEND: this rank also receives in the same round */
     int count;
@@ -65,7 +66,8 @@ struct rd_sched {
     MPI_Comm comm;                 /* the user's communicator (held) */
     MPI_Comm lib;                  /* where the traffic goes: comm->coll */
     MPI_Comm cur;                  /* while building: where new sends/receives go */
-    int tag;
+    int tag;                       /* the collective's tag */
+    int curtag;                    /* while building: the tag of new sends/receives */
     int error;                     /* first MPI error class met */
     int bad_peer;                  /* the first receive whose size did not match (peer -1: none): */
     size_t bad_sent, bad_holds;    /* what came, what the buffer holds */
@@ -85,6 +87,12 @@ struct rd_sched {
 /* A new empty schedule for one collective on comm (takes the next
  * collective tag of comm). NULL when out of memory. */
 struct rd_sched *rd_sched_new(MPI_Comm comm);
+/* The same with a fixed library tag (comm.h's scheme: a small positive
+ * one, or rd_comm_intercomm_tag's), taking no collective tag of comm: for
+ * the exchanges of communicator creation (agree.h), which not every rank
+ * of comm may join in (MPI_Comm_create_group among some ranks, the
+ * leaders of MPI_Intercomm_create on peer_comm). */
+struct rd_sched *rd_sched_new_tagged(MPI_Comm comm, int tag);
 /* Give back a schedule that was never started. */
 void rd_sched_discard(struct rd_sched *s);
 
@@ -103,6 +111,13 @@ rd_status rd_sched_wait(struct rd_sched *s);
 static inline void rd_sched_on(struct rd_sched *s, MPI_Comm lib)
 {
     s->cur = lib;
+}
+/* The same with another tag too (a schedule of rd_sched_new_tagged that
+ * runs steps of two exchanges, each with its own fixed tag). */
+static inline void rd_sched_on_tag(struct rd_sched *s, MPI_Comm lib, int tag)
+{
+    s->cur = lib;
+    s->curtag = tag;
 }
 rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int count,
                           MPI_Datatype dt, MPI_Op op);

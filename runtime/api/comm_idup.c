@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collectives/algorithms.h"
+#include "collectives/agree.h"
 #include "runtime/api/check.h"
 #include "runtime/api/topo.h"
 #include "runtime/objects/attr.h"
@@ -144,31 +144,19 @@ static rd_status new_inter(MPI_Comm comm, int *lw, MPI_Comm *out)
     return st;
 }
 
-/* The agreement: an allreduce (BAND) of the windows; on an
- * intercommunicator within each group, then the leaders swap their
- * group's result and broadcast the other's in their group. */
+/* The agreement, built by agree.h's builders as the blocking one is: the
+ * AND of the windows (the collectives' recursive-doubling allreduce,
+ * BAND); on an intercommunicator within each group, then the leaders swap
+ * their group's result and broadcast the other's in their group. */
 static rd_status build(struct rd_sched *s, MPI_Comm comm, struct idup *d)
 {
-    if (!comm->is_inter) {
-        struct rd_coll_args a = {.comm = comm, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
-                                 .count = NW, .dt = MPI_UINT64_T, .op = MPI_BAND};
-        return rd_allreduce_recursive_doubling(s, &a);
-    }
-    struct rd_coll_args a = {.comm = comm->local, .sbuf = MPI_IN_PLACE, .rbuf = d->agreed,
-                             .count = NW, .dt = MPI_UINT64_T, .op = MPI_BAND};
+    if (!comm->is_inter)
+        return rd_agree_and(s, comm, NULL, comm->size, comm->rank, d->agreed, NW);
     rd_sched_on(s, comm->local->coll);
-    RD_TRY(rd_allreduce_recursive_doubling(s, &a));
+    RD_TRY(rd_agree_and(s, comm->local, NULL, comm->size, comm->rank, d->agreed, NW));
     RD_TRY(rd_sched_wait(s));
-    if (comm->rank == 0) {
-        rd_sched_on(s, comm->coll);
-        RD_TRY(rd_sched_send(s, d->agreed, NW, MPI_UINT64_T, 0));
-        RD_TRY(rd_sched_recv(s, d->theirs, NW, MPI_UINT64_T, 0));
-        RD_TRY(rd_sched_wait(s));
-    }
-    rd_sched_on(s, comm->local->coll);
-    a.rbuf = d->theirs;
-    a.root = 0;
-    return rd_bcast_binomial(s, &a);
+    return rd_agree_leader(s, comm->local, 0, comm, 0, s->tag, d->agreed, sizeof(d->agreed), d->theirs,
+                           sizeof(d->theirs));
 }
 
 static int idup(const char *call, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)

@@ -15,8 +15,9 @@
  * an intracommunicator of the local group with a context pair of its own
  * (agreement steps inside one group, and intercommunicator collectives).
  *
- * Tags on a library context: RD_TAG_CTX (1) and RD_TAG_GATHER (2) in
- * collectives/agree.c, RD_TAG_BCAST (3) and RD_TAG_INTER (4) for the broadcasts and
+ * Tags on a library context, fixed tags of the blocking schedules of
+ * communicator creation (collectives/agree.c, rd_sched_new_tagged): RD_TAG_CTX
+ * (1) and RD_TAG_GATHER (2), RD_TAG_BCAST (3) and RD_TAG_INTER (4) for the broadcasts and
  * leader exchanges of intercommunicator creation, RD_TAG_CREATE_GROUP_BASE
  * + t (16 and up) for Comm_create_group, and rd_comm_intercomm_tag(t)
  * (0 or negative) for the leaders of MPI_Intercomm_create on peer_comm. */

@@ -138,6 +138,26 @@ int main(int argc, char **argv)
         mt_is_int(acc, sum, "create_group: a ring in it sums its members' world ranks");
     }
     MPI_Comm_free(&gc);
+    /* create_group among all ranks but the last, which takes no part: with
+     * 3 members or more than a power of two, the agreement folds the
+     * members beyond the largest power of two in and back (collectives/agree.c) */
+    if (size > 1) {
+        MPI_Group most;
+        int last = size - 1;
+        MPI_Group_excl(wg, 1, &last, &most);
+        if (rank < last) {
+            MPI_Comm mc = MPI_COMM_NULL;
+            mt_is_int(MPI_Comm_create_group(MPI_COMM_WORLD, most, 7, &mc), MPI_SUCCESS,
+                      "MPI_Comm_create_group by all ranks but the last");
+            int sum = -1;
+            MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, mc);
+            MPI_Comm_size(mc, &s);
+            mt_ok(s == last && sum == last * (last - 1) / 2,
+                  "create_group without the last rank: %d ranks, their world ranks sum to %d", s, sum);
+            MPI_Comm_free(&mc);
+        }
+        MPI_Group_free(&most);
+    }
     MPI_Group_free(&odds);
     free(ev);
     MPI_Group_free(&evens);
