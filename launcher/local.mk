@@ -19,7 +19,9 @@ launcher_rdmpi_info_LDADD = librdutil.la
 #    installed; tests find them first in PATH.
 #  - launcher/inst/rdmpicc, launcher/inst/rdmpicxx: installed in $(bindir), with
 #    the install paths. They are remade at every make run (cheaply, rewritten
-#    only when they change), so that `make install prefix=...` gets the paths of
+#    only when they change, through a temporary file of the make run's own: two
+#    makes in one tree, as quickstart check runs, each remake them), so that
+#    `make install prefix=...` gets the paths of
 #    that prefix; DESTDIR is not part of them.
 rd_wrappers_build = launcher/rdmpicc launcher/rdmpicxx
 rd_wrappers_inst = launcher/inst/rdmpicc launcher/inst/rdmpicxx
@@ -46,19 +48,19 @@ rd_wrapper_inst_dirs = wincdir='$(includedir)'; wlibdir='$(libdir)'
 
 launcher/rdmpicc: $(srcdir)/launcher/rdmpicc.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) launcher && $(rd_wrapper_cc); $(rd_wrapper_build_dirs); \
-	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+	$(rd_wrapper_edit) > $@.tmp$$$$ && chmod +x $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 launcher/rdmpicxx: $(srcdir)/launcher/rdmpicc.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) launcher && $(rd_wrapper_cxx); $(rd_wrapper_build_dirs); \
-	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+	$(rd_wrapper_edit) > $@.tmp$$$$ && chmod +x $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # Remade every time (see above); touched only when the text changes.
 launcher/inst/rdmpicc: $(srcdir)/launcher/rdmpicc.in Makefile rd-wrappers-force
 	@$(MKDIR_P) launcher/inst && $(rd_wrapper_cc); $(rd_wrapper_inst_dirs); \
-	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && \
-	if cmp -s $@.tmp $@; then rm -f $@.tmp; else echo "  GEN      $@"; mv -f $@.tmp $@; fi
+	$(rd_wrapper_edit) > $@.tmp$$$$ && chmod +x $@.tmp$$$$ && \
+	if cmp -s $@.tmp$$$$ $@; then rm -f $@.tmp$$$$; else echo "  GEN      $@"; mv -f $@.tmp$$$$ $@; fi
 launcher/inst/rdmpicxx: $(srcdir)/launcher/rdmpicc.in Makefile rd-wrappers-force
 	@$(MKDIR_P) launcher/inst && $(rd_wrapper_cxx); $(rd_wrapper_inst_dirs); \
-	$(rd_wrapper_edit) > $@.tmp && chmod +x $@.tmp && \
-	if cmp -s $@.tmp $@; then rm -f $@.tmp; else echo "  GEN      $@"; mv -f $@.tmp $@; fi
+	$(rd_wrapper_edit) > $@.tmp$$$$ && chmod +x $@.tmp$$$$ && \
+	if cmp -s $@.tmp$$$$ $@; then rm -f $@.tmp$$$$; else echo "  GEN      $@"; mv -f $@.tmp$$$$ $@; fi
 rd-wrappers-force:
 .PHONY: rd-wrappers-force

@@ -22,9 +22,9 @@ nodist_librdutil_la_SOURCES = runtime/base/params_lib.def runtime/base/params_to
 BUILT_SOURCES += runtime/base/params_lib.def runtime/base/params_tools.def
 CLEANFILES += runtime/base/params_lib.def runtime/base/params_tools.def
 runtime/base/params_lib.def: $(rd_params_lib)
-	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_lib) > $@.tmp && mv -f $@.tmp $@
+	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_lib) > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 runtime/base/params_tools.def: $(rd_params_tools)
-	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_tools) > $@.tmp && mv -f $@.tmp $@
+	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_tools) > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # The point-to-point engine (runtime/p2p/ but the transport loader,
 # tl_load.c: transports/local.mk): one list, for the library and for the
@@ -83,4 +83,4 @@ rd_lib_exports = ^(P?MPI_|rd_mpi_)
 endif
 runtime/base/lsan_supp.h: $(srcdir)/runtime/base/lsan.supp
 	$(AM_V_GEN)$(MKDIR_P) runtime/base && sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$$/d' \
-		-e 's/[\\"]/\\&/g' -e 's/.*/"&\\n"/' $(srcdir)/runtime/base/lsan.supp > $@.tmp && mv -f $@.tmp $@
+		-e 's/[\\"]/\\&/g' -e 's/.*/"&\\n"/' $(srcdir)/runtime/base/lsan.supp > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
