@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/base/job.h"
 #include "runtime/base/params.h"
@@ -124,6 +125,9 @@ void rd_req_complete_slow(struct rd_request_s *req)
     atomic_store_explicit(&req->done, 1, memory_order_release);
 }
 
+/* yields of a blocked wait, after its spins, before RDMPI_WAIT_SLEEP lets it sleep */
+#define RD_WAIT_YIELDS 100
+
 void rd_wait_step(long *idle)
 {
     long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
@@ -131,9 +135,15 @@ void rd_wait_step(long *idle)
     if (rd_progress() > 0) {
         *idle = 0;
     } else if (++*idle > spins) {
-        /* nothing is happening: let the other ranks on this core run */
+        /* nothing is happening: let the other ranks on this core run, and
+         * after a while (RDMPI_WAIT_SLEEP) let the core rest */
         RD_UNLOCK();
-        sched_yield();
+        if (rd_param.wait_sleep > 0 && *idle > spins + RD_WAIT_YIELDS) {
+            struct timespec ts = {rd_param.wait_sleep / 1000000, rd_param.wait_sleep % 1000000 * 1000};
+            nanosleep(&ts, NULL);
+        } else {
+            sched_yield();
+        }
         RD_LOCK();
     } else if (rd_threaded) {
         RD_UNLOCK();

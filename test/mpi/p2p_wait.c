@@ -4,8 +4,13 @@
  * Request_free of an active send still delivers; 1000 Irecvs posted before
  * the sends, completed out of order.
  * Ranks work in pairs (0,1), (2,3); an odd last rank pairs with itself. The
- * lower rank sends, the higher one receives (a rank alone does both). */
+ * lower rank sends, the higher one receives (a rank alone does both).
+ * `idle`: a wait that sleeps between polls (RDMPI_WAIT_SLEEP; idle_wait). */
 #include "test/mpi/p2p_common.c"
+
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #define NMANY 1000
 
@@ -287,9 +292,39 @@ static void many(void)
     }
 }
 
+/* `p2p_wait idle` on 2 ranks with RDMPI_WAIT_SLEEP set: rank 1 sends only
+ * after a second outside MPI; rank 0's MPI_Recv, idle all that time, sleeps
+ * between its polls, so the wait costs it a small part of that second in
+ * CPU time (spinning and yielding it costs about all of it). */
+static void idle_wait(void)
+{
+    int v = -1;
+    if (p2p_rank == 1) {
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+        v = 42;
+        MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    } else if (p2p_rank == 0) {
+        struct rusage a, b;
+        getrusage(RUSAGE_SELF, &a);
+        MPI_Recv(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        getrusage(RUSAGE_SELF, &b);
+        double cpu = (double)(b.ru_utime.tv_sec - a.ru_utime.tv_sec + b.ru_stime.tv_sec - a.ru_stime.tv_sec) +
+                     (double)(b.ru_utime.tv_usec - a.ru_utime.tv_usec + b.ru_stime.tv_usec - a.ru_stime.tv_usec) / 1e6;
+        mt_is_int(v, 42, "the message a second late arrives");
+        mt_ok(cpu < 0.15, "a wait idle for a second with RDMPI_WAIT_SLEEP set used under 0.15 s of CPU time");
+        printf("# [rank 0] the idle wait used %.3f s of CPU time\n", cpu);
+    }
+}
+
 int main(int argc, char **argv)
 {
     p2p_init(&argc, &argv);
+    if (argc > 1 && strcmp(argv[1], "idle") == 0) {
+        idle_wait();
+        MPI_Finalize();
+        return mt_done();
+    }
     peer = p2p_rank ^ 1;
     if (peer >= p2p_size)
         peer = p2p_rank;
