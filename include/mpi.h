@@ -294,6 +294,14 @@ int rd_mpi_win_null_delete_fn(MPI_Win, int, void *, void *);
 #define MPI_WIN_FLAVOR_SHARED 4
 #define MPI_WIN_SEPARATE 1
 #define MPI_WIN_UNIFIED 2
+/* one-sided: assertions and lock types */
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -498,6 +506,49 @@ RD_MPI_PROTO(int, Win_create_errhandler, (MPI_Win_errhandler_function *win_errha
 RD_MPI_PROTO(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
 RD_MPI_PROTO(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
 RD_MPI_PROTO(int, Win_call_errhandler, (MPI_Win win, int errorcode))
+/* one-sided communication (runtime/rma/) */
+RD_MPI_PROTO(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                                 MPI_Win *win))
+RD_MPI_PROTO(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                        void *baseptr, MPI_Win *win))
+RD_MPI_PROTO(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr))
+RD_MPI_PROTO(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
+RD_MPI_PROTO(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
+RD_MPI_PROTO(int, Win_detach, (MPI_Win win, const void *base))
+RD_MPI_PROTO(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
+RD_MPI_PROTO(int, Win_set_info, (MPI_Win win, MPI_Info info))
+RD_MPI_PROTO(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+RD_MPI_PROTO(int, Free_mem, (void *base))
+RD_MPI_PROTO(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+RD_MPI_PROTO(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+RD_MPI_PROTO(int, Accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                               int target_rank, MPI_Aint target_disp, int target_count,
+                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+RD_MPI_PROTO(int, Get_accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                                   void *result_addr, int result_count, MPI_Datatype result_datatype,
+                                   int target_rank, MPI_Aint target_disp, int target_count,
+                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+RD_MPI_PROTO(int, Fetch_and_op, (const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                                 int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win))
+RD_MPI_PROTO(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr, void *result_addr,
+                                     MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win))
+RD_MPI_PROTO(int, Win_fence, (int assert, MPI_Win win))
+RD_MPI_PROTO(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+RD_MPI_PROTO(int, Win_unlock, (int rank, MPI_Win win))
+RD_MPI_PROTO(int, Win_lock_all, (int assert, MPI_Win win))
+RD_MPI_PROTO(int, Win_unlock_all, (MPI_Win win))
+RD_MPI_PROTO(int, Win_flush, (int rank, MPI_Win win))
+RD_MPI_PROTO(int, Win_flush_all, (MPI_Win win))
+RD_MPI_PROTO(int, Win_flush_local, (int rank, MPI_Win win))
+RD_MPI_PROTO(int, Win_flush_local_all, (MPI_Win win))
+RD_MPI_PROTO(int, Win_sync, (MPI_Win win))
+RD_MPI_PROTO(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
+RD_MPI_PROTO(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
+RD_MPI_PROTO(int, Win_complete, (MPI_Win win))
+RD_MPI_PROTO(int, Win_wait, (MPI_Win win))
+RD_MPI_PROTO(int, Win_test, (MPI_Win win, int *flag))
 
 /* point-to-point */
 RD_MPI_PROTO(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))

@@ -1,7 +1,7 @@
 # runtime/: the floors of the library (ARCHITECTURE.md, "Layers"): base/
 # services, objects/, p2p/, api/ (the MPI_* entry points). Each has a README.
 EXTRA_DIST += runtime/base/README.md runtime/objects/README.md \
-	runtime/p2p/README.md runtime/api/README.md
+	runtime/p2p/README.md runtime/rma/README.md runtime/api/README.md
 
 # Services that the launcher tools share with the library.
 noinst_LTLIBRARIES += librdutil.la
@@ -13,10 +13,11 @@ librdutil_la_SOURCES = \
 # folder (runtime/base/params.h); the build joins the library's and the
 # tools' into one list each.
 EXTRA_DIST += runtime/base/params.def runtime/p2p/params.def transports/shm/params.def \
-	transports/verbs/params.def transports/ofi/params.def collectives/params.def launcher/params.def
+	transports/verbs/params.def transports/ofi/params.def collectives/params.def runtime/rma/params.def launcher/params.def
 rd_params_lib = $(srcdir)/runtime/base/params.def $(srcdir)/runtime/p2p/params.def \
 	$(srcdir)/transports/shm/params.def $(srcdir)/transports/verbs/params.def \
-	$(srcdir)/transports/ofi/params.def $(srcdir)/collectives/params.def
+	$(srcdir)/transports/ofi/params.def $(srcdir)/collectives/params.def \
+	$(srcdir)/runtime/rma/params.def
 rd_params_tools = $(srcdir)/launcher/params.def
 nodist_librdutil_la_SOURCES = runtime/base/params_lib.def runtime/base/params_tools.def
 BUILT_SOURCES += runtime/base/params_lib.def runtime/base/params_tools.def
@@ -50,6 +51,9 @@ librdmpi_la_SOURCES = \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c \
 	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h
+# one-sided communication (runtime/rma/) and its entry points
+librdmpi_la_SOURCES += runtime/rma/rma.h runtime/rma/rma_int.h runtime/rma/win.c runtime/rma/am.c \
+	runtime/rma/ops.c runtime/rma/sync.c runtime/api/rma.c
 # intercommunicators
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)

@@ -29,6 +29,10 @@ RD_MPI_TESTS += test/mpi/op
 RD_MPI_TESTS += test/mpi/graph
 RD_MPI_TESTS += test/mpi/typeinfo
 
+# One-sided communication (runtime/rma/): every call once, on each path
+# and transport (the larger programs are test/mpi/rma_*.c)
+RD_MPI_TESTS += test/mpi/rma_core
+
 # What MPI_Init leaves untouched: signal handlers, the network libraries.
 RD_MPI_TESTS += test/mpi/untouched
 

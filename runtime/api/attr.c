@@ -467,12 +467,12 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
                                 value ? "flag" : "attribute_val");
     if (win_predefined_key(keyval)) {
         /* WIN_BASE is the base address itself; the others point at their value */
-        static int flavor = MPI_WIN_FLAVOR_CREATE, model = MPI_WIN_UNIFIED;
+        static int model = MPI_WIN_UNIFIED;
         switch (keyval) {
         case MPI_WIN_BASE: *(void **)value = win->base; break;
         case MPI_WIN_SIZE: *(void **)value = &win->size; break;
         case MPI_WIN_DISP_UNIT: *(void **)value = &win->disp_unit; break;
-        case MPI_WIN_CREATE_FLAVOR: *(void **)value = &flavor; break;
+        case MPI_WIN_CREATE_FLAVOR: *(void **)value = &win->flavor; break;
         default: *(void **)value = &model; break;
         }
         *flag = 1;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/rma/rma.h"
 #include "collectives/algorithms.h"
 #include "runtime/api/lifecycle.h"
 #include "runtime/api/topo.h"
@@ -48,6 +49,7 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
     /* what the floors above the objects keep on communicators */
     rd_comm_on_free(rd_topo_free);
     rd_coll_init();
+    rd_rma_init();
     rd_report_state("MPI_Init: the PMIx fence of the transports' wire-up (every rank must arrive)");
     st = rd_p2p_init();
     rd_report_state(NULL);

@@ -1,6 +1,7 @@
-/* Windows: MPI_Win_create, Win_free, Win_get_group, names and error
- * handlers (attributes: api/attr.c). The one-sided operations and their
- * synchronization are not provided yet; a window holds what they will need. */
+/* Windows: creation of every flavour (MPI_Win_create, allocate,
+ * allocate_shared, create_dynamic), Win_free, Win_get_group, names and
+ * error handlers (attributes: api/attr.c; the one-sided calls: api/rma.c,
+ * on runtime/rma/). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +12,17 @@
 #include "runtime/objects/errhandler.h"
 #include "runtime/objects/info.h"
 #include "runtime/objects/win.h"
+#include "runtime/rma/rma.h"
+#include "runtime/base/job.h"
+#include "runtime/base/state.h"
+#include "runtime/objects/comm.h"
 
-#pragma weak MPI_Win_create = PMPI_Win_create
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+/* Every flavour: the checks, the window's own communicator (a duplicate),
+ * then the one-sided state in three steps around the exchange of each
+ * rank's size, disp_unit and window id (rma.h). */
+static int make_win(const char *call, int flavor, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                    MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    const char *call = "MPI_Win_create";
     RD_API_READY(call);
     RD_TRY(rd_check_comm(call, comm));
     if (comm->is_inter)
@@ -26,10 +33,19 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
         return rd_err_raise(comm, MPI_ERR_SIZE, call, "size %lld is negative", (long long)size);
     if (disp_unit <= 0)
         return rd_err_raise(comm, MPI_ERR_DISP, call, "disp_unit %d is not positive", disp_unit);
-    if (size > 0 && !base)
+    if (flavor == MPI_WIN_FLAVOR_CREATE && size > 0 && !base)
         return rd_err_raise(comm, MPI_ERR_BASE, call, "base is NULL for %lld bytes", (long long)size);
+    if ((flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) && !baseptr)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "baseptr is NULL");
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
+    if (flavor == MPI_WIN_FLAVOR_SHARED) {
+        int node = rd_job_node_of(rd_comm_world_rank(comm, 0));
+        for (int r = 1; r < comm->size; r++)
+            if (rd_job_node_of(rd_comm_world_rank(comm, r)) != node)
+                return rd_err_raise(comm, MPI_ERR_RMA_SHARED, call,
+                                    "ranks 0 and %d of the communicator are on different nodes", r);
+    }
     struct rd_win_s *w = calloc(1, sizeof(*w));
     if (!w)
         return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
@@ -40,12 +56,81 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
         return rc;
     }
     w->magic = RD_WIN_MAGIC;
-    w->base = base;
+    w->base = flavor == MPI_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM : base;
     w->size = size;
     w->disp_unit = disp_unit;
+    w->flavor = flavor;
     w->errh = MPI_ERRORS_ARE_FATAL;
+    char why[RD_RMA_WHY] = "";
+    struct rd_rma_info mine, *all = malloc((size_t)comm->size * sizeof(*all));
+    RD_LOCK();
+    rc = all ? rd_rma_win_open(w, flavor, info, &mine, why) : MPI_ERR_NO_MEM;
+    RD_UNLOCK();
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allgather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE, w->comm);
+    if (rc == MPI_SUCCESS) {
+        RD_LOCK();
+        rc = rd_rma_win_table(w, all, why);
+        RD_UNLOCK();
+    }
+    free(all);
+    if (rc == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_SHARED) {
+        int fd = -1;
+        if (w->comm->rank == 0) {
+            RD_LOCK();
+            rc = rd_rma_shared_make(w, &fd, why);
+            RD_UNLOCK();
+        }
+        /* rank 0's failure travels as fd -1: every rank fails alike */
+        int brc = PMPI_Bcast(&fd, 1, MPI_INT, 0, w->comm);
+        if (rc == MPI_SUCCESS && brc == MPI_SUCCESS) {
+            RD_LOCK();
+            rc = rd_rma_shared_map(w, fd, why);
+            RD_UNLOCK();
+        }
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Barrier(w->comm); /* every rank has opened rank 0's file */
+    }
+    if (rc != MPI_SUCCESS) {
+        RD_LOCK();
+        rd_rma_win_close(w);
+        RD_UNLOCK();
+        PMPI_Comm_free(&w->comm);
+        w->magic = 0;
+        free(w);
+        return rd_err_raise(comm, rc, call, "%s", why[0] ? why : "the window's exchange failed");
+    }
+    if (baseptr)
+        *(void **)baseptr = w->base;
     *win = w;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_create = PMPI_Win_create
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return make_win("MPI_Win_create", MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win);
+}
+
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return make_win("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm, baseptr,
+                    win);
+}
+
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                             MPI_Win *win)
+{
+    return make_win("MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm,
+                    baseptr, win);
+}
+
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return make_win("MPI_Win_create_dynamic", MPI_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, comm, NULL, win);
 }
 
 #pragma weak MPI_Win_free = PMPI_Win_free
@@ -57,13 +142,22 @@ int PMPI_Win_free(MPI_Win *win)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "win is NULL");
     RD_TRY(rd_check_win(call, *win));
     struct rd_win_s *w = *win;
+    char why[RD_RMA_WHY] = "";
+    RD_LOCK();
+    int rc = rd_rma_win_can_free(w, why);
+    RD_UNLOCK();
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise_win(w, rc, call, "%s", why);
     /* collective: no rank lets go of the window while another may still use it */
-    int rc = PMPI_Barrier(w->comm);
+    rc = PMPI_Barrier(w->comm);
     if (rc != MPI_SUCCESS)
         return rd_err_raise_win(w, rc, call, "the closing barrier failed");
     rc = rd_attr_delete_all_win(w);
     if (rc != MPI_SUCCESS)
         return rd_err_raise_win(w, rc, call, "an attribute delete callback failed");
+    RD_LOCK();
+    rd_rma_win_close(w);
+    RD_UNLOCK();
     PMPI_Comm_free(&w->comm);
     rd_errh_release(w->errh);
     w->magic = 0;

@@ -222,6 +222,31 @@ static rd_kernel kernel_for(MPI_Op op, MPI_Datatype dt)
     return k > 0 ? rd_op_table[k - 1].k[op->code] : NULL;
 }
 
+int rd_op_type_index(MPI_Datatype basic)
+{
+    for (size_t i = 0; i < sizeof(rd_op_table) / sizeof(rd_op_table[0]); i++)
+        if (rd_op_table[i].dt == basic)
+            return (int)i;
+    return -1;
+}
+
+MPI_Datatype rd_op_type_at(int index)
+{
+    if (index < 0 || (size_t)index >= sizeof(rd_op_table) / sizeof(rd_op_table[0]))
+        return NULL;
+    return rd_op_table[index].dt;
+}
+
+MPI_Op rd_op_of_code(int code)
+{
+    static const MPI_Op ops[RD_OP_USER] = {
+        [RD_OP_MAX] = MPI_MAX, [RD_OP_MIN] = MPI_MIN, [RD_OP_SUM] = MPI_SUM, [RD_OP_PROD] = MPI_PROD,
+        [RD_OP_LAND] = MPI_LAND, [RD_OP_BAND] = MPI_BAND, [RD_OP_LOR] = MPI_LOR, [RD_OP_BOR] = MPI_BOR,
+        [RD_OP_LXOR] = MPI_LXOR, [RD_OP_BXOR] = MPI_BXOR, [RD_OP_MAXLOC] = MPI_MAXLOC,
+        [RD_OP_MINLOC] = MPI_MINLOC, [RD_OP_REPLACE] = MPI_REPLACE, [RD_OP_NO_OP] = MPI_NO_OP};
+    return code >= 0 && code < RD_OP_USER ? ops[code] : NULL;
+}
+
 int rd_op_check(MPI_Op op, MPI_Datatype dt)
 {
     if (op->code == RD_OP_USER || op->code == RD_OP_NO_OP || op->code == RD_OP_REPLACE)

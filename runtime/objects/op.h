@@ -65,4 +65,11 @@ typedef void (*rd_kernel)(const void *in, void *io, size_t n);
  * MPI_NO_OP, layouts with gaps, op not defined on dt). */
 rd_kernel rd_op_kernel(MPI_Op op, MPI_Datatype dt, size_t *per);
 
+/* Naming reductions across processes (one-sided accumulates): a
+ * predefined type's index in the kernels' table (-1: no kernels), the type
+ * at an index (NULL: none), the predefined op of a code (NULL: none). */
+int rd_op_type_index(MPI_Datatype basic);
+MPI_Datatype rd_op_type_at(int index);
+MPI_Op rd_op_of_code(int code);
+
 #endif

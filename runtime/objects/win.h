@@ -1,7 +1,8 @@
 /* win.h - windows (MPI_Win): the objects one-sided communication will work
  * on. Today a window holds its memory's description, a duplicate of its
  * communicator (its group, and the context its collective calls use),
- * cached attributes, an error handler and a name; runtime/api/win.c. */
+ * cached attributes, an error handler and a name; runtime/api/win.c. The
+ * one-sided state hangs from rma (runtime/rma/, which this floor does not see). */
 #ifndef RD_WIN_H
 #define RD_WIN_H
 
@@ -18,8 +19,10 @@ struct rd_win_s {
     void *base;
     MPI_Aint size;
     int disp_unit;
+    int flavor;             /* MPI_WIN_FLAVOR_* */
     MPI_Errhandler errh;
     struct rd_attr *attrs;  /* cached attributes (api/attr.c) */
+    void *rma;              /* the one-sided state (runtime/rma/: struct rd_rma_win) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

@@ -270,6 +270,8 @@ void rd_eng_am_handler(void *arg, int src, unsigned id, const void *hdr, size_t 
     }
     if (id <= RD_AM_RTS)
         arrive(src, id, hdr, data, len);
+    else if (id >= RD_P2P_AM_FIRST && rd_p2p_am_hook)
+        rd_p2p_am_hook(src, id, hdr, hlen, data, len);
     else
         rd_eng_control(src, id, hdr, data, len);
     rd_eng.in_handler--;

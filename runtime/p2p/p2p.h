@@ -49,6 +49,25 @@ rd_status rd_p2p_start_mrecv(struct rd_request_s *req, struct rd_message_s *msg)
 /* Cancel a receive that has not matched yet: returns 1 if cancelled. */
 int rd_p2p_cancel_recv(struct rd_request_s *req);
 
+/* Active messages for the floors above the engine (runtime/rma/): ids
+ * from RD_P2P_AM_FIRST up (below RD_AM_RNDV) go to the handler set in
+ * rd_p2p_am_hook (set at MPI_Init, like rd_progress_hook), called with the
+ * sender's world rank. Handlers never call a transport: what they answer
+ * goes through rd_p2p_am_post, which queues it. rd_p2p_am_post sends now
+ * (nothing queued for that peer, not in a handler) or queues a copy in the
+ * peer's FIFO of pending work, behind everything else sent to it; one
+ * sender's active messages arrive in the order they were posted. hlen is at
+ * most RD_P2P_AM_HDR bytes, hlen + len at most rd_p2p_am_max(world_rank). */
+#define RD_P2P_AM_FIRST 32u
+#define RD_P2P_AM_HDR 64u
+typedef void (*rd_p2p_am_fn)(int wsrc, unsigned id, const void *hdr, size_t hlen, const void *data,
+                             size_t len);
+extern rd_p2p_am_fn rd_p2p_am_hook;
+rd_status rd_p2p_am_post(int world_rank, unsigned id, const void *hdr, size_t hlen, const void *data,
+                         size_t len);
+/* The largest hlen + len one active message to world_rank carries (connects it). */
+size_t rd_p2p_am_max(int world_rank);
+
 /* The empty status (null and inactive requests; also the starting point
  * of a request's own status): MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS,
  * count 0, not cancelled. */

@@ -62,6 +62,40 @@ rd_status rd_eng_pend_copy(int w, const struct rd_pend *pd)
     return RD_OK;
 }
 
+/* ------------------------------------------------------------ other floors' messages */
+
+rd_p2p_am_fn rd_p2p_am_hook;
+
+size_t rd_p2p_am_max(int w)
+{
+    rd_status st;
+    struct rd_peer *p = rd_eng_peer(w, &st);
+    return st == RD_OK ? p->ep->tl->caps.am_max : 0;
+}
+
+rd_status rd_p2p_am_post(int w, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    rd_status st;
+    struct rd_peer *p = rd_eng_peer(w, &st);
+    if (st != RD_OK)
+        return st;
+    if (hlen > RD_AM_HDR_MAX || id < RD_P2P_AM_FIRST || id >= RD_AM_RNDV)
+        return RD_ERR_INTERNAL;
+    if (!p->pend_head && !rd_eng.in_handler) {
+        st = p->ep->tl->ops->am_send(p->ep, id, hdr, hlen, data, len);
+        if (st != RD_ERR_AGAIN)
+            return st;
+    }
+    struct rd_wire_ctrl none;
+    memset(&none, 0, sizeof(none));
+    st = rd_eng_queue_ctrl(w, id, &none, data, len);
+    if (st != RD_OK)
+        return st;
+    memcpy(p->pend_tail->hdr, hdr, hlen);
+    p->pend_tail->hlen = hlen;
+    return RD_OK;
+}
+
 /* ------------------------------------------------------------ completion */
 
 void rd_eng_finish_send(struct rd_request_s *req)

@@ -16,7 +16,7 @@ out=$("$check" "$RD_SRCDIR" "${objs[@]}")
 rc=$?
 is "$out" "" "no floor includes or calls a floor above it"
 is "$rc" 0 "the check exits 0"
-for f in runtime/base runtime/objects runtime/p2p runtime/api collectives transports; do
+for f in runtime/base runtime/objects runtime/p2p runtime/rma runtime/api collectives transports; do
     c=$(printf '%s\n' "${objs[@]}" | grep -c "^$f/")
     ok $([ "$c" -gt 0 ]; echo $?) "objects of $f are checked ($c)"
 done

@@ -1,0 +1,343 @@
+/* One-sided communication's entry points: argument checks and error
+ * reporting; the work is runtime/rma/'s (rma.h), the collective steps
+ * (fence's barrier) are run here. */
+#include "config.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "runtime/api/check.h"
+#include "runtime/base/state.h"
+#include "runtime/objects/errhandler.h"
+#include "runtime/objects/group.h"
+#include "runtime/objects/info.h"
+#include "runtime/objects/op.h"
+#include "runtime/objects/win.h"
+#include "runtime/rma/rma.h"
+
+static int check_dt(const char *call, MPI_Win win, int count, MPI_Datatype dt, const char *what)
+{
+    if (count < 0)
+        return rd_err_raise_win(win, MPI_ERR_COUNT, call, "%s count %d is negative", what, count);
+    if (!rd_dt_valid(dt))
+        return rd_err_raise_win(win, MPI_ERR_TYPE, call, "invalid %s datatype", what);
+    if (!dt->committed)
+        return rd_err_raise_win(win, MPI_ERR_TYPE, call, "the %s datatype %s is not committed", what, dt->name);
+    return MPI_SUCCESS;
+}
+
+/* Run one call of the rma floor under the lock; raise what it returns. */
+#define RMA_CALL(call, win, expr)                                                      \
+    do {                                                                               \
+        char why[RD_RMA_WHY] = "";                                                     \
+        RD_LOCK();                                                                     \
+        int rc_ = (expr);                                                              \
+        RD_UNLOCK();                                                                   \
+        if (rc_ != MPI_SUCCESS)                                                        \
+            return rd_err_raise_win(win, rc_, call, "%s", why);                        \
+        return MPI_SUCCESS;                                                            \
+    } while (0)
+
+static int op(const char *call, MPI_Win win, struct rd_rma_call *o)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_win(call, win));
+    if (o->kind == RD_RMA_PUT || o->kind == RD_RMA_ACC || (o->kind == RD_RMA_GACC && o->op != MPI_NO_OP))
+        RD_TRY(check_dt(call, win, o->ocount, o->odt, "origin"));
+    if (o->kind == RD_RMA_GET || o->kind == RD_RMA_GACC || o->kind == RD_RMA_CAS)
+        RD_TRY(check_dt(call, win, o->rcount, o->rdt, o->kind == RD_RMA_GET ? "origin" : "result"));
+    RD_TRY(check_dt(call, win, o->tcount, o->tdt, "target"));
+    if ((o->kind == RD_RMA_ACC || o->kind == RD_RMA_GACC) && !rd_op_valid(o->op))
+        return rd_err_raise_win(win, MPI_ERR_OP, call, "invalid op");
+    if (o->kind == RD_RMA_GACC && o->op == MPI_NO_OP) {
+        o->odt = o->rdt; /* not read */
+        o->ocount = o->rcount;
+    }
+    RMA_CALL(call, win, rd_rma_do(win, o, NULL, why));
+}
+
+#pragma weak MPI_Put = PMPI_Put
+int PMPI_Put(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
+             MPI_Datatype tdt, MPI_Win win)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
+                          .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
+    return op("MPI_Put", win, &o);
+}
+
+#pragma weak MPI_Get = PMPI_Get
+int PMPI_Get(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
+             MPI_Datatype tdt, MPI_Win win)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt, .target = target,
+                          .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
+    return op("MPI_Get", win, &o);
+}
+
+#pragma weak MPI_Accumulate = PMPI_Accumulate
+int PMPI_Accumulate(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
+                    MPI_Datatype tdt, MPI_Op mop, MPI_Win win)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
+                          .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};
+    return op("MPI_Accumulate", win, &o);
+}
+
+#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
+                        MPI_Datatype rdt, int target, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op mop,
+                        MPI_Win win)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,
+                          .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp, .tcount = tcount,
+                          .tdt = tdt, .op = mop};
+    return op("MPI_Get_accumulate", win, &o);
+}
+
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt, int target, MPI_Aint tdisp, MPI_Op mop,
+                      MPI_Win win)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = 1, .odt = dt, .rbuf = rbuf,
+                          .rcount = 1, .rdt = dt, .target = target, .tdisp = tdisp, .tcount = 1, .tdt = dt,
+                          .op = mop};
+    return op("MPI_Fetch_and_op", win, &o);
+}
+
+#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
+int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype dt, int target,
+                          MPI_Aint tdisp, MPI_Win win)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_CAS, .obuf = obuf, .ocount = 1, .odt = dt, .cbuf = cbuf, .rbuf = rbuf,
+                          .rcount = 1, .rdt = dt, .target = target, .tdisp = tdisp, .tcount = 1, .tdt = dt};
+    return op("MPI_Compare_and_swap", win, &o);
+}
+
+/* ------------------------------------------------------------ synchronisation */
+
+#pragma weak MPI_Win_fence = PMPI_Win_fence
+int PMPI_Win_fence(int assert, MPI_Win win)
+{
+    const char *call = "MPI_Win_fence";
+    RD_API_READY(call);
+    RD_TRY(rd_check_win(call, win));
+    char why[RD_RMA_WHY] = "";
+    RD_LOCK();
+    int rc = rd_rma_fence(win, assert, why);
+    RD_UNLOCK();
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_RMA_RANGE && rc != MPI_ERR_OP)
+        return rd_err_raise_win(win, rc, call, "%s", why);
+    /* my operations are done at their targets: after the barrier, everybody's are */
+    int brc = PMPI_Barrier(win->comm);
+    if (brc != MPI_SUCCESS)
+        return rd_err_raise_win(win, brc, call, "the barrier failed");
+    RD_LOCK();
+    rd_rma_fence_end(win, assert);
+    RD_UNLOCK();
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise_win(win, rc, call, "%s", why);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+int PMPI_Win_lock(int type, int rank, int assert, MPI_Win win)
+{
+    RD_API_READY("MPI_Win_lock");
+    RD_TRY(rd_check_win("MPI_Win_lock", win));
+    RMA_CALL("MPI_Win_lock", win, rd_rma_lock(win, type, rank, assert, why));
+}
+
+#pragma weak MPI_Win_unlock = PMPI_Win_unlock
+int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+    RD_API_READY("MPI_Win_unlock");
+    RD_TRY(rd_check_win("MPI_Win_unlock", win));
+    RMA_CALL("MPI_Win_unlock", win, rd_rma_unlock(win, rank, why));
+}
+
+#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
+int PMPI_Win_lock_all(int assert, MPI_Win win)
+{
+    RD_API_READY("MPI_Win_lock_all");
+    RD_TRY(rd_check_win("MPI_Win_lock_all", win));
+    RMA_CALL("MPI_Win_lock_all", win, rd_rma_lock_all(win, assert, why));
+}
+
+#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
+int PMPI_Win_unlock_all(MPI_Win win)
+{
+    RD_API_READY("MPI_Win_unlock_all");
+    RD_TRY(rd_check_win("MPI_Win_unlock_all", win));
+    RMA_CALL("MPI_Win_unlock_all", win, rd_rma_unlock_all(win, why));
+}
+
+/* flush_local completes at the origin only; on the active-message path
+ * that is the same wait (the answers are the only completion events) */
+#define FLUSH(NAME, RANK)                                                              \
+    RD_API_READY("MPI_" NAME);                                                         \
+    RD_TRY(rd_check_win("MPI_" NAME, win));                                            \
+    RMA_CALL("MPI_" NAME, win, rd_rma_flush(win, (RANK), why))
+
+#pragma weak MPI_Win_flush = PMPI_Win_flush
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    FLUSH("Win_flush", rank);
+}
+
+#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    FLUSH("Win_flush_all", RD_RMA_ALL);
+}
+
+#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    FLUSH("Win_flush_local", rank);
+}
+
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    FLUSH("Win_flush_local_all", RD_RMA_ALL);
+}
+
+#pragma weak MPI_Win_sync = PMPI_Win_sync
+int PMPI_Win_sync(MPI_Win win)
+{
+    RD_API_READY("MPI_Win_sync");
+    RD_TRY(rd_check_win("MPI_Win_sync", win));
+    /* the unified model: public and private copies are one memory; order
+     * this rank's loads and stores against the others' */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return MPI_SUCCESS;
+}
+
+static int check_group(const char *call, MPI_Win win, MPI_Group g)
+{
+    if (!rd_group_valid(g))
+        return rd_err_raise_win(win, MPI_ERR_GROUP, call, "invalid group");
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_post = PMPI_Win_post
+int PMPI_Win_post(MPI_Group g, int assert, MPI_Win win)
+{
+    RD_API_READY("MPI_Win_post");
+    RD_TRY(rd_check_win("MPI_Win_post", win));
+    RD_TRY(check_group("MPI_Win_post", win, g));
+    RMA_CALL("MPI_Win_post", win, rd_rma_post(win, g, assert, why));
+}
+
+#pragma weak MPI_Win_start = PMPI_Win_start
+int PMPI_Win_start(MPI_Group g, int assert, MPI_Win win)
+{
+    RD_API_READY("MPI_Win_start");
+    RD_TRY(rd_check_win("MPI_Win_start", win));
+    RD_TRY(check_group("MPI_Win_start", win, g));
+    RMA_CALL("MPI_Win_start", win, rd_rma_start(win, g, assert, why));
+}
+
+#pragma weak MPI_Win_complete = PMPI_Win_complete
+int PMPI_Win_complete(MPI_Win win)
+{
+    RD_API_READY("MPI_Win_complete");
+    RD_TRY(rd_check_win("MPI_Win_complete", win));
+    RMA_CALL("MPI_Win_complete", win, rd_rma_complete(win, why));
+}
+
+#pragma weak MPI_Win_wait = PMPI_Win_wait
+int PMPI_Win_wait(MPI_Win win)
+{
+    RD_API_READY("MPI_Win_wait");
+    RD_TRY(rd_check_win("MPI_Win_wait", win));
+    RMA_CALL("MPI_Win_wait", win, rd_rma_wait(win, 1, NULL, why));
+}
+
+#pragma weak MPI_Win_test = PMPI_Win_test
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    RD_API_READY("MPI_Win_test");
+    RD_TRY(rd_check_win("MPI_Win_test", win));
+    if (!flag)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_test", "flag is NULL");
+    RMA_CALL("MPI_Win_test", win, rd_rma_wait(win, 0, flag, why));
+}
+
+/* ------------------------------------------------------------ memory, info */
+
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    RD_API_READY("MPI_Win_shared_query");
+    RD_TRY(rd_check_win("MPI_Win_shared_query", win));
+    if (!size || !disp_unit || !baseptr)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_shared_query", "an output argument is NULL");
+    RMA_CALL("MPI_Win_shared_query", win, rd_rma_shared_query(win, rank, size, disp_unit, baseptr, why));
+}
+
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    RD_API_READY("MPI_Win_attach");
+    RD_TRY(rd_check_win("MPI_Win_attach", win));
+    if (size < 0)
+        return rd_err_raise_win(win, MPI_ERR_SIZE, "MPI_Win_attach", "size %lld is negative", (long long)size);
+    if (!base && size > 0)
+        return rd_err_raise_win(win, MPI_ERR_BASE, "MPI_Win_attach", "base is NULL");
+    RMA_CALL("MPI_Win_attach", win, rd_rma_attach(win, base, size, why));
+}
+
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    RD_API_READY("MPI_Win_detach");
+    RD_TRY(rd_check_win("MPI_Win_detach", win));
+    RMA_CALL("MPI_Win_detach", win, rd_rma_detach(win, base, why));
+}
+
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info)
+{
+    RD_API_READY("MPI_Win_get_info");
+    RD_TRY(rd_check_win("MPI_Win_get_info", win));
+    if (!info)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_get_info", "info_used is NULL");
+    RMA_CALL("MPI_Win_get_info", win, rd_rma_get_info(win, info, why));
+}
+
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    RD_API_READY("MPI_Win_set_info");
+    RD_TRY(rd_check_win("MPI_Win_set_info", win));
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise_win(win, MPI_ERR_INFO, "MPI_Win_set_info", "invalid info");
+    RMA_CALL("MPI_Win_set_info", win, rd_rma_set_info(win, info, why));
+}
+
+#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    RD_API_READY("MPI_Alloc_mem");
+    if (size < 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_SIZE, "MPI_Alloc_mem", "size %lld is negative", (long long)size);
+    if (!baseptr)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Alloc_mem", "baseptr is NULL");
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_Alloc_mem", "invalid info");
+    void *p = NULL;
+    if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem", "cannot allocate %lld bytes",
+                            (long long)size);
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Free_mem = PMPI_Free_mem
+int PMPI_Free_mem(void *base)
+{
+    RD_API_READY("MPI_Free_mem");
+    free(base);
+    return MPI_SUCCESS;
+}

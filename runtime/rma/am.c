@@ -1,0 +1,226 @@
+/* am.c - the wire of one-sided communication: the active messages (on
+ * every transport, through the engine's rd_p2p_am_post), and everything
+ * the target does: apply Put pieces and accumulates, answer Get, grant and
+ * release its lock, PSCW's post and complete. Accumulates are applied by
+ * the target's handler one piece at a time under the big lock, so they are
+ * element-wise atomic with each other; the SELF path applies them in the
+ * origin's call, also under the lock. One sender's messages arrive in
+ * order, which gives the standard's default accumulate ordering. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/op.h"
+#include "runtime/rma/rma_int.h"
+
+void rma_post(int world, unsigned id, const struct rma_hdr *h, const void *data, size_t len)
+{
+    rd_status st = rd_p2p_am_post(world, id, h, sizeof(*h), data, len);
+    if (st != RD_OK) {
+        rd_error("rma", "cannot send to rank %d: %s", world, rd_status_string(st));
+        rd_job_abort(rd_status_to_mpi(st), "one-sided communication failure");
+    }
+}
+
+/* ------------------------------------------------------------ applying */
+
+int rma_apply_put(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t len)
+{
+    void *p = rma_target_ptr(rw, addr, len);
+    if (!p)
+        return MPI_ERR_RMA_RANGE;
+    memcpy(p, data, len);
+    return MPI_SUCCESS;
+}
+
+/* arg: the op's code | the element type's index << 8 (op.h). old: where
+ * the previous contents go first (Get_accumulate), or NULL. */
+int rma_apply_acc(struct rd_rma_win *rw, uint64_t addr, uint32_t arg, const void *data, size_t len,
+                  void *old)
+{
+    void *p = rma_target_ptr(rw, addr, len);
+    MPI_Op op = rd_op_of_code((int)(arg & 0xff));
+    MPI_Datatype t = rd_op_type_at((int)(arg >> 8));
+    if (!p)
+        return MPI_ERR_RMA_RANGE;
+    if (!op || !t || len % t->size)
+        return MPI_ERR_OP;
+    if (old)
+        memcpy(old, p, len);
+    if (op == MPI_REPLACE)
+        memcpy(p, data, len);
+    else if (op != MPI_NO_OP)
+        return rd_op_apply(op, data, p, (int)(len / t->size), t);
+    return MPI_SUCCESS;
+}
+
+/* data: compare (len / 2 bytes) then the new value */
+int rma_apply_cas(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t len, void *old)
+{
+    size_t n = len / 2;
+    void *p = rma_target_ptr(rw, addr, n);
+    if (!p)
+        return MPI_ERR_RMA_RANGE;
+    memcpy(old, p, n);
+    if (memcmp(old, data, n) == 0)
+        memcpy(p, (const char *)data + n, n);
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ the target's lock */
+
+static int lock_free_for(struct rd_rma_win *rw, int type)
+{
+    return type == MPI_LOCK_EXCLUSIVE ? !rw->lock_excl && !rw->lock_shared : !rw->lock_excl;
+}
+
+static void grant(struct rd_rma_win *rw, int wsrc, int type, uint32_t back)
+{
+    if (type == MPI_LOCK_EXCLUSIVE)
+        rw->lock_excl = 1;
+    else
+        rw->lock_shared++;
+    struct rma_hdr h = {.win = back, .back = rw->id, .from = rw->rank};
+    rma_post(wsrc, RMA_GRANT, &h, NULL, 0);
+}
+
+/* Requests are granted in arrival order: a waiting exclusive request
+ * holds back shared ones that come after it (no starvation). */
+static void grant_waiters(struct rd_rma_win *rw)
+{
+    while (rw->wait_head && lock_free_for(rw, rw->wait_head->type)) {
+        struct rma_waiter *q = rw->wait_head;
+        rw->wait_head = q->next;
+        if (!rw->wait_head)
+            rw->wait_tail = NULL;
+        grant(rw, q->wsrc, q->type, q->back);
+        free(q);
+    }
+}
+
+static void lock_request(struct rd_rma_win *rw, int wsrc, const struct rma_hdr *h)
+{
+    int type = (int)h->arg;
+    if (!rw->wait_head && lock_free_for(rw, type)) {
+        grant(rw, wsrc, type, h->back);
+        return;
+    }
+    struct rma_waiter *q = malloc(sizeof(*q));
+    if (!q)
+        rd_job_abort(MPI_ERR_NO_MEM, "one-sided communication: out of memory");
+    q->next = NULL;
+    q->wsrc = wsrc;
+    q->from = h->from;
+    q->type = type;
+    q->back = h->back;
+    if (rw->wait_tail)
+        rw->wait_tail->next = q;
+    else
+        rw->wait_head = q;
+    rw->wait_tail = q;
+}
+
+static void unlock_request(struct rd_rma_win *rw, int wsrc, const struct rma_hdr *h)
+{
+    if ((int)h->arg == MPI_LOCK_EXCLUSIVE)
+        rw->lock_excl = 0;
+    else if (rw->lock_shared > 0)
+        rw->lock_shared--;
+    struct rma_hdr a = {.win = h->back, .back = rw->id, .from = rw->rank};
+    rma_post(wsrc, RMA_UNLOCKED, &a, NULL, 0);
+    grant_waiters(rw);
+}
+
+/* ------------------------------------------------------------ the handler */
+
+static void note_error(struct rd_rma_win *rw, int from, int err, const char *what)
+{
+    if (err != MPI_SUCCESS && rw->err == MPI_SUCCESS) {
+        rw->err = err;
+        snprintf(rw->errwhy, sizeof(rw->errwhy), "rank %d refused a %s: %s", from, what,
+                 err == MPI_ERR_RMA_RANGE ? "its target bytes are outside the window (or not attached)"
+                                          : "the op does not apply to the type");
+    }
+}
+
+void rma_am_handler(int wsrc, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    struct rma_hdr h;
+    if (hlen != sizeof(h))
+        rd_job_abort(MPI_ERR_INTERN, "one-sided communication: a malformed message");
+    memcpy(&h, hdr, sizeof(h));
+    struct rd_rma_win *rw = rma_win(h.win);
+    if (!rw) {
+        rd_error("rma", "a message (%u) from rank %d for window %u, which this rank does not have", id, wsrc,
+                 h.win);
+        rd_job_abort(MPI_ERR_WIN, "one-sided communication: no such window");
+    }
+    struct rma_hdr a = {.win = h.back, .back = rw->id, .from = rw->rank, .token = h.token, .ooff = h.ooff};
+    switch (id) {
+    case RMA_PUT:
+        a.arg = (uint32_t)rma_apply_put(rw, h.addr, data, len);
+        rma_post(wsrc, RMA_ACK, &a, NULL, 0);
+        break;
+    case RMA_ACC:
+        a.arg = (uint32_t)rma_apply_acc(rw, h.addr, h.arg, data, len, NULL);
+        rma_post(wsrc, RMA_ACK, &a, NULL, 0);
+        break;
+    case RMA_GET:
+    case RMA_GACC:
+    case RMA_CAS: {
+        size_t n = id == RMA_GET ? (size_t)h.arg : id == RMA_CAS ? len / 2 : len;
+        void *old = malloc(n ? n : 1);
+        if (!old)
+            rd_job_abort(MPI_ERR_NO_MEM, "one-sided communication: out of memory");
+        int err;
+        if (id == RMA_GET) {
+            void *p = rma_target_ptr(rw, h.addr, n);
+            err = p ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
+            if (p)
+                memcpy(old, p, n);
+        } else if (id == RMA_GACC) {
+            err = rma_apply_acc(rw, h.addr, h.arg, data, len, old);
+        } else {
+            err = rma_apply_cas(rw, h.addr, data, len, old);
+        }
+        a.arg = (uint32_t)err;
+        a.addr = n; /* the bytes this answer covers (none come on an error) */
+        rma_post(wsrc, RMA_RESP, &a, old, err == MPI_SUCCESS ? n : 0);
+        free(old);
+        break;
+    }
+    case RMA_RESP:
+        note_error(rw, h.from, (int)h.arg, "read");
+        rma_resp_arrived(rw, h.from, h.token, h.ooff, data, len, h.addr);
+        break;
+    case RMA_ACK:
+        note_error(rw, h.from, (int)h.arg, "write");
+        rw->peers[h.from].pending--;
+        break;
+    case RMA_LOCK:
+        lock_request(rw, wsrc, &h);
+        break;
+    case RMA_GRANT:
+        rw->peers[h.from].granted = 1;
+        break;
+    case RMA_UNLOCK:
+        unlock_request(rw, wsrc, &h);
+        break;
+    case RMA_UNLOCKED:
+        rw->peers[h.from].unlocked = 1;
+        break;
+    case RMA_POST:
+        rw->peers[h.from].posted++;
+        break;
+    case RMA_COMPLETE:
+        rw->peers[h.from].completed++;
+        break;
+    default:
+        rd_job_abort(MPI_ERR_INTERN, "one-sided communication: an unknown message");
+    }
+}

@@ -1,0 +1,263 @@
+/* ops.c - the origin side of Put, Get, Accumulate, Get_accumulate,
+ * Fetch_and_op and Compare_and_swap (and their R-forms). The origin walks
+ * the target's layout with the datatype engine (rd_dt_segments: one
+ * contiguous run at a time, never a flattened list of the whole type) and
+ * sends each run, cut to what one active message carries, with its target
+ * address and its offset in the packed data; answers (Get, Get_accumulate,
+ * Compare_and_swap) are unpacked at that offset straight into the
+ * origin's buffer. The SELF path does the same pieces in place. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/op.h"
+#include "runtime/rma/rma_int.h"
+
+/* An operation waiting for answers. */
+struct rma_rec {
+    void *buf;
+    MPI_Datatype dt;
+    uint64_t left; /* packed bytes still to come */
+    struct rd_request_s *req;
+};
+
+void rma_resp_arrived(struct rd_rma_win *rw, int from, uint64_t token, uint64_t ooff, const void *data,
+                      size_t len, uint64_t covered)
+{
+    struct rma_rec *r = (struct rma_rec *)(uintptr_t)token;
+    if (len)
+        rd_dt_unpack(r->buf, r->dt, ooff, data, len);
+    rw->peers[from].pending--;
+    r->left -= covered;
+    if (r->left == 0) {
+        if (r->req)
+            rd_req_complete(r->req);
+        rd_dt_release(r->dt);
+        free(r);
+    }
+}
+
+struct walk {
+    struct rd_rma_win *rw;
+    struct rma_peer *p;
+    int t, kind;
+    unsigned id;
+    uint32_t arg;
+    const char *src;  /* packed origin data (PUT, ACC, GACC), compare+origin (CAS) */
+    int64_t tb;       /* the target displacement in bytes */
+    uint64_t off;     /* packed offset of the next piece */
+    size_t chunk;     /* most bytes per piece */
+    struct rma_rec *rec;
+    int err;
+};
+
+/* One piece on the SELF path: applied here, answered here. */
+static int self_piece(struct walk *k, uint64_t addr, size_t n)
+{
+    struct rd_rma_win *rw = k->rw;
+    const char *src = k->src ? k->src + (k->kind == RD_RMA_CAS ? 0 : k->off) : NULL;
+    int err;
+    if (k->kind == RD_RMA_PUT)
+        return rma_apply_put(rw, addr, src, n);
+    if (k->kind == RD_RMA_ACC)
+        return rma_apply_acc(rw, addr, k->arg, src, n, NULL);
+    void *old = malloc(n ? n : 1);
+    if (!old)
+        return MPI_ERR_NO_MEM;
+    if (k->kind == RD_RMA_GET) {
+        void *q = rma_target_ptr(rw, addr, n);
+        err = q ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
+        if (q)
+            memcpy(old, q, n);
+    } else if (k->kind == RD_RMA_GACC) {
+        err = rma_apply_acc(rw, addr, k->arg, src, n, old);
+    } else {
+        err = rma_apply_cas(rw, addr, src, 2 * n, old);
+    }
+    k->p->pending++;
+    rma_resp_arrived(rw, k->t, (uint64_t)(uintptr_t)k->rec, k->off, old, err == MPI_SUCCESS ? n : 0, n);
+    free(old);
+    return err;
+}
+
+static int seg(void *arg, MPI_Aint disp, size_t len)
+{
+    struct walk *k = arg;
+    uint64_t addr = (uint64_t)(k->tb + disp);
+    while (len) {
+        size_t n = len < k->chunk ? len : k->chunk;
+        if (k->p->path == RMA_PATH_SELF) {
+            int err = self_piece(k, addr, n);
+            if (err != MPI_SUCCESS && k->err == MPI_SUCCESS)
+                k->err = err;
+        } else {
+            struct rma_hdr h = {.win = k->p->id, .back = k->rw->id, .from = k->rw->rank, .arg = k->arg,
+                                .addr = addr, .token = (uint64_t)(uintptr_t)k->rec, .ooff = k->off};
+            const void *data = NULL;
+            size_t dlen = 0;
+            if (k->kind == RD_RMA_GET) {
+                h.arg = (uint32_t)n;
+            } else if (k->kind == RD_RMA_CAS) {
+                data = k->src;
+                dlen = 2 * n;
+            } else {
+                data = k->src + k->off;
+                dlen = n;
+            }
+            k->p->pending++;
+            rma_post(k->p->world, k->id, &h, data, dlen);
+        }
+        addr += n;
+        k->off += n;
+        len -= n;
+    }
+    return 0;
+}
+
+static int fail(char *why, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, RD_RMA_WHY, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+/* The element type of an accumulate: one predefined type laid out without
+ * gaps (pair types with padding are not served yet). */
+static MPI_Datatype acc_type(MPI_Datatype dt)
+{
+    MPI_Datatype e = dt->optype;
+    return e && e->size == (size_t)e->extent && rd_op_type_index(e) >= 0 ? e : NULL;
+}
+
+int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    int t = o->target;
+    if (t == MPI_PROC_NULL) {
+        if (req)
+            rd_req_complete(req);
+        return MPI_SUCCESS;
+    }
+    if (t < 0 || t >= rw->size)
+        return fail(why, MPI_ERR_RANK, "target rank %d is not in the window's group of %d", t, rw->size);
+    if (!rma_in_epoch(rw, t))
+        return fail(why, MPI_ERR_RMA_SYNC, "no access epoch to rank %d is open (fence, start, lock or lock_all)", t);
+    struct rma_peer *p = &rw->peers[t];
+    int kind = o->kind;
+    uint64_t tbytes = (uint64_t)o->tcount * o->tdt->size;
+    /* the origin's side: what it sends (PUT, ACC, GACC, CAS) and receives */
+    int sends = kind != RD_RMA_GET && !(kind == RD_RMA_GACC && o->op == MPI_NO_OP);
+    if (sends && kind != RD_RMA_CAS && (uint64_t)o->ocount * o->odt->size != tbytes)
+        return fail(why, MPI_ERR_TYPE, "the origin has %llu bytes, the target %llu",
+                    (unsigned long long)o->ocount * o->odt->size, (unsigned long long)tbytes);
+    if (kind != RD_RMA_PUT && kind != RD_RMA_ACC && kind != RD_RMA_CAS &&
+        (uint64_t)o->rcount * o->rdt->size != tbytes)
+        return fail(why, MPI_ERR_TYPE, "the %s buffer has %llu bytes, the target %llu",
+                    kind == RD_RMA_GET ? "origin" : "result", (unsigned long long)o->rcount * o->rdt->size,
+                    (unsigned long long)tbytes);
+    uint32_t arg = 0;
+    MPI_Datatype e = NULL;
+    if (kind == RD_RMA_ACC || kind == RD_RMA_GACC || kind == RD_RMA_CAS) {
+        e = acc_type(o->tdt);
+        if (!e)
+            return fail(why, MPI_ERR_TYPE, "the target type is not made of one predefined type without gaps");
+        if ((sends && acc_type(o->odt) != e) || (kind != RD_RMA_ACC && acc_type(o->rdt) != e))
+            return fail(why, MPI_ERR_TYPE, "the buffers' element types differ from the target's");
+        if (kind == RD_RMA_CAS) {
+            if (rd_op_check(MPI_BAND, e) != MPI_SUCCESS && rd_op_check(MPI_LAND, e) != MPI_SUCCESS)
+                return fail(why, MPI_ERR_TYPE, "compare-and-swap takes integer, logical or byte types only");
+            arg = (uint32_t)MPI_SUCCESS;
+        } else {
+            if (!o->op->predefined || o->op->code >= RD_OP_USER)
+                return fail(why, MPI_ERR_OP, "accumulates take predefined ops only");
+            if (rd_op_check(o->op, e) != MPI_SUCCESS)
+                return fail(why, MPI_ERR_OP, "the op is not defined on the target's type");
+            arg = (uint32_t)o->op->code | (uint32_t)rd_op_type_index(e) << 8;
+        }
+    }
+    /* the target bytes: 64-bit products, any disp_unit */
+    int64_t tb;
+    if (__builtin_mul_overflow((int64_t)o->tdisp, p->disp_unit, &tb))
+        return fail(why, MPI_ERR_RMA_RANGE, "displacement %lld x disp_unit %lld overflows",
+                    (long long)o->tdisp, (long long)p->disp_unit);
+    if (rw->flavor != MPI_WIN_FLAVOR_DYNAMIC && o->tcount > 0 && tbytes > 0) {
+        __int128 ext = o->tdt->extent, c = o->tcount - 1;
+        __int128 lo = (__int128)tb + o->tdt->true_lb + (ext < 0 ? c * ext : 0);
+        __int128 hi = (__int128)tb + o->tdt->true_lb + o->tdt->true_extent + (ext > 0 ? c * ext : 0);
+        if (lo < 0 || hi > (__int128)p->size)
+            return fail(why, MPI_ERR_RMA_RANGE, "target bytes [%lld, %lld) are outside rank %d's window of %llu bytes",
+                        (long long)lo, (long long)hi, t, (unsigned long long)p->size);
+    }
+    if (tbytes == 0) {
+        if (req)
+            rd_req_complete(req);
+        return MPI_SUCCESS;
+    }
+    /* the origin's data, packed (contiguous: in place) */
+    void *tmp = NULL;
+    const char *src = NULL;
+    if (kind == RD_RMA_CAS) {
+        tmp = malloc(2 * tbytes);
+        if (!tmp)
+            return fail(why, MPI_ERR_NO_MEM, "out of memory");
+        memcpy(tmp, o->cbuf, tbytes);
+        memcpy((char *)tmp + tbytes, o->obuf, tbytes);
+        src = tmp;
+    } else if (sends) {
+        if (o->odt->contig) {
+            src = (const char *)o->obuf + o->odt->true_lb;
+        } else {
+            tmp = malloc(tbytes);
+            if (!tmp)
+                return fail(why, MPI_ERR_NO_MEM, "out of memory");
+            rd_dt_pack(o->obuf, o->odt, 0, tmp, tbytes);
+            src = tmp;
+        }
+    }
+    struct walk k = {.rw = rw, .p = p, .t = t, .kind = kind, .arg = arg, .src = src, .tb = tb};
+    static const unsigned ids[] = {RMA_PUT, RMA_GET, RMA_ACC, RMA_GACC, RMA_CAS};
+    k.id = ids[kind];
+    if (kind == RD_RMA_GACC && o->op == MPI_NO_OP) {
+        /* a fetch: read the target, send nothing */
+        k.kind = RD_RMA_GET;
+        k.id = RMA_GET;
+        k.src = NULL;
+    }
+    size_t room = p->path == RMA_PATH_SELF ? (size_t)1 << 20 : rd_p2p_am_max(p->world);
+    if (room <= sizeof(struct rma_hdr) + 64) {
+        free(tmp);
+        return fail(why, MPI_ERR_INTERN, "rank %d cannot be reached", t);
+    }
+    k.chunk = room - sizeof(struct rma_hdr);
+    if (e)
+        k.chunk -= k.chunk % e->size;
+    if (kind != RD_RMA_PUT && kind != RD_RMA_ACC) {
+        k.rec = malloc(sizeof(*k.rec));
+        if (!k.rec) {
+            free(tmp);
+            return fail(why, MPI_ERR_NO_MEM, "out of memory");
+        }
+        k.rec->buf = o->rbuf;
+        k.rec->dt = o->rdt;
+        rd_dt_retain(o->rdt);
+        k.rec->left = tbytes;
+        k.rec->req = req;
+    }
+    rd_dt_segments(o->tdt, (size_t)o->tcount, seg, &k);
+    free(tmp);
+    /* the data left with the messages: Put and Accumulate are complete at
+     * the origin (their R-forms' requests too) */
+    if (!k.rec && req)
+        rd_req_complete(req);
+    if (k.err != MPI_SUCCESS)
+        return fail(why, k.err, "rank %d (this rank) refused the operation: %s", t,
+                    k.err == MPI_ERR_RMA_RANGE ? "target bytes outside the window or not attached" : "bad op or type");
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,76 @@
+/* rma.h - one-sided communication (runtime/rma/), as runtime/api/ calls it.
+ * Callers have checked handles and hold the big lock. The functions that
+ * may fail return an MPI error class and, in why (RD_RMA_WHY bytes), the
+ * cause for the message; the API raises it on the window. Collective steps
+ * (the exchange at creation, the barriers of fence and free) are the
+ * API's: it runs them between these calls. */
+#ifndef RD_RMA_H
+#define RD_RMA_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "runtime/base/error.h"
+#include "runtime/p2p/request.h"
+
+#define RD_RMA_WHY 160
+
+/* At MPI_Init: register the active-message handler with the engine. */
+void rd_rma_init(void);
+
+/* What each rank tells the others when a window is made (allgathered). */
+struct rd_rma_info {
+    uint64_t size;
+    int64_t disp_unit;
+    uint32_t id;       /* its window's id in its process */
+    int32_t pid;
+};
+
+/* Creation, in three steps around the API's allgather of rd_rma_info:
+ * open (local state; for MPI_WIN_FLAVOR_ALLOCATE the memory), then
+ * table (every rank's info: the per-target paths), and for
+ * MPI_WIN_FLAVOR_SHARED segment (the node segment: rank 0 makes it and
+ * the API broadcasts its fd). info: the window's info keys (may be NULL). */
+int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mine, char *why);
+int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why);
+int rd_rma_shared_make(MPI_Win w, int *fd, char *why);       /* rank 0 of the window */
+int rd_rma_shared_map(MPI_Win w, int fd0, char *why);        /* every rank, fd0 from rank 0 */
+/* Before the closing barrier: what must hold for MPI_Win_free. */
+int rd_rma_win_can_free(MPI_Win w, char *why);
+void rd_rma_win_close(MPI_Win w);
+
+int rd_rma_flavor(MPI_Win w);
+int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr, char *why);
+int rd_rma_attach(MPI_Win w, void *base, MPI_Aint size, char *why);
+int rd_rma_detach(MPI_Win w, const void *base, char *why);
+int rd_rma_get_info(MPI_Win w, MPI_Info *info, char *why);
+int rd_rma_set_info(MPI_Win w, MPI_Info info, char *why);
+
+/* Communication. kind: which call; req: the request of an R-form (NULL
+ * otherwise), completed when the operation completes at the origin. */
+enum rd_rma_kind { RD_RMA_PUT, RD_RMA_GET, RD_RMA_ACC, RD_RMA_GACC, RD_RMA_CAS };
+struct rd_rma_call {
+    int kind;
+    const void *obuf; int ocount; MPI_Datatype odt;   /* origin (ACC/GACC/PUT), compare+origin for CAS */
+    const void *cbuf;                                 /* CAS: compare */
+    void *rbuf; int rcount; MPI_Datatype rdt;         /* GET: origin; GACC/CAS: result */
+    int target; MPI_Aint tdisp; int tcount; MPI_Datatype tdt;
+    MPI_Op op;
+};
+int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, char *why);
+
+/* Synchronisation (fence: before the API's barrier; fence_end after it). */
+int rd_rma_fence(MPI_Win w, int assert, char *why);
+void rd_rma_fence_end(MPI_Win w, int assert);
+int rd_rma_lock(MPI_Win w, int type, int rank, int assert, char *why);
+int rd_rma_unlock(MPI_Win w, int rank, char *why);
+int rd_rma_lock_all(MPI_Win w, int assert, char *why);
+int rd_rma_unlock_all(MPI_Win w, char *why);
+#define RD_RMA_ALL (-1000000)
+int rd_rma_flush(MPI_Win w, int rank, char *why); /* rank RD_RMA_ALL: every rank */
+int rd_rma_post(MPI_Win w, MPI_Group g, int assert, char *why);
+int rd_rma_start(MPI_Win w, MPI_Group g, int assert, char *why);
+int rd_rma_complete(MPI_Win w, char *why);
+int rd_rma_wait(MPI_Win w, int blocking, int *flag, char *why);
+
+#endif

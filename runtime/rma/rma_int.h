@@ -1,0 +1,127 @@
+/* rma_int.h - what the files of runtime/rma share (private; the API uses rma.h).
+ *   win.c   windows: ids, creation, flavours, the per-target path table,
+ *           shared segments, dynamic regions, info, free
+ *   am.c    the wire: the active messages and everything the target does
+ *   ops.c   the origin side of Put, Get, Accumulate, Get_accumulate,
+ *           Fetch_and_op, Compare_and_swap (and the R-forms)
+ *   sync.c  fence, post/start/complete/wait, locks, flush */
+#ifndef RD_RMA_INT_H
+#define RD_RMA_INT_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/objects/win.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/rma/rma.h"
+
+enum rma_am {
+    RMA_PUT = RD_P2P_AM_FIRST, /* data at addr; answered by ACK */
+    RMA_GET,                   /* arg bytes at addr; answered by RESP */
+    RMA_RESP,                  /* data for the origin's record token at packed offset ooff */
+    RMA_ACC,                   /* arg: op | type << 8; data applied at addr; ACK */
+    RMA_GACC,                  /* same, the old contents come back in a RESP */
+    RMA_CAS,                   /* data: compare then new value; RESP with the old value */
+    RMA_ACK,                   /* one PUT/ACC piece done; arg: an error class or 0 */
+    RMA_LOCK,                  /* arg: MPI_LOCK_SHARED / EXCLUSIVE; answered by GRANT */
+    RMA_GRANT,
+    RMA_UNLOCK,                /* answered by UNLOCKED */
+    RMA_UNLOCKED,
+    RMA_POST,                  /* PSCW: the target exposes its window to the receiver */
+    RMA_COMPLETE               /* PSCW: the origin's accesses to the receiver are done */
+};
+
+struct rma_hdr {
+    uint32_t win;   /* the receiver's window id */
+    uint32_t back;  /* the sender's window id */
+    int32_t from;   /* the sender's rank in the window's communicator */
+    uint32_t arg;
+    uint64_t addr;  /* target bytes: offset from the base, or an address (dynamic) */
+    uint64_t token; /* the origin's record of a GET/GACC/CAS */
+    uint64_t ooff;  /* where the answer goes in that record's packed data */
+};
+
+/* How the origin reaches each target (the per-window table, RDMPI_LOG=debug:rma).
+ * NODE, RDMA and HW_ATOMIC are the places of the direct paths (later). */
+enum rma_path { RMA_PATH_SELF, RMA_PATH_NODE, RMA_PATH_AM, RMA_PATH_RDMA, RMA_PATH_HW_ATOMIC };
+
+struct rma_peer {
+    int world, pid;
+    uint32_t id;
+    uint64_t size;
+    int64_t disp_unit;
+    uint8_t path;      /* Put/Get, accumulates and locks alike, today */
+    int64_t pending;   /* my operations to it not yet done there */
+    int lock;          /* the lock I hold on it (0: none) */
+    int granted, unlocked;
+    int posted, completed; /* PSCW messages received from it, not yet consumed */
+};
+
+struct rma_waiter {
+    struct rma_waiter *next;
+    int wsrc, from, type;
+    uint32_t back;
+};
+
+struct rma_region {
+    struct rma_region *next;
+    uintptr_t base;
+    size_t len;
+};
+
+struct rd_rma_win {
+    MPI_Win win;
+    uint32_t id;
+    int flavor;
+    int rank, size;
+    struct rma_peer *peers;
+    /* target side: its lock (passive target) */
+    int lock_excl, lock_shared;
+    struct rma_waiter *wait_head, *wait_tail;
+    /* origin side: the epochs open */
+    int fence, lock_all, nlocks;
+    int *start, nstart; /* ranks of the access group (PSCW) */
+    int *post, npost;   /* ranks of the exposure group */
+    int err;            /* the first error a target reported */
+    char errwhy[RD_RMA_WHY];
+    /* memory */
+    struct rma_region *regions; /* dynamic */
+    void *own;          /* allocate: malloc'd; shared: the mapping */
+    size_t own_len;
+    int shm_fd;
+    MPI_Aint *shoff;    /* shared: each rank's offset in the segment */
+    int noncontig;
+    MPI_Info info;      /* the keys the user gave (a copy) */
+};
+
+/* win.c */
+struct rd_rma_win *rma_win(uint32_t id);
+static inline struct rd_rma_win *rma_of(MPI_Win w)
+{
+    return (struct rd_rma_win *)w->rma;
+}
+/* The target's memory for [addr, addr + len) of window rw, or NULL (range). */
+void *rma_target_ptr(struct rd_rma_win *rw, uint64_t addr, size_t len);
+
+/* am.c */
+void rma_am_handler(int wsrc, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len);
+/* Post an active message (aborts the job if the engine cannot). */
+void rma_post(int world, unsigned id, const struct rma_hdr *h, const void *data, size_t len);
+/* Apply at the target (also the SELF path): returns an MPI error class. */
+int rma_apply_put(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t len);
+int rma_apply_acc(struct rd_rma_win *rw, uint64_t addr, uint32_t arg, const void *data, size_t len,
+                  void *old);
+int rma_apply_cas(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t len, void *old);
+/* ops.c: an answer (len bytes of data, covering `covered` bytes of the
+ * record's packed result) from rank from */
+void rma_resp_arrived(struct rd_rma_win *rw, int from, uint64_t token, uint64_t ooff, const void *data,
+                      size_t len, uint64_t covered);
+
+/* sync.c */
+/* Progress until every operation to target t (-1: to all) is done there. */
+void rma_flush(struct rd_rma_win *rw, int t);
+/* May this rank access target t now? */
+int rma_in_epoch(struct rd_rma_win *rw, int t);
+
+#endif

@@ -1,0 +1,385 @@
+/* win.c - windows of one-sided communication: ids, creation of every
+ * flavour, the per-target path table, shared segments, dynamic regions,
+ * info keys and free. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
+#include "runtime/objects/comm.h"
+#include "runtime/objects/info.h"
+#include "runtime/rma/rma_int.h"
+
+/* ------------------------------------------------------------ ids */
+
+/* The windows of this process by id (what the active messages name);
+ * ids are reused after free (every operation on a window is done before
+ * its closing barrier). */
+static struct rd_rma_win **wins;
+static uint32_t nwins;
+
+struct rd_rma_win *rma_win(uint32_t id)
+{
+    return id < nwins ? wins[id] : NULL;
+}
+
+static int win_id(struct rd_rma_win *rw)
+{
+    for (uint32_t i = 0; i < nwins; i++)
+        if (!wins[i]) {
+            wins[i] = rw;
+            rw->id = i;
+            return 0;
+        }
+    struct rd_rma_win **n = realloc(wins, (nwins + 8) * sizeof(*n));
+    if (!n)
+        return -1;
+    memset(n + nwins, 0, 8 * sizeof(*n));
+    wins = n;
+    wins[nwins] = rw;
+    rw->id = nwins;
+    nwins += 8;
+    return 0;
+}
+
+void rd_rma_init(void)
+{
+    rd_p2p_am_hook = rma_am_handler;
+}
+
+/* ------------------------------------------------------------ creation */
+
+static int info_true(MPI_Info info, const char *key)
+{
+    if (!info || info == MPI_INFO_NULL)
+        return 0;
+    int i = rd_info_find(info, key);
+    return i >= 0 && strcmp(info->ent[i].value, "true") == 0;
+}
+
+int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mine, char *why)
+{
+    struct rd_rma_win *rw = calloc(1, sizeof(*rw));
+    if (!rw || win_id(rw) != 0) {
+        free(rw);
+        snprintf(why, RD_RMA_WHY, "out of memory");
+        return MPI_ERR_NO_MEM;
+    }
+    rw->win = w;
+    rw->flavor = flavor;
+    rw->rank = w->comm->rank;
+    rw->size = w->comm->size;
+    rw->shm_fd = -1;
+    rw->noncontig = info_true(info, "alloc_shared_noncontig");
+    if (info && info != MPI_INFO_NULL) {
+        rw->info = rd_info_new();
+        for (int i = 0; rw->info && i < info->n; i++)
+            rd_info_set(rw->info, info->ent[i].key, info->ent[i].value);
+    }
+    w->rma = rw;
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE) {
+        /* a line-aligned block; never NULL, also for 0 bytes */
+        size_t len = w->size ? (size_t)w->size : 1;
+        if (posix_memalign(&rw->own, 64, len) != 0) {
+            snprintf(why, RD_RMA_WHY, "cannot allocate %lld bytes", (long long)w->size);
+            return MPI_ERR_NO_MEM;
+        }
+        rw->own_len = len;
+        w->base = rw->own;
+    }
+    mine->size = (uint64_t)w->size;
+    mine->disp_unit = w->disp_unit;
+    mine->id = rw->id;
+    mine->pid = (int32_t)getpid();
+    return MPI_SUCCESS;
+}
+
+static const char *path_name[] = {"self", "node", "am", "rdma", "hw-atomic"};
+
+int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    rw->peers = calloc((size_t)rw->size, sizeof(*rw->peers));
+    if (!rw->peers) {
+        snprintf(why, RD_RMA_WHY, "out of memory");
+        return MPI_ERR_NO_MEM;
+    }
+    /* RDMPI_RMA_PATH=am: the active-message path to every rank, self
+     * included; auto: local memory for this rank, active messages for the
+     * others (the direct paths come here: node memory, RDMA, atomics) */
+    int force_am = rd_param.rma_path == RD_RMA_PATH_AM;
+    char line[512];
+    int n = snprintf(line, sizeof(line), "window %u (flavour %d):", rw->id, rw->flavor);
+    for (int t = 0; t < rw->size; t++) {
+        struct rma_peer *p = &rw->peers[t];
+        p->world = rd_comm_world_rank(w->comm, t);
+        p->id = all[t].id;
+        p->size = all[t].size;
+        p->disp_unit = all[t].disp_unit;
+        p->pid = all[t].pid;
+        p->path = t == rw->rank && !force_am ? RMA_PATH_SELF : RMA_PATH_AM;
+        if (n > 0 && (size_t)n < sizeof(line))
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %d:%s", t, path_name[p->path]);
+    }
+    rd_debug("rma", "%s", line);
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ shared windows */
+
+/* One memfd for the window's ranks (they share a node: the caller
+ * checked), rank r's part at shoff[r]: back to back (contiguous, the
+ * default), or each on its own pages with alloc_shared_noncontig. Nothing
+ * in /dev/shm: the file goes with the last mapping. */
+static size_t shared_layout(struct rd_rma_win *rw)
+{
+    size_t off = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+    for (int r = 0; r < rw->size; r++) {
+        if (rw->noncontig)
+            off = (off + page - 1) & ~(page - 1);
+        rw->shoff[r] = (MPI_Aint)off;
+        off += rw->peers[r].size;
+    }
+    return off ? (off + page - 1) & ~(page - 1) : page;
+}
+
+int rd_rma_shared_make(MPI_Win w, int *fd, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    rw->shoff = calloc((size_t)rw->size, sizeof(*rw->shoff));
+    if (!rw->shoff) {
+        snprintf(why, RD_RMA_WHY, "out of memory");
+        return MPI_ERR_NO_MEM;
+    }
+    size_t len = shared_layout(rw);
+    int f = memfd_create("rdmpi-win", MFD_CLOEXEC);
+    if (f < 0 || ftruncate(f, (off_t)len) != 0) {
+        snprintf(why, RD_RMA_WHY, "cannot make a shared segment of %zu bytes: %s", len, strerror(errno));
+        if (f >= 0)
+            close(f);
+        *fd = -1;
+        return MPI_ERR_NO_MEM;
+    }
+    rw->shm_fd = f;
+    *fd = f;
+    return MPI_SUCCESS;
+}
+
+int rd_rma_shared_map(MPI_Win w, int fd0, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (fd0 < 0) {
+        snprintf(why, RD_RMA_WHY, "rank 0 could not make the shared segment");
+        return MPI_ERR_NO_MEM;
+    }
+    if (!rw->shoff) {
+        rw->shoff = calloc((size_t)rw->size, sizeof(*rw->shoff));
+        if (!rw->shoff) {
+            snprintf(why, RD_RMA_WHY, "out of memory");
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    size_t len = shared_layout(rw);
+    int f = rw->shm_fd;
+    if (f < 0) {
+        /* the node's other ranks open rank 0's file through /proc, as the
+         * shm transport maps its segment */
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", rw->peers[0].pid, fd0);
+        f = open(path, O_RDWR | O_CLOEXEC);
+        if (f < 0) {
+            snprintf(why, RD_RMA_WHY, "cannot open rank 0's shared segment %s: %s", path, strerror(errno));
+            return MPI_ERR_NO_MEM;
+        }
+        rw->shm_fd = f;
+    }
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    if (m == MAP_FAILED) {
+        snprintf(why, RD_RMA_WHY, "cannot map the shared segment (%zu bytes): %s", len, strerror(errno));
+        return MPI_ERR_NO_MEM;
+    }
+    rw->own = m;
+    rw->own_len = len;
+    w->base = (char *)m + rw->shoff[rw->rank];
+    return MPI_SUCCESS;
+}
+
+int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (rw->flavor != MPI_WIN_FLAVOR_SHARED) {
+        snprintf(why, RD_RMA_WHY, "the window was not made by MPI_Win_allocate_shared");
+        return MPI_ERR_RMA_FLAVOR;
+    }
+    if (rank == MPI_PROC_NULL) {
+        /* the first rank with memory (MPI-4.1 12.2.3), else rank 0's empty part */
+        rank = 0;
+        for (int r = 0; r < rw->size; r++)
+            if (rw->peers[r].size) {
+                rank = r;
+                break;
+            }
+    } else if (rank < 0 || rank >= rw->size) {
+        snprintf(why, RD_RMA_WHY, "rank %d is not in the window's group of %d", rank, rw->size);
+        return MPI_ERR_RANK;
+    }
+    *size = (MPI_Aint)rw->peers[rank].size;
+    *disp_unit = (int)rw->peers[rank].disp_unit;
+    *(void **)baseptr = (char *)rw->own + rw->shoff[rank];
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ dynamic windows */
+
+int rd_rma_attach(MPI_Win w, void *base, MPI_Aint size, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (rw->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        snprintf(why, RD_RMA_WHY, "the window was not made by MPI_Win_create_dynamic");
+        return MPI_ERR_RMA_FLAVOR;
+    }
+    uintptr_t b = (uintptr_t)base;
+    for (struct rma_region *r = rw->regions; r; r = r->next)
+        if (size > 0 && b < r->base + r->len && r->base < b + (size_t)size) {
+            snprintf(why, RD_RMA_WHY, "[%p, +%lld) overlaps memory attached already", base, (long long)size);
+            return MPI_ERR_RMA_ATTACH;
+        }
+    struct rma_region *r = malloc(sizeof(*r));
+    if (!r) {
+        snprintf(why, RD_RMA_WHY, "out of memory");
+        return MPI_ERR_NO_MEM;
+    }
+    r->base = b;
+    r->len = (size_t)size;
+    r->next = rw->regions;
+    rw->regions = r;
+    return MPI_SUCCESS;
+}
+
+int rd_rma_detach(MPI_Win w, const void *base, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (rw->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        snprintf(why, RD_RMA_WHY, "the window was not made by MPI_Win_create_dynamic");
+        return MPI_ERR_RMA_FLAVOR;
+    }
+    for (struct rma_region **pr = &rw->regions; *pr; pr = &(*pr)->next)
+        if ((*pr)->base == (uintptr_t)base) {
+            struct rma_region *r = *pr;
+            *pr = r->next;
+            free(r);
+            return MPI_SUCCESS;
+        }
+    snprintf(why, RD_RMA_WHY, "%p is not the base of memory attached to the window", base);
+    return MPI_ERR_RMA_ATTACH;
+}
+
+void *rma_target_ptr(struct rd_rma_win *rw, uint64_t addr, size_t len)
+{
+    if (rw->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        for (struct rma_region *r = rw->regions; r; r = r->next)
+            if (addr >= r->base && len <= r->len && addr - r->base <= r->len - len)
+                return (void *)(uintptr_t)addr;
+        return NULL;
+    }
+    uint64_t size = (uint64_t)rw->win->size;
+    if (len > size || addr > size - len)
+        return NULL;
+    return (char *)rw->win->base + addr;
+}
+
+/* ------------------------------------------------------------ info */
+
+int rd_rma_get_info(MPI_Win w, MPI_Info *info, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    struct rd_info_s *n = rd_info_new();
+    if (!n) {
+        snprintf(why, RD_RMA_WHY, "out of memory");
+        return MPI_ERR_NO_MEM;
+    }
+    /* the keys in use: the defaults, then what the user set (which the
+     * implementation keeps as given: it relies on none of them yet) */
+    rd_info_set(n, "no_locks", "false");
+    rd_info_set(n, "accumulate_ordering", "rar,raw,war,waw");
+    rd_info_set(n, "accumulate_ops", "same_op_no_op");
+    rd_info_set(n, "same_size", "false");
+    rd_info_set(n, "same_disp_unit", "false");
+    if (rw->flavor == MPI_WIN_FLAVOR_SHARED)
+        rd_info_set(n, "alloc_shared_noncontig", rw->noncontig ? "true" : "false");
+    for (int i = 0; rw->info && i < rw->info->n; i++)
+        rd_info_set(n, rw->info->ent[i].key, rw->info->ent[i].value);
+    *info = n;
+    return MPI_SUCCESS;
+}
+
+int rd_rma_set_info(MPI_Win w, MPI_Info info, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (!rw->info && !(rw->info = rd_info_new())) {
+        snprintf(why, RD_RMA_WHY, "out of memory");
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; info && info != MPI_INFO_NULL && i < info->n; i++)
+        rd_info_set(rw->info, info->ent[i].key, info->ent[i].value);
+    return MPI_SUCCESS;
+}
+
+int rd_rma_flavor(MPI_Win w)
+{
+    return w->rma ? rma_of(w)->flavor : MPI_WIN_FLAVOR_CREATE;
+}
+
+/* ------------------------------------------------------------ free */
+
+int rd_rma_win_can_free(MPI_Win w, char *why)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (rw->lock_all || rw->nlocks || rw->start || rw->post) {
+        snprintf(why, RD_RMA_WHY, "an access or exposure epoch is still open (%s)",
+                 rw->lock_all ? "lock_all" : rw->nlocks ? "a lock" : rw->start ? "start" : "post");
+        return MPI_ERR_RMA_SYNC;
+    }
+    rma_flush(rw, -1);
+    return MPI_SUCCESS;
+}
+
+void rd_rma_win_close(MPI_Win w)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (!rw)
+        return;
+    wins[rw->id] = NULL;
+    if (rw->flavor == MPI_WIN_FLAVOR_SHARED && rw->own)
+        munmap(rw->own, rw->own_len);
+    else if (rw->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+        free(rw->own);
+    if (rw->shm_fd >= 0)
+        close(rw->shm_fd);
+    while (rw->regions) {
+        struct rma_region *r = rw->regions;
+        rw->regions = r->next;
+        free(r);
+    }
+    while (rw->wait_head) {
+        struct rma_waiter *q = rw->wait_head;
+        rw->wait_head = q->next;
+        free(q);
+    }
+    if (rw->info)
+        rd_info_destroy(rw->info);
+    free(rw->shoff);
+    free(rw->start);
+    free(rw->post);
+    free(rw->peers);
+    free(rw);
+    w->rma = NULL;
+}
