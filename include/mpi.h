@@ -534,6 +534,19 @@ RD_MPI_PROTO(int, Fetch_and_op, (const void *origin_addr, void *result_addr, MPI
                                  int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win))
 RD_MPI_PROTO(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr, void *result_addr,
                                      MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win))
+RD_MPI_PROTO(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                         MPI_Request *request))
+RD_MPI_PROTO(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                         MPI_Request *request))
+RD_MPI_PROTO(int, Raccumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                                int target_rank, MPI_Aint target_disp, int target_count,
+                                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request))
+RD_MPI_PROTO(int, Rget_accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                                    void *result_addr, int result_count, MPI_Datatype result_datatype,
+                                    int target_rank, MPI_Aint target_disp, int target_count,
+                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request))
 RD_MPI_PROTO(int, Win_fence, (int assert, MPI_Win win))
 RD_MPI_PROTO(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 RD_MPI_PROTO(int, Win_unlock, (int rank, MPI_Win win))

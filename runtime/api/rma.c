@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
@@ -13,6 +14,7 @@
 #include "runtime/objects/info.h"
 #include "runtime/objects/op.h"
 #include "runtime/objects/win.h"
+#include "runtime/p2p/p2p.h"
 #include "runtime/rma/rma.h"
 
 static int check_dt(const char *call, MPI_Win win, int count, MPI_Datatype dt, const char *what)
@@ -38,9 +40,11 @@ static int check_dt(const char *call, MPI_Win win, int count, MPI_Datatype dt, c
         return MPI_SUCCESS;                                                            \
     } while (0)
 
-static int op(const char *call, MPI_Win win, struct rd_rma_call *o)
+static int op(const char *call, MPI_Win win, struct rd_rma_call *o, MPI_Request *reqp)
 {
     RD_API_READY(call);
+    if (reqp)
+        *reqp = MPI_REQUEST_NULL;
     RD_TRY(rd_check_win(call, win));
     if (o->kind == RD_RMA_PUT || o->kind == RD_RMA_ACC || (o->kind == RD_RMA_GACC && o->op != MPI_NO_OP))
         RD_TRY(check_dt(call, win, o->ocount, o->odt, "origin"));
@@ -53,7 +57,35 @@ static int op(const char *call, MPI_Win win, struct rd_rma_call *o)
         o->odt = o->rdt; /* not read */
         o->ocount = o->rcount;
     }
-    RMA_CALL(call, win, rd_rma_do(win, o, NULL, why));
+    if (!reqp)
+        RMA_CALL(call, win, rd_rma_do(win, o, NULL, why));
+    /* the R-forms: a request completed when the operation is complete at
+     * the origin (passive-target epochs only, MPI-4.1 12.3.5) */
+    char why[RD_RMA_WHY] = "";
+    RD_LOCK();
+    int rc = MPI_SUCCESS;
+    struct rd_request_s *req = NULL;
+    if (o->target != MPI_PROC_NULL && !rd_rma_passive(win, o->target)) {
+        rc = MPI_ERR_RMA_SYNC;
+        snprintf(why, sizeof(why), "no passive-target epoch (lock or lock_all) to rank %d is open", o->target);
+    } else if (!(req = rd_req_alloc(RD_REQ_DONE))) {
+        rc = MPI_ERR_NO_MEM;
+        snprintf(why, sizeof(why), "out of memory");
+    } else {
+        req->comm = win->comm;
+        rd_comm_retain(win->comm);
+        rd_status_empty(&req->status);
+        rc = rd_rma_do(win, o, req, why);
+        if (rc != MPI_SUCCESS) {
+            rd_req_release(req);
+            req = NULL;
+        }
+    }
+    RD_UNLOCK();
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise_win(win, rc, call, "%s", why);
+    *reqp = req;
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Put = PMPI_Put
@@ -62,7 +94,7 @@ int PMPI_Put(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Ain
 {
     struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
                           .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    return op("MPI_Put", win, &o);
+    return op("MPI_Put", win, &o, NULL);
 }
 
 #pragma weak MPI_Get = PMPI_Get
@@ -71,7 +103,7 @@ int PMPI_Get(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdis
 {
     struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt, .target = target,
                           .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    return op("MPI_Get", win, &o);
+    return op("MPI_Get", win, &o, NULL);
 }
 
 #pragma weak MPI_Accumulate = PMPI_Accumulate
@@ -80,7 +112,7 @@ int PMPI_Accumulate(const void *obuf, int ocount, MPI_Datatype odt, int target, 
 {
     struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
                           .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};
-    return op("MPI_Accumulate", win, &o);
+    return op("MPI_Accumulate", win, &o, NULL);
 }
 
 #pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
@@ -91,7 +123,7 @@ int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *rb
     struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,
                           .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp, .tcount = tcount,
                           .tdt = tdt, .op = mop};
-    return op("MPI_Get_accumulate", win, &o);
+    return op("MPI_Get_accumulate", win, &o, NULL);
 }
 
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
@@ -101,7 +133,7 @@ int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt, int target,
     struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = 1, .odt = dt, .rbuf = rbuf,
                           .rcount = 1, .rdt = dt, .target = target, .tdisp = tdisp, .tcount = 1, .tdt = dt,
                           .op = mop};
-    return op("MPI_Fetch_and_op", win, &o);
+    return op("MPI_Fetch_and_op", win, &o, NULL);
 }
 
 #pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
@@ -110,7 +142,53 @@ int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Da
 {
     struct rd_rma_call o = {.kind = RD_RMA_CAS, .obuf = obuf, .ocount = 1, .odt = dt, .cbuf = cbuf, .rbuf = rbuf,
                           .rcount = 1, .rdt = dt, .target = target, .tdisp = tdisp, .tcount = 1, .tdt = dt};
-    return op("MPI_Compare_and_swap", win, &o);
+    return op("MPI_Compare_and_swap", win, &o, NULL);
+}
+
+#pragma weak MPI_Rput = PMPI_Rput
+int PMPI_Rput(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
+              MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
+                            .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
+    if (!req)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
+    return op("MPI_Rput", win, &o, req);
+}
+
+#pragma weak MPI_Rget = PMPI_Rget
+int PMPI_Rget(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
+              MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt, .target = target,
+                            .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
+    if (!req)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
+    return op("MPI_Rget", win, &o, req);
+}
+
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+int PMPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
+                     MPI_Datatype tdt, MPI_Op mop, MPI_Win win, MPI_Request *req)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
+                            .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};
+    if (!req)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Raccumulate", "request is NULL");
+    return op("MPI_Raccumulate", win, &o, req);
+}
+
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+int PMPI_Rget_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
+                         MPI_Datatype rdt, int target, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op mop,
+                         MPI_Win win, MPI_Request *req)
+{
+    struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,
+                            .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp, .tcount = tcount,
+                            .tdt = tdt, .op = mop};
+    if (!req)
+        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
+    return op("MPI_Rget_accumulate", win, &o, req);
 }
 
 /* ------------------------------------------------------------ synchronisation */

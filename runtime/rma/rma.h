@@ -59,6 +59,9 @@ struct rd_rma_call {
 };
 int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, char *why);
 
+/* Whether a passive-target epoch (lock or lock_all) to rank t is open. */
+int rd_rma_passive(MPI_Win w, int t);
+
 /* Synchronisation (fence: before the API's barrier; fence_end after it). */
 int rd_rma_fence(MPI_Win w, int assert, char *why);
 void rd_rma_fence_end(MPI_Win w, int assert);

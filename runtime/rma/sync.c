@@ -23,6 +23,12 @@ int rma_in_epoch(struct rd_rma_win *rw, int t)
     return 0;
 }
 
+int rd_rma_passive(MPI_Win w, int t)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    return t >= 0 && t < rw->size && (rw->lock_all || rw->peers[t].lock);
+}
+
 void rma_flush(struct rd_rma_win *rw, int t)
 {
     long idle = 0;

@@ -301,6 +301,26 @@ static void t_locks(void)
     MPI_Win_sync(win);
     MPI_Win_unlock_all(win);
     mt_ok(back == 500 + rank, "lock_all + Put + flush_all + Get + flush_local_all");
+    /* the request forms, in a lock_all epoch */
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    MPI_Request rq[4];
+    int rv = 700 + rank, rg = -1, ra = 5, rold = -1, rnew = -1;
+    MPI_Rput(&rv, 1, MPI_INT, right, rank, 1, MPI_INT, win, &rq[0]);
+    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+    MPI_Win_flush(right, win);
+    MPI_Rget(&rg, 1, MPI_INT, right, rank, 1, MPI_INT, win, &rq[1]);
+    MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+    mt_ok(rq[0] == MPI_REQUEST_NULL && rg == 700 + rank, "Rput, then Rget: its request brings the value");
+    MPI_Raccumulate(&ra, 1, MPI_INT, right, rank, 1, MPI_INT, MPI_SUM, win, &rq[2]);
+    MPI_Wait(&rq[2], MPI_STATUS_IGNORE);
+    MPI_Win_flush(right, win);
+    MPI_Rget_accumulate(&ra, 1, MPI_INT, &rold, 1, MPI_INT, right, rank, 1, MPI_INT, MPI_SUM, win, &rq[3]);
+    MPI_Wait(&rq[3], MPI_STATUS_IGNORE);
+    MPI_Win_flush(right, win);
+    MPI_Get(&rnew, 1, MPI_INT, right, rank, 1, MPI_INT, win);
+    MPI_Win_unlock_all(win);
+    mt_ok(rold == 705 + rank && rnew == 710 + rank, "Raccumulate and Rget_accumulate: the sums, the value before");
     /* exclusive locks serialise: each rank adds 1 to rank 0's slot 0 by Get+Put */
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
@@ -483,6 +503,12 @@ static void t_errors(void)
     mt_is_int(CLS(MPI_Put(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, win)), MPI_ERR_RMA_SYNC,
               "Put outside any epoch: MPI_ERR_RMA_SYNC");
     mt_is_int(CLS(MPI_Win_unlock(0, win)), MPI_ERR_RMA_SYNC, "unlock without lock: MPI_ERR_RMA_SYNC");
+    MPI_Request rq = MPI_REQUEST_NULL;
+    MPI_Win_fence(0, win);
+    mt_is_int(CLS(MPI_Rput(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &rq)), MPI_ERR_RMA_SYNC,
+              "Rput in a fence epoch: MPI_ERR_RMA_SYNC");
+    mt_ok(rq == MPI_REQUEST_NULL, "a refused Rput returns MPI_REQUEST_NULL");
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
     mt_is_int(CLS(MPI_Win_complete(win)), MPI_ERR_RMA_SYNC, "complete without start: MPI_ERR_RMA_SYNC");
     mt_is_int(CLS(MPI_Win_wait(win)), MPI_ERR_RMA_SYNC, "wait without post: MPI_ERR_RMA_SYNC");
     mt_is_int(CLS(MPI_Win_unlock_all(win)), MPI_ERR_RMA_SYNC, "unlock_all without lock_all: MPI_ERR_RMA_SYNC");
