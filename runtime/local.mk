@@ -53,7 +53,7 @@ librdmpi_la_SOURCES = \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h
 # one-sided communication (runtime/rma/) and its entry points
 librdmpi_la_SOURCES += runtime/rma/rma.h runtime/rma/rma_int.h runtime/rma/win.c runtime/rma/am.c \
-	runtime/rma/ops.c runtime/rma/sync.c runtime/api/rma.c
+	runtime/rma/ops.c runtime/rma/sync.c runtime/rma/progress.c runtime/api/rma.c
 # intercommunicators
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)

@@ -32,6 +32,7 @@ RD_MPI_TESTS += test/mpi/typeinfo
 # One-sided communication (runtime/rma/): every call once, on each path
 # and transport (the larger programs are test/mpi/rma_*.c)
 RD_MPI_TESTS += test/mpi/rma_core
+RD_MPI_PROGS += test/mpi/rma_core_progress
 
 # What MPI_Init leaves untouched: signal handlers, the network libraries.
 RD_MPI_TESTS += test/mpi/untouched

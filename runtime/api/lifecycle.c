@@ -62,6 +62,7 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
                                                               : required;
     rd_state.main_thread = pthread_self();
     rd_threaded = rd_state.thread_level == MPI_THREAD_MULTIPLE;
+    rd_rma_progress_start();
     if (provided)
         *provided = rd_state.thread_level;
     atomic_store_explicit(&rd_state.phase, RD_PHASE_READY, memory_order_release);
@@ -72,6 +73,7 @@ rd_status rd_finalize(void)
 {
     /* MPI_Finalize is collective: no rank leaves while another may still
      * need it (later, its transports). */
+    rd_rma_progress_stop();
     RD_LOCK();
     rd_status st = rd_p2p_finalize();
     rd_report_state("MPI_Finalize: the closing PMIx fence (every rank must arrive)");

@@ -18,6 +18,11 @@
 /* At MPI_Init: register the active-message handler with the engine. */
 void rd_rma_init(void);
 
+/* The progress thread (RDMPI_RMA_PROGRESS_THREAD): started once the
+ * engine is up (it turns the big lock on), stopped first at MPI_Finalize. */
+void rd_rma_progress_start(void);
+void rd_rma_progress_stop(void);
+
 /* What each rank tells the others when a window is made (allgathered). */
 struct rd_rma_info {
     uint64_t size;
