@@ -40,36 +40,51 @@ int rma_apply_put(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t
 
 /* arg: the op's code | the element type's index << 8 (op.h). old: where
  * the previous contents go first (Get_accumulate), or NULL. */
-int rma_apply_acc(struct rd_rma_win *rw, uint64_t addr, uint32_t arg, const void *data, size_t len,
-                  void *old)
+int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, size_t len, void *old)
 {
-    void *p = rma_target_ptr(rw, addr, len);
     MPI_Op op = rd_op_of_code((int)(arg & 0xff));
     MPI_Datatype t = rd_op_type_at((int)(arg >> 8));
-    if (!p)
-        return MPI_ERR_RMA_RANGE;
     if (!op || !t || len % t->size)
         return MPI_ERR_OP;
+    int err = MPI_SUCCESS;
+    rma_acc_lock(lock);
     if (old)
         memcpy(old, p, len);
     if (op == MPI_REPLACE)
         memcpy(p, data, len);
     else if (op != MPI_NO_OP)
-        return rd_op_apply(op, data, p, (int)(len / t->size), t);
-    return MPI_SUCCESS;
+        err = rd_op_apply(op, data, p, (int)(len / t->size), t);
+    rma_acc_unlock(lock);
+    return err;
 }
 
 /* data: compare (len / 2 bytes) then the new value */
-int rma_apply_cas(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t len, void *old)
+int rma_cas_at(void *p, _Atomic uint32_t *lock, const void *data, size_t len, void *old)
 {
     size_t n = len / 2;
-    void *p = rma_target_ptr(rw, addr, n);
-    if (!p)
-        return MPI_ERR_RMA_RANGE;
+    rma_acc_lock(lock);
     memcpy(old, p, n);
     if (memcmp(old, data, n) == 0)
         memcpy(p, (const char *)data + n, n);
+    rma_acc_unlock(lock);
     return MPI_SUCCESS;
+}
+
+int rma_apply_acc(struct rd_rma_win *rw, uint64_t addr, uint32_t arg, const void *data, size_t len,
+                  void *old)
+{
+    void *p = rma_target_ptr(rw, addr, len);
+    if (!p)
+        return MPI_ERR_RMA_RANGE;
+    return rma_acc_at(p, rw->my_acc, arg, data, len, old);
+}
+
+int rma_apply_cas(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t len, void *old)
+{
+    void *p = rma_target_ptr(rw, addr, len / 2);
+    if (!p)
+        return MPI_ERR_RMA_RANGE;
+    return rma_cas_at(p, rw->my_acc, data, len, old);
 }
 
 /* ------------------------------------------------------------ the target's lock */

@@ -5,7 +5,8 @@
  * sends each run, cut to what one active message carries, with its target
  * address and its offset in the packed data; answers (Get, Get_accumulate,
  * Compare_and_swap) are unpacked at that offset straight into the
- * origin's buffer. The SELF path does the same pieces in place. */
+ * origin's buffer. The SELF and NODE paths do the same pieces in place,
+ * NODE in a node peer's memory mapped here. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -55,28 +56,35 @@ struct walk {
     int err;
 };
 
-/* One piece on the SELF path: applied here, answered here. */
-static int self_piece(struct walk *k, uint64_t addr, size_t n)
+/* One piece done in this process: the rank itself (SELF: its own memory,
+ * its own accumulate lock) or a node peer whose window is mapped here
+ * (NODE: loads and stores into the peer's memory under the peer's
+ * accumulate lock); answers are taken at once. */
+static int local_piece(struct walk *k, uint64_t addr, size_t n)
 {
     struct rd_rma_win *rw = k->rw;
     const char *src = k->src ? k->src + (k->kind == RD_RMA_CAS ? 0 : k->off) : NULL;
-    int err;
-    if (k->kind == RD_RMA_PUT)
-        return rma_apply_put(rw, addr, src, n);
+    int node = k->p->path == RMA_PATH_NODE;
+    char *p = node ? k->p->mem + addr : rma_target_ptr(rw, addr, n);
+    _Atomic uint32_t *lock = node ? k->p->acc : rw->my_acc;
+    int err = p ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
+    if (k->kind == RD_RMA_PUT) {
+        if (p)
+            memcpy(p, src, n);
+        return err;
+    }
     if (k->kind == RD_RMA_ACC)
-        return rma_apply_acc(rw, addr, k->arg, src, n, NULL);
+        return p ? rma_acc_at(p, lock, k->arg, src, n, NULL) : err;
     void *old = malloc(n ? n : 1);
     if (!old)
         return MPI_ERR_NO_MEM;
-    if (k->kind == RD_RMA_GET) {
-        void *q = rma_target_ptr(rw, addr, n);
-        err = q ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
-        if (q)
-            memcpy(old, q, n);
-    } else if (k->kind == RD_RMA_GACC) {
-        err = rma_apply_acc(rw, addr, k->arg, src, n, old);
-    } else {
-        err = rma_apply_cas(rw, addr, src, 2 * n, old);
+    if (p) {
+        if (k->kind == RD_RMA_GET)
+            memcpy(old, p, n);
+        else if (k->kind == RD_RMA_GACC)
+            err = rma_acc_at(p, lock, k->arg, src, n, old);
+        else
+            err = rma_cas_at(p, lock, src, 2 * n, old);
     }
     k->p->pending++;
     rma_resp_arrived(rw, k->t, (uint64_t)(uintptr_t)k->rec, k->off, old, err == MPI_SUCCESS ? n : 0, n);
@@ -90,8 +98,8 @@ static int seg(void *arg, MPI_Aint disp, size_t len)
     uint64_t addr = (uint64_t)(k->tb + disp);
     while (len) {
         size_t n = len < k->chunk ? len : k->chunk;
-        if (k->p->path == RMA_PATH_SELF) {
-            int err = self_piece(k, addr, n);
+        if (k->p->path == RMA_PATH_SELF || k->p->path == RMA_PATH_NODE) {
+            int err = local_piece(k, addr, n);
             if (err != MPI_SUCCESS && k->err == MPI_SUCCESS)
                 k->err = err;
         } else {
@@ -230,7 +238,7 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
         k.id = RMA_GET;
         k.src = NULL;
     }
-    size_t room = p->path == RMA_PATH_SELF ? (size_t)1 << 20 : rd_p2p_am_max(p->world);
+    size_t room = p->path == RMA_PATH_SELF || p->path == RMA_PATH_NODE ? (size_t)1 << 20 : rd_p2p_am_max(p->world);
     if (room <= sizeof(struct rma_hdr) + 64) {
         free(tmp);
         return fail(why, MPI_ERR_INTERN, "rank %d cannot be reached", t);

@@ -29,6 +29,8 @@ struct rd_rma_info {
     int64_t disp_unit;
     uint32_t id;       /* its window's id in its process */
     int32_t pid;
+    int32_t fd;        /* its node segment's descriptor (allocate), -1: none */
+    int32_t node;      /* its node (rd_job_node_of), -1: unknown */
 };
 
 /* Creation, in three steps around the API's allgather of rd_rma_info:

@@ -9,6 +9,7 @@
 #define RD_RMA_INT_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,11 @@ struct rma_peer {
     int lock;          /* the lock I hold on it (0: none) */
     int granted, unlocked;
     int posted, completed; /* PSCW messages received from it, not yet consumed */
+    /* NODE: its window memory mapped here, and its accumulate lock word */
+    char *mem;
+    _Atomic uint32_t *acc;
+    void *map;         /* what to unmap (allocate: its segment) */
+    size_t map_len;
 };
 
 struct rma_waiter {
@@ -87,9 +93,11 @@ struct rd_rma_win {
     char errwhy[RD_RMA_WHY];
     /* memory */
     struct rma_region *regions; /* dynamic */
-    void *own;          /* allocate: malloc'd; shared: the mapping */
+    void *own;          /* allocate: its node segment (or malloc'd); shared: the mapping */
     size_t own_len;
+    int own_malloc;     /* own came from malloc (no node segment) */
     int shm_fd;
+    _Atomic uint32_t *my_acc; /* this rank's accumulate lock word (node segment), or NULL */
     MPI_Aint *shoff;    /* shared: each rank's offset in the segment */
     int noncontig;
     MPI_Info info;      /* the keys the user gave (a copy) */
@@ -108,6 +116,30 @@ void *rma_target_ptr(struct rd_rma_win *rw, uint64_t addr, size_t len);
 void rma_am_handler(int wsrc, unsigned id, const void *hdr, size_t hlen, const void *data, size_t len);
 /* Post an active message (aborts the job if the engine cannot). */
 void rma_post(int world, unsigned id, const struct rma_hdr *h, const void *data, size_t len);
+/* The accumulate lock of a target with a node segment: taken by every
+ * accumulate applied to its memory, by its own handler, by itself (SELF)
+ * and by node origins (NODE) alike. NULL: no segment (only the target
+ * applies, under its big lock). */
+static inline void rma_acc_lock(_Atomic uint32_t *w)
+{
+    if (!w)
+        return;
+    for (;;) {
+        uint32_t z = 0;
+        if (atomic_compare_exchange_weak_explicit(w, &z, 1, memory_order_acquire, memory_order_relaxed))
+            return;
+        while (atomic_load_explicit(w, memory_order_relaxed))
+            __builtin_ia32_pause();
+    }
+}
+static inline void rma_acc_unlock(_Atomic uint32_t *w)
+{
+    if (w)
+        atomic_store_explicit(w, 0, memory_order_release);
+}
+/* Accumulate / compare-and-swap at p under lock (rma_acc_lock). */
+int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, size_t len, void *old);
+int rma_cas_at(void *p, _Atomic uint32_t *lock, const void *data, size_t len, void *old);
 /* Apply at the target (also the SELF path): returns an MPI error class. */
 int rma_apply_put(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t len);
 int rma_apply_acc(struct rd_rma_win *rw, uint64_t addr, uint32_t arg, const void *data, size_t len,

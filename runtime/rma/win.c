@@ -85,16 +85,36 @@ int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mi
             rd_info_set(rw->info, info->ent[i].key, info->ent[i].value);
     }
     w->rma = rw;
+    mine->fd = -1;
     if (flavor == MPI_WIN_FLAVOR_ALLOCATE) {
-        /* a line-aligned block; never NULL, also for 0 bytes */
-        size_t len = w->size ? (size_t)w->size : 1;
-        if (posix_memalign(&rw->own, 64, len) != 0) {
-            snprintf(why, RD_RMA_WHY, "cannot allocate %lld bytes", (long long)w->size);
-            return MPI_ERR_NO_MEM;
+        /* a node segment: a page of control (the accumulate lock word)
+         * then the data, in a memfd the node's other ranks map (NODE
+         * path); without one (no memfd), a line-aligned block */
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t len = page + (((size_t)w->size + page - 1) & ~(page - 1));
+        int f = memfd_create("rdmpi-win", MFD_CLOEXEC);
+        void *m = MAP_FAILED;
+        if (f >= 0 && ftruncate(f, (off_t)len) == 0)
+            m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+        if (m != MAP_FAILED) {
+            rw->own = m;
+            rw->own_len = len;
+            rw->shm_fd = f;
+            rw->my_acc = (_Atomic uint32_t *)m;
+            w->base = (char *)m + page;
+            mine->fd = f;
+        } else {
+            if (f >= 0)
+                close(f);
+            if (posix_memalign(&rw->own, 64, w->size ? (size_t)w->size : 1) != 0) {
+                snprintf(why, RD_RMA_WHY, "cannot allocate %lld bytes", (long long)w->size);
+                return MPI_ERR_NO_MEM;
+            }
+            rw->own_malloc = 1;
+            w->base = rw->own;
         }
-        rw->own_len = len;
-        w->base = rw->own;
     }
+    mine->node = rd_job_node_of(rd_comm_world_rank(w->comm, w->comm->rank));
     mine->size = (uint64_t)w->size;
     mine->disp_unit = w->disp_unit;
     mine->id = rw->id;
@@ -103,6 +123,40 @@ int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mi
 }
 
 static const char *path_name[] = {"self", "node", "am", "rdma", "hw-atomic"};
+
+static void print_table(struct rd_rma_win *rw)
+{
+    char line[512];
+    int n = snprintf(line, sizeof(line), "window %u (flavour %d):", rw->id, rw->flavor);
+    for (int t = 0; t < rw->size && n > 0 && (size_t)n < sizeof(line); t++)
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " %d:%s", t, path_name[rw->peers[t].path]);
+    rd_debug("rma", "%s", line);
+}
+
+/* Map node peer t's allocate segment (its fd through /proc): the NODE
+ * path, or 0 (it stays on active messages). */
+static int map_peer(struct rd_rma_win *rw, int t, const struct rd_rma_info *in)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t len = page + (((size_t)in->size + page - 1) & ~(page - 1));
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", in->pid, in->fd);
+    int f = open(path, O_RDWR | O_CLOEXEC);
+    if (f < 0) {
+        rd_debug("rma", "cannot open rank %d's window segment %s: %s", t, path, strerror(errno));
+        return 0;
+    }
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    close(f);
+    if (m == MAP_FAILED)
+        return 0;
+    struct rma_peer *p = &rw->peers[t];
+    p->map = m;
+    p->map_len = len;
+    p->acc = (_Atomic uint32_t *)m;
+    p->mem = (char *)m + page;
+    return 1;
+}
 
 int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
 {
@@ -115,9 +169,12 @@ int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
     /* RDMPI_RMA_PATH=am: the active-message path to every rank, self
      * included; auto: local memory for this rank, active messages for the
      * others (the direct paths come here: node memory, RDMA, atomics) */
+    /* RDMPI_RMA_PATH=am: the active-message path to every rank, self
+     * included; auto: in place for this rank, loads and stores for node
+     * peers whose memory is a node segment (allocate, allocate_shared:
+     * those are set when the segment is mapped), active messages for the
+     * others (the network's direct paths come here: RDMA, atomics) */
     int force_am = rd_param.rma_path == RD_RMA_PATH_AM;
-    char line[512];
-    int n = snprintf(line, sizeof(line), "window %u (flavour %d):", rw->id, rw->flavor);
     for (int t = 0; t < rw->size; t++) {
         struct rma_peer *p = &rw->peers[t];
         p->world = rd_comm_world_rank(w->comm, t);
@@ -126,10 +183,12 @@ int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
         p->disp_unit = all[t].disp_unit;
         p->pid = all[t].pid;
         p->path = t == rw->rank && !force_am ? RMA_PATH_SELF : RMA_PATH_AM;
-        if (n > 0 && (size_t)n < sizeof(line))
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %d:%s", t, path_name[p->path]);
+        if (!force_am && t != rw->rank && rw->flavor == MPI_WIN_FLAVOR_ALLOCATE && rw->my_acc &&
+            all[t].fd >= 0 && all[t].node >= 0 && all[t].node == all[rw->rank].node && map_peer(rw, t, &all[t]))
+            p->path = RMA_PATH_NODE;
     }
-    rd_debug("rma", "%s", line);
+    if (rw->flavor != MPI_WIN_FLAVOR_SHARED)
+        print_table(rw);
     return MPI_SUCCESS;
 }
 
@@ -139,6 +198,12 @@ int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
  * checked), rank r's part at shoff[r]: back to back (contiguous, the
  * default), or each on its own pages with alloc_shared_noncontig. Nothing
  * in /dev/shm: the file goes with the last mapping. */
+static size_t shared_ctrl(struct rd_rma_win *rw)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return ((size_t)rw->size * 64 + page - 1) & ~(page - 1);
+}
+
 static size_t shared_layout(struct rd_rma_win *rw)
 {
     size_t off = 0, page = (size_t)sysconf(_SC_PAGESIZE);
@@ -148,7 +213,8 @@ static size_t shared_layout(struct rd_rma_win *rw)
         rw->shoff[r] = (MPI_Aint)off;
         off += rw->peers[r].size;
     }
-    return off ? (off + page - 1) & ~(page - 1) : page;
+    /* the ranks' accumulate lock words (a line each) come first */
+    return shared_ctrl(rw) + (off ? (off + page - 1) & ~(page - 1) : page);
 }
 
 int rd_rma_shared_make(MPI_Win w, int *fd, char *why)
@@ -208,7 +274,18 @@ int rd_rma_shared_map(MPI_Win w, int fd0, char *why)
     }
     rw->own = m;
     rw->own_len = len;
-    w->base = (char *)m + rw->shoff[rw->rank];
+    char *data = (char *)m + shared_ctrl(rw);
+    w->base = data + rw->shoff[rw->rank];
+    rw->my_acc = (_Atomic uint32_t *)((char *)m + 64 * (size_t)rw->rank);
+    int force_am = rd_param.rma_path == RD_RMA_PATH_AM;
+    for (int t = 0; t < rw->size; t++) {
+        struct rma_peer *p = &rw->peers[t];
+        p->mem = data + rw->shoff[t];
+        p->acc = (_Atomic uint32_t *)((char *)m + 64 * (size_t)t);
+        if (t != rw->rank && !force_am)
+            p->path = RMA_PATH_NODE;
+    }
+    print_table(rw);
     return MPI_SUCCESS;
 }
 
@@ -233,7 +310,7 @@ int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, int *disp_unit, voi
     }
     *size = (MPI_Aint)rw->peers[rank].size;
     *disp_unit = (int)rw->peers[rank].disp_unit;
-    *(void **)baseptr = (char *)rw->own + rw->shoff[rank];
+    *(void **)baseptr = rw->peers[rank].mem;
     return MPI_SUCCESS;
 }
 
@@ -358,10 +435,13 @@ void rd_rma_win_close(MPI_Win w)
     if (!rw)
         return;
     wins[rw->id] = NULL;
-    if (rw->flavor == MPI_WIN_FLAVOR_SHARED && rw->own)
-        munmap(rw->own, rw->own_len);
-    else if (rw->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+    for (int t = 0; rw->peers && t < rw->size; t++)
+        if (rw->peers[t].map)
+            munmap(rw->peers[t].map, rw->peers[t].map_len);
+    if (rw->own_malloc)
         free(rw->own);
+    else if (rw->own)
+        munmap(rw->own, rw->own_len);
     if (rw->shm_fd >= 0)
         close(rw->shm_fd);
     while (rw->regions) {

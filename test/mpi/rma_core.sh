@@ -22,6 +22,18 @@ done
 p2p_check "RDMPI_RMA_PROGRESS_THREAD=yes RDMPI_RMA_PROGRESS_INTERVAL=50" 3 "$prog"
 tls=$("$RD_BUILDDIR/launcher/rdmpi_info" | grep '^transports:')
 P2P_TIMEOUT=300
-case "$tls" in *" ucx"*) p2p_check "RDMPI_TRANSPORTS=ucx UCX_TLS=tcp UCX_NET_DEVICES=lo" 3 "$prog" ;; esac
-case "$tls" in *" ofi"*) p2p_check "RDMPI_TRANSPORTS=ofi FI_PROVIDER=tcp FI_TCP_IFACE=lo" 3 "$prog" ;; esac
+# (the active-message path forced: node peers would otherwise share memory)
+case "$tls" in *" ucx"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ucx UCX_TLS=tcp UCX_NET_DEVICES=lo" 3 "$prog" ;; esac
+case "$tls" in *" ofi"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ofi FI_PROVIDER=tcp FI_TCP_IFACE=lo" 3 "$prog" ;; esac
+# the per-window path table (RDMPI_LOG=debug:rma): Win_allocate's first
+# window on 2 ranks of one node, by loads and stores, and forced to
+# active messages; Win_create's windows over user memory by active messages
+out=$(RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
+like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)')" '0:self 1:node$' \
+    "auto: rank 0 reaches rank 1's allocated window by loads and stores"
+like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[1\] rma debug: window 0 (flavour 1)')" '0:am 1:self$' \
+    "auto: a window over user memory goes by active messages"
+out=$(RDMPI_RMA_PATH=am RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
+like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)')" '0:am 1:am$' \
+    "RDMPI_RMA_PATH=am: active messages to every rank, itself included"
 done_testing
