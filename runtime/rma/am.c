@@ -89,31 +89,52 @@ int rma_apply_cas(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t
 
 /* ------------------------------------------------------------ the target's lock */
 
-static int lock_free_for(struct rd_rma_win *rw, int type)
+/* Take the target's lock for type if it is free: its lock word when the
+ * window has a node segment (shared with node origins' atomics), else the
+ * handler's own counts. */
+static int try_take(struct rd_rma_win *rw, int type)
 {
-    return type == MPI_LOCK_EXCLUSIVE ? !rw->lock_excl && !rw->lock_shared : !rw->lock_excl;
-}
-
-static void grant(struct rd_rma_win *rw, int wsrc, int type, uint32_t back)
-{
+    if (rw->my_acc)
+        return rma_lockw_try(rma_lockw(rw->my_acc), type);
+    if (type == MPI_LOCK_EXCLUSIVE ? rw->lock_excl || rw->lock_shared : rw->lock_excl)
+        return 0;
     if (type == MPI_LOCK_EXCLUSIVE)
         rw->lock_excl = 1;
     else
         rw->lock_shared++;
+    return 1;
+}
+
+static void give_back(struct rd_rma_win *rw, int type)
+{
+    if (rw->my_acc)
+        rma_lockw_release(rma_lockw(rw->my_acc), type);
+    else if (type == MPI_LOCK_EXCLUSIVE)
+        rw->lock_excl = 0;
+    else if (rw->lock_shared > 0)
+        rw->lock_shared--;
+}
+
+static void grant(struct rd_rma_win *rw, int wsrc, uint32_t back)
+{
     struct rma_hdr h = {.win = back, .back = rw->id, .from = rw->rank};
     rma_post(wsrc, RMA_GRANT, &h, NULL, 0);
 }
 
 /* Requests are granted in arrival order: a waiting exclusive request
- * holds back shared ones that come after it (no starvation). */
+ * holds back shared ones that come after it (no starvation among AM
+ * origins). Run again when a lock is given back: by an AM origin's UNLOCK,
+ * or a node origin's KICK (it saw waiters counted in the segment). */
 static void grant_waiters(struct rd_rma_win *rw)
 {
-    while (rw->wait_head && lock_free_for(rw, rw->wait_head->type)) {
+    while (rw->wait_head && try_take(rw, rw->wait_head->type)) {
         struct rma_waiter *q = rw->wait_head;
         rw->wait_head = q->next;
         if (!rw->wait_head)
             rw->wait_tail = NULL;
-        grant(rw, q->wsrc, q->type, q->back);
+        if (rw->my_acc)
+            atomic_fetch_sub(rma_waitw(rw->my_acc), 1);
+        grant(rw, q->wsrc, q->back);
         free(q);
     }
 }
@@ -121,8 +142,8 @@ static void grant_waiters(struct rd_rma_win *rw)
 static void lock_request(struct rd_rma_win *rw, int wsrc, const struct rma_hdr *h)
 {
     int type = (int)h->arg;
-    if (!rw->wait_head && lock_free_for(rw, type)) {
-        grant(rw, wsrc, type, h->back);
+    if (!rw->wait_head && try_take(rw, type)) {
+        grant(rw, wsrc, h->back);
         return;
     }
     struct rma_waiter *q = malloc(sizeof(*q));
@@ -138,14 +159,15 @@ static void lock_request(struct rd_rma_win *rw, int wsrc, const struct rma_hdr *
     else
         rw->wait_head = q;
     rw->wait_tail = q;
+    if (rw->my_acc) {
+        atomic_fetch_add(rma_waitw(rw->my_acc), 1);
+        grant_waiters(rw); /* the word may have been given back meanwhile */
+    }
 }
 
 static void unlock_request(struct rd_rma_win *rw, int wsrc, const struct rma_hdr *h)
 {
-    if ((int)h->arg == MPI_LOCK_EXCLUSIVE)
-        rw->lock_excl = 0;
-    else if (rw->lock_shared > 0)
-        rw->lock_shared--;
+    give_back(rw, (int)h->arg);
     struct rma_hdr a = {.win = h->back, .back = rw->id, .from = rw->rank};
     rma_post(wsrc, RMA_UNLOCKED, &a, NULL, 0);
     grant_waiters(rw);
@@ -234,6 +256,9 @@ void rma_am_handler(int wsrc, unsigned id, const void *hdr, size_t hlen, const v
         break;
     case RMA_COMPLETE:
         rw->peers[h.from].completed++;
+        break;
+    case RMA_KICK:
+        grant_waiters(rw);
         break;
     default:
         rd_job_abort(MPI_ERR_INTERN, "one-sided communication: an unknown message");

@@ -30,7 +30,8 @@ enum rma_am {
     RMA_UNLOCK,                /* answered by UNLOCKED */
     RMA_UNLOCKED,
     RMA_POST,                  /* PSCW: the target exposes its window to the receiver */
-    RMA_COMPLETE               /* PSCW: the origin's accesses to the receiver are done */
+    RMA_COMPLETE,              /* PSCW: the origin's accesses to the receiver are done */
+    RMA_KICK                   /* a node origin released the lock word: grant the waiters */
 };
 
 struct rma_hdr {
@@ -54,7 +55,9 @@ struct rma_peer {
     int64_t disp_unit;
     uint8_t path;      /* Put/Get, accumulates and locks alike, today */
     int64_t pending;   /* my operations to it not yet done there */
-    int lock;          /* the lock I hold on it (0: none) */
+    int lock;          /* the lock I hold on it (0: none; negative: NOCHECK, none taken) */
+    int direct;        /* ... taken on its lock word with CPU atomics (NODE, SELF) */
+    int want;          /* the lock type asked for */
     int granted, unlocked;
     int posted, completed; /* PSCW messages received from it, not yet consumed */
     /* NODE: its window memory mapped here, and its accumulate lock word */
@@ -136,6 +139,36 @@ static inline void rma_acc_unlock(_Atomic uint32_t *w)
 {
     if (w)
         atomic_store_explicit(w, 0, memory_order_release);
+}
+/* The passive-target lock word, the line's second word (the third counts
+ * the requests the target's handler has queued): the writer bit or the
+ * number of readers. Node origins take it with CPU atomics, no target CPU
+ * needed; the target's handler takes the same word for AM origins. */
+#define RMA_WRITER 0x80000000u
+static inline _Atomic uint32_t *rma_lockw(_Atomic uint32_t *acc)
+{
+    return acc + 1;
+}
+static inline _Atomic uint32_t *rma_waitw(_Atomic uint32_t *acc)
+{
+    return acc + 2;
+}
+static inline int rma_lockw_try(_Atomic uint32_t *w, int type)
+{
+    if (type == MPI_LOCK_EXCLUSIVE) {
+        uint32_t z = 0;
+        return atomic_compare_exchange_strong_explicit(w, &z, RMA_WRITER, memory_order_acquire,
+                                                       memory_order_relaxed);
+    }
+    if (!(atomic_fetch_add_explicit(w, 1, memory_order_acquire) & RMA_WRITER))
+        return 1;
+    atomic_fetch_sub_explicit(w, 1, memory_order_relaxed);
+    return 0;
+}
+static inline void rma_lockw_release(_Atomic uint32_t *w, int type)
+{
+    /* (readers that try while a writer holds add and take back 1: never store 0) */
+    atomic_fetch_sub_explicit(w, type == MPI_LOCK_EXCLUSIVE ? RMA_WRITER : 1, memory_order_release);
 }
 /* Accumulate / compare-and-swap at p under lock (rma_acc_lock). */
 int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, size_t len, void *old);

@@ -98,6 +98,32 @@ void rd_rma_fence_end(MPI_Win w, int assert)
 
 /* ------------------------------------------------------------ passive target */
 
+/* Ask for target t's lock: on its lock word with CPU atomics where its
+ * memory is mapped here (NODE, and SELF with a node segment: no target
+ * CPU needed), else by an active message to its handler. */
+static void take(struct rd_rma_win *rw, int t, int type)
+{
+    struct rma_peer *p = &rw->peers[t];
+    p->granted = 0;
+    p->direct = p->acc && p->path != RMA_PATH_AM;
+    p->want = type;
+    if (p->direct)
+        p->granted = rma_lockw_try(rma_lockw(p->acc), type);
+    else
+        send_ctl(rw, t, RMA_LOCK, (uint32_t)type);
+}
+
+static void wait_taken(struct rd_rma_win *rw, int t)
+{
+    struct rma_peer *p = &rw->peers[t];
+    long idle = 0;
+    while (!p->granted) {
+        rd_wait_step(&idle); /* serving the others meanwhile */
+        if (p->direct && !p->granted)
+            p->granted = rma_lockw_try(rma_lockw(p->acc), p->want);
+    }
+}
+
 int rd_rma_lock(MPI_Win w, int type, int t, int assert, char *why)
 {
     struct rd_rma_win *rw = rma_of(w);
@@ -122,9 +148,8 @@ int rd_rma_lock(MPI_Win w, int type, int t, int assert, char *why)
     }
     /* NOCHECK: no other rank contends, the lock need not be taken */
     if (!(assert & MPI_MODE_NOCHECK)) {
-        p->granted = 0;
-        send_ctl(rw, t, RMA_LOCK, (uint32_t)type);
-        wait_flag(&p->granted);
+        take(rw, t, type);
+        wait_taken(rw, t);
     } else {
         type = -type; /* remember that nothing was taken */
     }
@@ -137,10 +162,19 @@ static void release(struct rd_rma_win *rw, int t, int type)
 {
     struct rma_peer *p = &rw->peers[t];
     rma_flush(rw, t);
-    if (type > 0) {
-        p->unlocked = 0;
-        send_ctl(rw, t, RMA_UNLOCK, (uint32_t)type);
+    if (type <= 0)
+        return;
+    if (p->direct) {
+        /* the lock word, and the target's handler woken if AM origins wait */
+        rma_lockw_release(rma_lockw(p->acc), type);
+        p->direct = 0;
+        p->unlocked = 1;
+        if (atomic_load(rma_waitw(p->acc)))
+            send_ctl(rw, t, RMA_KICK, 0);
+        return;
     }
+    p->unlocked = 0;
+    send_ctl(rw, t, RMA_UNLOCK, (uint32_t)type);
 }
 
 int rd_rma_unlock(MPI_Win w, int t, char *why)
@@ -177,12 +211,10 @@ int rd_rma_lock_all(MPI_Win w, int assert, char *why)
     }
     rw->lock_all = assert & MPI_MODE_NOCHECK ? -1 : 1;
     if (rw->lock_all > 0) {
-        for (int t = 0; t < rw->size; t++) {
-            rw->peers[t].granted = 0;
-            send_ctl(rw, t, RMA_LOCK, MPI_LOCK_SHARED);
-        }
         for (int t = 0; t < rw->size; t++)
-            wait_flag(&rw->peers[t].granted);
+            take(rw, t, MPI_LOCK_SHARED);
+        for (int t = 0; t < rw->size; t++)
+            wait_taken(rw, t);
     }
     return MPI_SUCCESS;
 }

@@ -183,6 +183,8 @@ int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
         p->disp_unit = all[t].disp_unit;
         p->pid = all[t].pid;
         p->path = t == rw->rank && !force_am ? RMA_PATH_SELF : RMA_PATH_AM;
+        if (t == rw->rank)
+            p->acc = rw->my_acc; /* its own words (NULL without a segment) */
         if (!force_am && t != rw->rank && rw->flavor == MPI_WIN_FLAVOR_ALLOCATE && rw->my_acc &&
             all[t].fd >= 0 && all[t].node >= 0 && all[t].node == all[rw->rank].node && map_peer(rw, t, &all[t]))
             p->path = RMA_PATH_NODE;

@@ -15,9 +15,12 @@ done
 p2p_check "RDMPI_RMA_PATH=am" 1 "$prog"
 p2p_check "RDMPI_RMA_PATH=am" 4 "$prog"
 p2p_check "RDMPI_TRANSPORTS=self,shm" 3 "$prog"
-# passive-target progress while the target computes: the progress thread
+# passive-target progress while the target computes: on a node by the
+# lock word and loads and stores (no target CPU), on the active-message
+# path by the progress thread
 for np in 2 4; do
-    p2p_check "RDMPI_RMA_PROGRESS_THREAD=yes" "$np" "$RD_BUILDDIR/test/mpi/rma_core_progress"
+    p2p_check "" "$np" "$RD_BUILDDIR/test/mpi/rma_core_progress"
+    p2p_check "RDMPI_RMA_PATH=am RDMPI_RMA_PROGRESS_THREAD=yes" "$np" "$RD_BUILDDIR/test/mpi/rma_core_progress"
 done
 p2p_check "RDMPI_RMA_PROGRESS_THREAD=yes RDMPI_RMA_PROGRESS_INTERVAL=50" 3 "$prog"
 tls=$("$RD_BUILDDIR/launcher/rdmpi_info" | grep '^transports:')

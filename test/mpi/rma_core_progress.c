@@ -1,5 +1,6 @@
-/* MPI test: passive-target progress with a busy target
- * (RDMPI_RMA_PROGRESS_THREAD=yes, test/mpi/rma_core.sh). Rank 0 computes
+/* MPI test: passive-target progress with a busy target (test/mpi/
+ * rma_core.sh: on a node's direct path, which needs no target CPU; on the
+ * active-message path with RDMPI_RMA_PROGRESS_THREAD=yes). Rank 0 computes
  * without calling MPI, watching its own window memory, while every other
  * rank takes rank 0's lock, Puts, Gets back and unlocks: the value lands,
  * and the origins' unlocks return, while rank 0 still computes. */
