@@ -545,6 +545,18 @@ static void t_errors(void)
     MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dw);
     MPI_Win_set_errhandler(dw, MPI_ERRORS_RETURN);
     mt_is_int(CLS(MPI_Win_detach(dw, b)), MPI_ERR_RMA_ATTACH, "detach of memory never attached: MPI_ERR_RMA_ATTACH");
+    /* a Put to memory not attached at the target: refused there, the error
+     * comes back at the origin's unlock (at once on the SELF path) */
+    int right = (rank + 1) % size, put_cls, unlock_cls;
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, dw);
+    put_cls = CLS(MPI_Put(&v, 1, MPI_INT, right, (MPI_Aint)64, 1, MPI_INT, dw));
+    unlock_cls = CLS(MPI_Win_unlock(right, dw));
+    mt_ok((put_cls == MPI_ERR_RMA_RANGE && unlock_cls == MPI_SUCCESS) ||
+              (put_cls == MPI_SUCCESS && unlock_cls == MPI_ERR_RMA_RANGE),
+          "Put to memory not attached: MPI_ERR_RMA_RANGE, once (from the Put or the unlock)");
+    int lock_cls = CLS(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, dw));
+    MPI_Win_unlock(right, dw);
+    mt_is_int(lock_cls, MPI_SUCCESS, "after the refused Put, the window locks again");
     MPI_Win_free(&dw);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     mt_is_int(CLS(MPI_Win_fence(0, MPI_WIN_NULL)), MPI_ERR_WIN, "fence on MPI_WIN_NULL: MPI_ERR_WIN");
