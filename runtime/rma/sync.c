@@ -140,12 +140,15 @@ int rd_rma_lock(MPI_Win w, int type, int t, int assert, char *why)
         return MPI_ERR_RANK;
     }
     struct rma_peer *p = &rw->peers[t];
-    if (p->lock || rw->lock_all || rw->fence || rw->start) {
+    if (p->lock || rw->lock_all || rw->start) {
         snprintf(why, RD_RMA_WHY, "%s", p->lock ? "this rank holds a lock on that rank already"
                                              : rw->lock_all ? "lock_all is in force"
-                                                            : "a fence or PSCW epoch is open");
+                                                            : "a PSCW access epoch is open");
         return MPI_ERR_RMA_SYNC;
     }
+    /* a fence opens an epoch only if operations follow it: a lock after
+     * it is fine (MPI-4.1 12.5.1), and ends it */
+    rw->fence = 0;
     /* NOCHECK: no other rank contends, the lock need not be taken */
     if (!(assert & MPI_MODE_NOCHECK)) {
         take(rw, t, type);
@@ -205,10 +208,11 @@ int rd_rma_lock_all(MPI_Win w, int assert, char *why)
     struct rd_rma_win *rw = rma_of(w);
     if (bad_assert(assert, MPI_MODE_NOCHECK, why))
         return MPI_ERR_ASSERT;
-    if (rw->lock_all || rw->nlocks || rw->fence || rw->start) {
+    if (rw->lock_all || rw->nlocks || rw->start) {
         snprintf(why, RD_RMA_WHY, "another access epoch is open");
         return MPI_ERR_RMA_SYNC;
     }
+    rw->fence = 0; /* (as for lock) */
     rw->lock_all = assert & MPI_MODE_NOCHECK ? -1 : 1;
     if (rw->lock_all > 0) {
         for (int t = 0; t < rw->size; t++)
@@ -310,10 +314,11 @@ int rd_rma_start(MPI_Win w, MPI_Group g, int assert, char *why)
     int err = MPI_SUCCESS, n;
     if (bad_assert(assert, MPI_MODE_NOCHECK, why))
         return MPI_ERR_ASSERT;
-    if (rw->start || rw->lock_all || rw->nlocks || rw->fence) {
+    if (rw->start || rw->lock_all || rw->nlocks) {
         snprintf(why, RD_RMA_WHY, "another access epoch is open");
         return MPI_ERR_RMA_SYNC;
     }
+    rw->fence = 0; /* (as for lock) */
     int *r = group_ranks(rw, g, &n, why, &err);
     if (!r)
         return err;

@@ -266,6 +266,9 @@ static void t_locks(void)
     for (int i = 0; i < size; i++)
         b[i] = -1;
     MPI_Barrier(MPI_COMM_WORLD);
+    /* a plain fence first: it opens an epoch only if operations follow, so
+     * the locks after it are allowed */
+    MPI_Win_fence(0, win);
     /* every rank writes its slot of every rank under an exclusive lock */
     for (int t = 0; t < size; t++) {
         int v = rank * 10 + t;
