@@ -38,8 +38,18 @@ int rma_apply_put(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t
     return MPI_SUCCESS;
 }
 
-/* arg: the op's code | the element type's index << 8 (op.h). old: where
- * the previous contents go first (Get_accumulate), or NULL. */
+size_t rma_acc_span(uint32_t arg, size_t len)
+{
+    MPI_Datatype t = rd_op_type_at((int)(arg >> 8));
+    if (!t || t->size == (size_t)t->extent || len < t->size)
+        return len;
+    /* pair types with padding (MPI_DOUBLE_INT, ...): k elements at their extent */
+    return (len / t->size - 1) * (size_t)t->extent + (size_t)t->true_lb + (size_t)t->true_extent;
+}
+
+/* arg: the op's code | the element type's index << 8 (op.h). data: len
+ * bytes of packed elements; p: the elements in the target's layout (at
+ * their extent). old: where the previous contents go, packed, or NULL. */
 int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, size_t len, void *old)
 {
     MPI_Op op = rd_op_of_code((int)(arg & 0xff));
@@ -47,13 +57,30 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
     if (!op || !t || len % t->size)
         return MPI_ERR_OP;
     int err = MPI_SUCCESS;
+    size_t k = len / t->size;
+    if (t->size != (size_t)t->extent) {
+        /* padded elements: unpacked to their layout first, then applied */
+        void *in = NULL;
+        if (op != MPI_NO_OP && !(in = malloc(k * (size_t)t->extent)))
+            return MPI_ERR_NO_MEM;
+        if (in)
+            rd_dt_unpack(in, t, 0, data, len);
+        rma_acc_lock(lock);
+        if (old)
+            rd_dt_pack(p, t, 0, old, len);
+        if (in)
+            err = rd_op_apply(op, in, p, (int)k, t);
+        rma_acc_unlock(lock);
+        free(in);
+        return err;
+    }
     rma_acc_lock(lock);
     if (old)
         memcpy(old, p, len);
     if (op == MPI_REPLACE)
         memcpy(p, data, len);
     else if (op != MPI_NO_OP)
-        err = rd_op_apply(op, data, p, (int)(len / t->size), t);
+        err = rd_op_apply(op, data, p, (int)k, t);
     rma_acc_unlock(lock);
     return err;
 }
@@ -73,7 +100,7 @@ int rma_cas_at(void *p, _Atomic uint32_t *lock, const void *data, size_t len, vo
 int rma_apply_acc(struct rd_rma_win *rw, uint64_t addr, uint32_t arg, const void *data, size_t len,
                   void *old)
 {
-    void *p = rma_target_ptr(rw, addr, len);
+    void *p = rma_target_ptr(rw, addr, rma_acc_span(arg, len));
     if (!p)
         return MPI_ERR_RMA_RANGE;
     return rma_acc_at(p, rw->my_acc, arg, data, len, old);

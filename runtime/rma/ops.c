@@ -53,6 +53,7 @@ struct walk {
     uint64_t off;     /* packed offset of the next piece */
     size_t chunk;     /* most bytes per piece */
     struct rma_rec *rec;
+    MPI_Datatype elem; /* accumulates on padded pair types: walked element-wise */
     int err;
 };
 
@@ -65,7 +66,8 @@ static int local_piece(struct walk *k, uint64_t addr, size_t n)
     struct rd_rma_win *rw = k->rw;
     const char *src = k->src ? k->src + (k->kind == RD_RMA_CAS ? 0 : k->off) : NULL;
     int node = k->p->path == RMA_PATH_NODE;
-    char *p = node ? k->p->mem + addr : rma_target_ptr(rw, addr, n);
+    size_t span = k->kind == RD_RMA_ACC || k->kind == RD_RMA_GACC ? rma_acc_span(k->arg, n) : n;
+    char *p = node ? k->p->mem + addr : rma_target_ptr(rw, addr, span);
     _Atomic uint32_t *lock = node ? k->p->acc : rw->my_acc;
     int err = p ? MPI_SUCCESS : MPI_ERR_RMA_RANGE;
     if (k->kind == RD_RMA_PUT) {
@@ -92,36 +94,59 @@ static int local_piece(struct walk *k, uint64_t addr, size_t n)
     return err;
 }
 
+/* One piece: n packed bytes at target address addr, done here (SELF,
+ * NODE) or sent. */
+static void piece(struct walk *k, uint64_t addr, size_t n)
+{
+    if (k->p->path == RMA_PATH_SELF || k->p->path == RMA_PATH_NODE) {
+        int err = local_piece(k, addr, n);
+        if (err != MPI_SUCCESS && k->err == MPI_SUCCESS)
+            k->err = err;
+    } else {
+        struct rma_hdr h = {.win = k->p->id, .back = k->rw->id, .from = k->rw->rank, .arg = k->arg,
+                            .addr = addr, .token = (uint64_t)(uintptr_t)k->rec, .ooff = k->off};
+        const void *data = NULL;
+        size_t dlen = 0;
+        if (k->kind == RD_RMA_GET) {
+            h.arg = (uint32_t)n;
+        } else if (k->kind == RD_RMA_CAS) {
+            data = k->src;
+            dlen = 2 * n;
+        } else {
+            data = k->src + k->off;
+            dlen = n;
+        }
+        k->p->pending++;
+        rma_post(k->p->world, k->id, &h, data, dlen);
+    }
+    k->off += n;
+}
+
+/* rd_dt_segments: a contiguous run of the target's layout */
 static int seg(void *arg, MPI_Aint disp, size_t len)
 {
     struct walk *k = arg;
     uint64_t addr = (uint64_t)(k->tb + disp);
     while (len) {
         size_t n = len < k->chunk ? len : k->chunk;
-        if (k->p->path == RMA_PATH_SELF || k->p->path == RMA_PATH_NODE) {
-            int err = local_piece(k, addr, n);
-            if (err != MPI_SUCCESS && k->err == MPI_SUCCESS)
-                k->err = err;
-        } else {
-            struct rma_hdr h = {.win = k->p->id, .back = k->rw->id, .from = k->rw->rank, .arg = k->arg,
-                                .addr = addr, .token = (uint64_t)(uintptr_t)k->rec, .ooff = k->off};
-            const void *data = NULL;
-            size_t dlen = 0;
-            if (k->kind == RD_RMA_GET) {
-                h.arg = (uint32_t)n;
-            } else if (k->kind == RD_RMA_CAS) {
-                data = k->src;
-                dlen = 2 * n;
-            } else {
-                data = k->src + k->off;
-                dlen = n;
-            }
-            k->p->pending++;
-            rma_post(k->p->world, k->id, &h, data, dlen);
-        }
+        piece(k, addr, n);
         addr += n;
-        k->off += n;
         len -= n;
+    }
+    return 0;
+}
+
+/* rd_dt_runs: n elements of a padded pair type at their extent */
+static int run(void *arg, MPI_Aint disp, size_t n)
+{
+    struct walk *k = arg;
+    size_t per = k->chunk / k->elem->size;
+    uint64_t addr = (uint64_t)(k->tb + disp);
+    while (n) {
+        size_t m = n < per ? n : per;
+        piece(k, addr, m * k->elem->size);
+        addr += m * (uint64_t)k->elem->extent;
+        n -= m;
     }
     return 0;
 }
@@ -136,12 +161,13 @@ static int fail(char *why, int err, const char *fmt, ...)
     return err;
 }
 
-/* The element type of an accumulate: one predefined type laid out without
- * gaps (pair types with padding are not served yet). */
+/* The element type of an accumulate: one predefined type (a pair type
+ * with padding included: its pieces are whole elements, walked by
+ * rd_dt_runs, unpacked to their layout at the target). */
 static MPI_Datatype acc_type(MPI_Datatype dt)
 {
     MPI_Datatype e = dt->optype;
-    return e && e->size == (size_t)e->extent && rd_op_type_index(e) >= 0 ? e : NULL;
+    return e && rd_op_type_index(e) >= 0 ? e : NULL;
 }
 
 int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, char *why)
@@ -175,7 +201,7 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
     if (kind == RD_RMA_ACC || kind == RD_RMA_GACC || kind == RD_RMA_CAS) {
         e = acc_type(o->tdt);
         if (!e)
-            return fail(why, MPI_ERR_TYPE, "the target type is not made of one predefined type without gaps");
+            return fail(why, MPI_ERR_TYPE, "the target type is not made of one predefined type");
         if ((sends && acc_type(o->odt) != e) || (kind != RD_RMA_ACC && acc_type(o->rdt) != e))
             return fail(why, MPI_ERR_TYPE, "the buffers' element types differ from the target's");
         if (kind == RD_RMA_CAS) {
@@ -232,7 +258,8 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
     struct walk k = {.rw = rw, .p = p, .t = t, .kind = kind, .arg = arg, .src = src, .tb = tb};
     static const unsigned ids[] = {RMA_PUT, RMA_GET, RMA_ACC, RMA_GACC, RMA_CAS};
     k.id = ids[kind];
-    if (kind == RD_RMA_GACC && o->op == MPI_NO_OP) {
+    int padded = e && e->size != (size_t)e->extent;
+    if (kind == RD_RMA_GACC && o->op == MPI_NO_OP && !padded) {
         /* a fetch: read the target, send nothing */
         k.kind = RD_RMA_GET;
         k.id = RMA_GET;
@@ -258,7 +285,24 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
         k.rec->left = tbytes;
         k.rec->req = req;
     }
-    rd_dt_segments(o->tdt, (size_t)o->tcount, seg, &k);
+    if (kind == RD_RMA_GACC && o->op == MPI_NO_OP && padded) {
+        /* a fetch of padded elements goes as an accumulate that adds
+         * nothing (the target packs the old values): zeros to carry */
+        free(tmp);
+        tmp = calloc(1, tbytes);
+        if (!tmp) {
+            if (k.rec)
+                free(k.rec);
+            return fail(why, MPI_ERR_NO_MEM, "out of memory");
+        }
+        k.src = tmp;
+    }
+    if (padded) {
+        k.elem = e;
+        rd_dt_runs(o->tdt, (size_t)o->tcount, run, &k);
+    } else {
+        rd_dt_segments(o->tdt, (size_t)o->tcount, seg, &k);
+    }
     free(tmp);
     /* the data left with the messages: Put and Accumulate are complete at
      * the origin (their R-forms' requests too) */

@@ -170,7 +170,9 @@ static inline void rma_lockw_release(_Atomic uint32_t *w, int type)
     /* (readers that try while a writer holds add and take back 1: never store 0) */
     atomic_fetch_sub_explicit(w, type == MPI_LOCK_EXCLUSIVE ? RMA_WRITER : 1, memory_order_release);
 }
-/* Accumulate / compare-and-swap at p under lock (rma_acc_lock). */
+/* Accumulate / compare-and-swap at p under lock (rma_acc_lock); the
+ * target bytes len packed bytes of accumulate arg cover. */
+size_t rma_acc_span(uint32_t arg, size_t len);
 int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, size_t len, void *old);
 int rma_cas_at(void *p, _Atomic uint32_t *lock, const void *data, size_t len, void *old);
 /* Apply at the target (also the SELF path): returns an MPI error class. */

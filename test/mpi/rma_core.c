@@ -176,6 +176,19 @@ static void t_accumulate(void)
     MPI_Win_fence(0, win);
     mt_ok(peek[0] == size + 1 && peek[1] == 10 * size + 1, "Get_accumulate with MPI_NO_OP reads");
     MPI_Win_free(&win);
+    /* MAXLOC on MPI_DOUBLE_INT (a pair type with padding) into rank 0 */
+    struct { double v; int i; } *dv = NULL, mine = {(double)(rank % 3), rank}, got = {-1, -1};
+    MPI_Win_allocate(sizeof(*dv), sizeof(*dv), MPI_INFO_NULL, MPI_COMM_WORLD, &dv, &win);
+    dv->v = -1;
+    dv->i = -1;
+    MPI_Win_fence(0, win);
+    MPI_Accumulate(&mine, 1, MPI_DOUBLE_INT, 0, 0, 1, MPI_DOUBLE_INT, MPI_MAXLOC, win);
+    MPI_Win_fence(0, win);
+    MPI_Get_accumulate(NULL, 0, MPI_DOUBLE_INT, &got, 1, MPI_DOUBLE_INT, 0, 0, 1, MPI_DOUBLE_INT, MPI_NO_OP, win);
+    MPI_Win_fence(0, win);
+    int maxv = size > 2 ? 2 : size - 1;
+    mt_ok(got.v == maxv && got.i == maxv, "Accumulate MAXLOC on MPI_DOUBLE_INT: the largest value, lowest rank");
+    MPI_Win_free(&win);
 }
 
 static void t_fop_cas(void)
