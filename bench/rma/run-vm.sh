@@ -104,7 +104,7 @@ echo "# rdmpi (RDMPI_TRANSPORTS=verbs) and Open MPI (UCX pml and osc on $dev) th
 # shellcheck disable=SC2086 # RMA_VM_ARGS is a list of options
 RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev \
     RMA_OMPI_FLAGS="--mca pml ucx --mca osc ucx -x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v -x UCX_IB_GID_INDEX=$gid" \
-    RMA_TIMEOUT=300 bash "$src/bench/rma/run.sh" --libs rdmpi,openmpi \
+    RMA_TIMEOUT=300 bash "$src/bench/rma/run.sh" --libs rdmpi,openmpi --no-summary \
     ${RMA_VM_ARGS:---rounds "$rounds" --reps 3 --time 100 --sizes 4K,64K,1M} "$builddir" 2>/dev/null | tee "$tmp/rma"
 
 # the rdmpi figure of a row of run.sh's latency table: "test | size | rdmpi | ..."
@@ -113,12 +113,12 @@ row() { awk -v t="$1" '$1 == t && $2 == "|" && $4 == "|" { print ($5 == "n/a" ? 
 echo
 echo "## 8-byte one-sided operations on $dev, us; perftest: median of runs of t_avg (its mean, like rdmpi's"
 echo "## figure) / t_typical (its median). ib_write_lat is half a round trip, the others a whole one"
-printf '%-6s | %10s | %-22s | %19s | %10s | %10s\n' test rdmpi "perftest" "avg / typ" "rdmpi/avg" "rdmpi/typ"
+printf '%-6s | %10s | %-27s | %19s | %10s | %10s\n' test rdmpi "perftest" "avg / typ" "rdmpi/avg" "rdmpi/typ"
 for pair in put:write:ib_write_lat get:read:ib_read_lat fop:fadd:"ib_atomic_lat FETCH_AND_ADD" cas:cas:"ib_atomic_lat CMP_AND_SWAP"; do
     t=${pair%%:*} rest=${pair#*:}
     w=${rest%%:*} tool=${rest#*:}
     r=$(row "$t")
-    printf '%-6s | %10s | %-22s | %19s | %10s | %10s\n' "$t" "${r:-n/a}" "$tool" \
+    printf '%-6s | %10s | %-27s | %19s | %10s | %10s\n' "$t" "${r:-n/a}" "$tool" \
         "${pa[$w]:-n/a} / ${pt[$w]:-n/a}" "$(ratio "$r" "${pa[$w]}")" "$(ratio "$r" "${pt[$w]}")"
 done
 r=$(row put)
