@@ -116,8 +116,11 @@ int main(int argc, char **argv)
     /* out of range (the window is N ints; mem has 2 N) */
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, to, 0, win);
     EXPECT(MPI_Put(&v, 1, MPI_INT, to, N, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "Put beyond the window");
-    EXPECT(MPI_Put(&v, 2, MPI_INT, to, N - 1, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
-           "Put straddling the window's end");
+    {
+        int two[2] = {1, 2};
+        EXPECT(MPI_Put(two, 2, MPI_INT, to, N - 1, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
+               "Put straddling the window's end");
+    }
     EXPECT(MPI_Get(&g, 1, MPI_INT, to, N + 3, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "Get beyond the window");
     {
         /* MPI_ERR_DISP (invalid displacement) is as right here */

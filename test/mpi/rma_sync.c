@@ -17,6 +17,7 @@
 #define N 64
 
 static int rank, size, to, from;
+volatile double rma_sink; /* the busy target's work */
 
 static double now(void)
 {
@@ -238,12 +239,11 @@ static void t_busy_target(void)
     for (int i = 0; i < 8; i++)
         m[i] = 456 + i;
     MPI_Barrier(MPI_COMM_WORLD);
-    volatile double sink = 0;
     if (rank == 1) {
         double t0 = now();
         while (now() - t0 < 1.0)
             for (int i = 0; i < 1000; i++)
-                sink += i * 0.5;
+                rma_sink += i * 0.5;
     } else if (rank == 0) {
         double t0 = now();
         long long v = 123, g = 0, one = 5, old = 0, cmp = 457, nv = 999, prev = 0;
