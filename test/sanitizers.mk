@@ -30,24 +30,30 @@
 if RD_SANITIZE
 TESTS += test/launcher/sanitizers.sh
 endif
+# (the longest first: make -j starts them in this order, and a long test
+# started last leaves the other core idle at the end)
 rd_san_tests = \
+	test/mpi/coll_mismatch.sh test/mpi/p2p_large.sh test/mpi/coll.sh \
+	test/launcher/rrun_report.sh test/mpi/p2p_stress.sh test/mpi/p2p_order.sh \
+	test/mpi/p2p_persist.sh test/mpi/p2p_sync.sh test/launcher/rrun_hosts.sh \
+	test/mpi/intercomm.sh test/launcher/rrun_options.sh test/mpi/idup_many.sh \
+	test/launcher/rrun_kill.sh \
 	test/unit/symbols.sh \
 	test/unit/shm_ring test/unit/shm_segment test/unit/tl_contract_shm \
 	test/unit/tl_contract_self test/unit/shm_xmap \
 	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched \
-	test/mpi/p2p_order.sh test/mpi/p2p_wild.sh test/mpi/p2p_probe.sh \
-	test/mpi/p2p_wait.sh test/mpi/p2p_sync.sh test/mpi/p2p_trunc.sh \
-	test/mpi/p2p_cancel.sh test/mpi/p2p_persist.sh test/mpi/p2p_sendrecv.sh \
-	test/mpi/p2p_types.sh test/mpi/p2p_large.sh test/mpi/p2p_stress.sh \
+	test/mpi/p2p_wild.sh test/mpi/p2p_probe.sh \
+	test/mpi/p2p_wait.sh test/mpi/p2p_trunc.sh \
+	test/mpi/p2p_cancel.sh test/mpi/p2p_sendrecv.sh \
+	test/mpi/p2p_types.sh \
 	test/mpi/p2p_threads.sh test/mpi/p2p_reuse.sh test/mpi/p2p_dtypes.sh \
-	test/mpi/coll.sh test/mpi/coll_mismatch.sh test/mpi/intercoll.sh \
-	test/mpi/comm.sh test/mpi/intercomm.sh test/mpi/idup_many.sh \
+	test/mpi/intercoll.sh \
+	test/mpi/comm.sh \
 	test/mpi/lifetime.sh test/mpi/memory.sh test/mpi/untouched.sh \
-	test/launcher/rrun_options.sh test/launcher/rrun_basic.sh \
+	test/launcher/rrun_basic.sh \
 	test/launcher/rrun_bind.sh test/launcher/rrun_fail.sh \
 	test/launcher/rrun_signal.sh test/launcher/rrun_mpi_abort.sh \
-	test/launcher/rrun_hosts.sh test/launcher/rrun_intruder.sh \
-	test/launcher/rrun_kill.sh test/launcher/rrun_report.sh \
+	test/launcher/rrun_intruder.sh \
 	test/launcher/sanitizers.sh
 # the programs they run
 rd_san_progs = \
@@ -66,6 +72,11 @@ rd_san_progs = \
 # fewer rank counts and kills than make check
 rd_san_knobs = COLL_NPS='1 2 3 4' COLL_FORCED_NPS='3 4' MISMATCH_NPS=3 KILL_TRIALS=10
 
+# the programs the pass runs, built beforehand (quickstart's sanitizer
+# build, test/streams.mk, so that building is not part of the pass's time)
+sanitizer-progs: $(rd_san_progs)
+.PHONY: sanitizer-progs
+
 check-sanitizers:
 	@if test -z '$(RD_SAN_FLAGS)'; then \
 	  echo "check-sanitizers: this build has no sanitizers (configure --enable-sanitizers=address,undefined)" >&2; \
@@ -80,4 +91,4 @@ check-sanitizers:
 	done; \
 	exit $$status
 .PHONY: check-sanitizers
-EXTRA_DIST += test/sanitizers.mk test/symbolize.sh test/launcher/sanitizers.sh
+EXTRA_DIST += test/sanitizers.mk test/symbolize.sh test/launcher/sanitizers.sh test/streams.mk

@@ -57,12 +57,6 @@ since() { echo "$((SECONDS - t0)) s"; }
 # still ends with rrun's report, later.
 SLOW=1
 [ "${RDMA_VM:-}" = 1 ] && SLOW=2.5
-# In the VM a rank that waits sleeps between polls once it has spun and
-# yielded for a while (RDMPI_WAIT_SLEEP, runtime/p2p/README.md): under
-# emulation two ranks spinning in their waits kept both of the host's
-# cores busy (QEMU at 190-200 % CPU), which starved the tests run beside
-# the VM. The data path is the same; a waiting rank only answers later.
-[ "${RDMA_VM:-}" = 1 ] && export RDMPI_WAIT_SLEEP=${RDMPI_WAIT_SLEEP:-200}
 limit() { awk -v s="$SLOW" -v l="$1" 'BEGIN { printf "%d\n", s * l }'; } # limit SECONDS: scaled
 P2P_TIMEOUT=${P2P_TIMEOUT:-$(limit 120)}
 export MPIEXEC_TIMEOUT=${MPIEXEC_TIMEOUT:-$((P2P_TIMEOUT - 15))}

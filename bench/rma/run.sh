@@ -1,0 +1,322 @@
+#!/bin/bash
+# run.sh - one-sided communication benchmarks of rdmpi against Open MPI and
+# MPICH, side by side in one run, on 2 ranks of one node, with the physical
+# floor (a cache-line hand-off between the two cores) measured by the same
+# program in the same run (a benchmark, not a test). See bench/rma/README.md.
+#
+#   bench/rma/run.sh [options] [BUILD_DIR]      (BUILD_DIR default: ./build)
+#
+#   --quick          bandwidth sizes 1K,64K,1M,4M, 3 rounds, 3 repetitions of ~5 ms
+#   --sizes LIST     bandwidth sizes (putbw, getbw): 1K,1M or ranges 1K-4M
+#   --tests LIST     put,get,acc,fop,cas,fence,lock,putbw,getbw (default: all)
+#   --libs LIST      rdmpi,openmpi,ompi-sm,mpich (default: all; ompi-sm is
+#                    Open MPI forced onto its shared-memory windows, --mca osc sm)
+#   --rounds N       interleaved rounds; the tables show medians over them
+#   --reps N         timed repetitions per figure within one run (median)
+#   --time MS        target duration of one timed repetition
+#   --raw FILE       also write every run's result lines to FILE
+#   --no-summary     leave out the table of issue 20's shm done-when cells
+#                    (run-vm.sh: the figures are not shm's there)
+#
+# Until rdmpi has one-sided communication, rdmpicc cannot compile rma.c:
+# the rdmpi column then reads n/a, a note says why, and the peers run.
+#
+# rdmpi parameters pass through the environment (rrun's ranks inherit it).
+# Extra launcher flags: RMA_RRUN_FLAGS, RMA_OMPI_FLAGS (both Open MPI
+# columns), RMA_MPICH_FLAGS; compiler flags: RMA_CFLAGS (default -O2); time
+# limit of one run in seconds: RMA_TIMEOUT (default 300). The peers' tools:
+# RMA_OMPI_MPICC, RMA_OMPI_MPIRUN, RMA_MPICH_MPICC, RMA_MPICH_MPIEXEC
+# (default: the Debian names mpicc.openmpi, mpirun.openmpi, mpicc.mpich,
+# mpiexec.hydra).
+set -u
+
+usage() {
+    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit "${1:-0}"
+}
+
+all_tests=put,get,acc,fop,cas,fence,lock,putbw,getbw
+quick=0 sizes='' tests=$all_tests libs=rdmpi,openmpi,ompi-sm,mpich
+rounds='' reps='' tgt='' raw='' builddir='' summary=1
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) quick=1 ;;
+    --sizes) sizes=${2:?--sizes needs a list}; shift ;;
+    --sizes=*) sizes=${1#*=} ;;
+    --tests) tests=${2:?--tests needs a list}; shift ;;
+    --tests=*) tests=${1#*=} ;;
+    --libs) libs=${2:?--libs needs a list}; shift ;;
+    --libs=*) libs=${1#*=} ;;
+    --rounds) rounds=${2:?}; shift ;;
+    --rounds=*) rounds=${1#*=} ;;
+    --reps) reps=${2:?}; shift ;;
+    --reps=*) reps=${1#*=} ;;
+    --time) tgt=${2:?}; shift ;;
+    --time=*) tgt=${1#*=} ;;
+    --raw) raw=${2:?}; shift ;;
+    --raw=*) raw=${1#*=} ;;
+    --no-summary) summary=0 ;;
+    -h | --help) usage 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; usage 2 >&2 ;;
+    *) [ -z "$builddir" ] || usage 2 >&2; builddir=$1 ;;
+    esac
+    shift
+done
+if [ "$quick" = 1 ]; then
+    : "${sizes:=1K,64K,1M,4M}" "${rounds:=3}" "${reps:=3}" "${tgt:=5}"
+else
+    : "${sizes:=1K-4M}" "${rounds:=5}" "${reps:=5}" "${tgt:=10}"
+fi
+for t in ${tests//,/ }; do
+    case ",$all_tests," in *",$t,"*) ;; *) echo "run.sh: unknown test $t" >&2; exit 2 ;; esac
+done
+for l in ${libs//,/ }; do
+    case $l in rdmpi | openmpi | ompi-sm | mpich) ;; *) echo "run.sh: unknown library $l" >&2; exit 2 ;; esac
+done
+builddir=${builddir:-build}
+srcdir=$(cd "$(dirname "$0")" && pwd) || exit 1
+cflags=${RMA_CFLAGS:--O2}
+tmo=${RMA_TIMEOUT:-300}
+ompi_cc=${RMA_OMPI_MPICC:-mpicc.openmpi} ompi_run=${RMA_OMPI_MPIRUN:-mpirun.openmpi}
+mpich_cc=${RMA_MPICH_MPICC:-mpicc.mpich} mpich_run=${RMA_MPICH_MPIEXEC:-mpiexec.hydra}
+want() { case ",$libs," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-rma.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+notes=() # printed with the results
+
+# ------------------------------------------------------------------ build
+names=() # libraries that built and passed the smoke run
+declare -A cmd label bin
+# try NAME LABEL COMPILER LAUNCHER...: build rma.c with COMPILER (once per
+# compiler), smoke-test it under LAUNCHER
+try() {
+    local n=$1 lab=$2 mpicc=$3 exe
+    shift 3
+    label[$n]=$lab
+    exe="$tmp/rma_$(basename "$mpicc")"
+    # shellcheck disable=SC2086 # flags are lists of words
+    if [ ! -x "$exe" ] && ! "$mpicc" $cflags "$srcdir/rma.c" -o "$exe" 2>"$tmp/$n.build"; then
+        notes+=("$lab: n/a: '$mpicc $srcdir/rma.c' failed (no one-sided calls yet?): $(grep -m1 -iE "error|undefined" "$tmp/$n.build" || head -n1 "$tmp/$n.build")")
+        return
+    fi
+    bin[$n]=$exe
+    cmd[$n]="$* $exe"
+    # shellcheck disable=SC2086
+    if ! timeout 60 ${cmd[$n]} -t put,putbw -s 1K -r 1 -T 1 >"$tmp/$n.smoke" 2>&1; then
+        notes+=("$lab: n/a: the smoke run '${cmd[$n]/$tmp\//} -t put,putbw -s 1K' failed: $(grep -v '^#' "$tmp/$n.smoke" | tail -n 3 | tr '\n' ' ')")
+        return
+    fi
+    names+=("$n")
+}
+
+if want rdmpi; then
+    rdmpicc="$builddir/launcher/rdmpicc"
+    rrun="$builddir/launcher/rrun/rrun"
+    if [ ! -x "$rdmpicc" ] || [ ! -x "$rrun" ]; then
+        label[rdmpi]=rdmpi
+        notes+=("rdmpi: n/a: $rdmpicc or $rrun is missing (build rdmpi: make -C $builddir)")
+    else
+        rrun=$(cd "$(dirname "$rrun")" && pwd)/rrun
+        # shellcheck disable=SC2086
+        try rdmpi rdmpi "$rdmpicc" "$rrun" ${RMA_RRUN_FLAGS:-} -np 2
+    fi
+fi
+for n in openmpi ompi-sm; do
+    want $n || continue
+    [ $n = openmpi ] && lab="Open MPI" osc='' || lab="OMPI sm" osc='--mca osc sm'
+    if command -v "$ompi_cc" >/dev/null && command -v "$ompi_run" >/dev/null; then
+        # shellcheck disable=SC2086
+        try $n "$lab" "$ompi_cc" "$ompi_run" --allow-run-as-root --bind-to core $osc \
+            ${RMA_OMPI_FLAGS:-} -np 2
+    else
+        label[$n]=$lab
+        notes+=("$lab: n/a: $ompi_cc or $ompi_run not found")
+    fi
+done
+if want mpich; then
+    if command -v "$mpich_cc" >/dev/null && command -v "$mpich_run" >/dev/null; then
+        # shellcheck disable=SC2086
+        try mpich MPICH "$mpich_cc" "$mpich_run" -bind-to core ${RMA_MPICH_FLAGS:-} -n 2
+    else
+        label[mpich]=MPICH
+        notes+=("MPICH: n/a: $mpich_cc or $mpich_run not found")
+    fi
+fi
+# the floor: rma -F of the first library's program that compiled, whether
+# or not its smoke run passed (no MPI, no launcher)
+floor_bin=''
+for n in rdmpi openmpi ompi-sm mpich; do
+    [ -z "$floor_bin" ] && [ -n "${bin[$n]:-}" ] && floor_bin=${bin[$n]}
+done
+[ -n "$floor_bin" ] || notes+=("floor: n/a: no library compiled rma.c")
+
+# busy, check_idle
+# shellcheck source=bench/lib.sh
+. "$srcdir/../lib.sh"
+
+# ------------------------------------------------------------------- runs
+echo "# one-sided benchmark: 2 ranks, one per core, windows from MPI_Win_allocate, on $(hostname) ($(nproc) cores), $(date '+%F %T')"
+echo "# tests $tests; bandwidth sizes $sizes; $rounds rounds, libraries interleaved in each;"
+echo "# each run reports the median of $reps repetitions of ~$tgt ms; tables show the median over rounds"
+for n in "${names[@]}"; do
+    lib=$(sed -n 's/^# rma .* library=//p' "$tmp/$n.smoke" | head -n1)
+    printf '# %-8s %s   [%s]\n' "$n:" "${cmd[$n]//$tmp\//}" "$lib"
+done
+[ -z "$floor_bin" ] || echo "# floor:   ${floor_bin#"$tmp"/} -F -r 5   (no MPI: two processes, fork, MAP_SHARED)"
+envs=$(env | grep -E '^(RDMPI_|OMPI_MCA_|MPIR_CVAR_|UCX_|FI_|HYDRA_)' | sort | tr '\n' ' ')
+[ -z "$envs" ] || echo "# environment: $envs"
+
+# the launches of one round: each latency test alone, putbw and getbw with
+# every size (a library that crashes in one test keeps its other figures)
+runs=()
+for t in ${tests//,/ }; do runs+=("$t"); done
+
+check_idle "before the run"
+failed=" " # "lib:test" pairs that failed once and are not run again
+: >"$tmp/all"
+for ((r = 1; r <= rounds; r++)); do
+    echo "# round $r/$rounds" >&2
+    if [ -n "$floor_bin" ]; then
+        timeout 60 "$floor_bin" -F -r 5 2>/dev/null | sed -n "s/^floor /floor $r /p" >>"$tmp/all"
+    fi
+    ti=0
+    for t in "${runs[@]}"; do
+        # rotate the order of the libraries from round to round and test to test
+        order=()
+        for ((i = 0; i < ${#names[@]}; i++)); do
+            order+=("${names[(i + r + ti) % ${#names[@]}]}")
+        done
+        ti=$((ti + 1))
+        for n in "${order[@]}"; do
+            case $failed in *" $n:$t "*) continue ;; esac
+            # shellcheck disable=SC2086
+            if timeout "$tmo" ${cmd[$n]} -t "$t" -s "$sizes" -r "$reps" -T "$tgt" \
+                >"$tmp/out" 2>"$tmp/err"; then
+                grep -v '^#' "$tmp/out" | sed "s/^/$n $r /" >>"$tmp/all"
+            else
+                rc=$?
+                [ $rc = 124 ] && why="timed out after $tmo s" || why="exit status $rc"
+                notes+=("${label[$n]}: $t failed in round $r ($why), not run again: $( (grep -v '^#' "$tmp/out"; grep -v '^\[' "$tmp/err") | grep -v '^[- ]*$' | tail -n 3 | tr '\n' ' ')")
+                failed="$failed$n:$t "
+                # keep what it printed before failing
+                grep -v '^#' "$tmp/out" | sed "s/^/$n $r /" >>"$tmp/all"
+            fi
+        done
+    done
+done
+[ -z "$raw" ] || { echo "# lib round test size median min max iters window | floor round cacheline_us median min max" >"$raw"; cat "$tmp/all" >>"$raw"; }
+
+# ----------------------------------------------------------------- tables
+check_idle "after the run"
+for note in "${notes[@]}"; do echo "# note: $note"; done
+awk -v tests="$tests" -v summary="$summary" '
+function median(list,   n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++)            # insertion sort, n is small
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function range(list, f,   n, a, i, lo, hi) {    # "lo..hi" over the rounds
+    n = split(list, a, " "); lo = hi = a[1]
+    for (i = 2; i <= n; i++) { if (a[i] + 0 < lo + 0) lo = a[i]; if (a[i] + 0 > hi + 0) hi = a[i] }
+    return sprintf(f "..." f, lo, hi)
+}
+function human(s) {
+    if (s >= 1048576 && s % 1048576 == 0) return (s / 1048576) "M"
+    if (s >= 1024 && s % 1024 == 0) return (s / 1024) "K"
+    return s
+}
+function fmt(v, bw) {
+    if (v == "") return "n/a"
+    if (bw) return sprintf("%.0f", v)
+    return v < 100 ? sprintf("%.3f", v) : sprintf("%.1f", v)
+}
+# the figure of LIB for TEST at SIZE (median over rounds), or ""
+function fig(lib, t, s) { return ((lib, t, s) in v) ? median(v[lib, t, s]) : "" }
+# the better peer: lowest latency or highest bandwidth, or ""
+function bestpeer(t, s, bw,   k, p, x) {
+    p = ""
+    for (k = 1; k <= 3; k++) {
+        x = fig(PEER[k], t, s)
+        if (x != "" && (p == "" || (bw ? x + 0 > p + 0 : x + 0 < p + 0))) p = x
+    }
+    return p
+}
+function row(t, s, bw,   r, p, k, line) {
+    r = fig("rdmpi", t, s); p = bestpeer(t, s, bw)
+    line = sprintf("%-6s | %6s | %10s", t, human(s), fmt(r, bw))
+    for (k = 1; k <= 3; k++) line = line sprintf(" | %10s", fmt(fig(PEER[k], t, s), bw))
+    RATIO = (r != "" && p != "" && p > 0) ? r / p : ""
+    return line sprintf(" | %10s", RATIO == "" ? "n/a" : sprintf("%.2f", RATIO))
+}
+$1 == "floor" { fl = fl " " $4; next }    # floor ROUND cacheline_us MEDIAN MIN MAX
+{
+    # lib round test size median min max iters window
+    v[$1, $3, $4] = v[$1, $3, $4] " " $5
+    if (!(($3, $4) in seen)) { seen[$3, $4] = 1; sz[$3] = sz[$3] " " $4 }
+}
+END {
+    split("openmpi ompi-sm mpich", PEER, " ")
+    cl = fl != "" ? median(fl) : ""
+    printf "\n# floor (no MPI; median over rounds, then the range of the rounds):\n"
+    if (cl != "")
+        printf "#   cache-line hand-off between the two cores (two processes, MAP_SHARED): %.3f us one-way (%s)\n", cl, range(fl, "%.3f")
+    else
+        printf "#   cache-line hand-off: n/a\n"
+    hdr = sprintf("%-6s | %6s | %10s | %10s | %10s | %10s | %10s", "test", "size", "rdmpi", "Open MPI", "OMPI sm", "MPICH", "rdmpi/best")
+    nt = split(tests, T, ",")
+    printf "\n## latency, us per operation (lower is better); ratio = rdmpi / min(peers)\n"
+    printf "## put/get: 8 B + MPI_Win_flush in a lock_all epoch; acc: 8 B SUM + flush; fop, cas: 8 B + flush;\n"
+    printf "## fence: an empty MPI_Win_fence; lock: MPI_Win_lock(EXCLUSIVE) + MPI_Win_unlock, no operations\n"
+    printf "## floor: cache-line hand-off %s us one-way (an 8-byte operation and its completion cross it at least twice)\n", cl == "" ? "n/a" : sprintf("%.3f", cl)
+    print hdr
+    for (k = 1; k <= nt; k++) {
+        t = T[k]
+        if (t == "putbw" || t == "getbw") continue
+        s = (t == "fence" || t == "lock") ? 0 : 8
+        print row(t, s, 0)
+    }
+    first = 1
+    for (k = 1; k <= nt; k++) {
+        t = T[k]
+        if (t != "putbw" && t != "getbw" || !(t in sz)) continue
+        if (first) {
+            printf "\n## bandwidth, MB/s (10^6 B/s; a window of operations to distinct offsets, then one flush; higher is better); ratio = rdmpi / max(peers)\n"
+            print hdr
+            first = 0
+        }
+        ns = split(sz[t], S, " ")
+        for (i = 2; i <= ns; i++)
+            for (j = i; j > 1 && S[j - 1] + 0 > S[j] + 0; j--) { x = S[j]; S[j] = S[j - 1]; S[j - 1] = x }
+        for (i = 1; i <= ns; i++) print row(t, S[i], 1)
+    }
+    # the done-when cells of issue 20 (shm, 2 ranks)
+    if (!summary) exit
+    printf "\n## summary: issue 20 done-when cells (shm, 2 ranks)\n"
+    printf "## met: put, get, fop at most 0.8 x the better peer, or within 1.15 x the floor where the better peer is\n"
+    printf "## near it (0.5-2 x the floor); getbw 1 MiB at least 1.2 x the better peer\n"
+    printf "%-6s | %6s | %10s | %10s | %10s | %11s | %s\n", "test", "size", "rdmpi", "best peer", "rdmpi/best", "rdmpi/floor", "verdict"
+    split("put get fop", L, " ")
+    for (k = 1; k <= 3; k++) {
+        t = L[k]; r = fig("rdmpi", t, 8); p = bestpeer(t, 8, 0)
+        rf = (r != "" && cl != "" && cl > 0) ? r / cl : ""
+        pf = (p != "" && cl != "" && cl > 0) ? p / cl : ""
+        # the floor counts where a peer is near it (0.5 to 2 x); a peer
+        # far below the "floor" says the floor run was disturbed
+        near = pf != "" && pf >= 0.5 && pf <= 2
+        if (r == "" || p == "") verdict = "n/a"
+        else if (r / p <= 0.8) verdict = "met (<= 0.8 x the better peer)"
+        else if (near && rf <= 1.15) verdict = "met (within 1.15 x the floor, the peer is near it)"
+        else if (pf != "" && pf < 0.5) verdict = "not met (wants <= 0.8 x peer; the floor is above the peer: disturbed?)"
+        else verdict = sprintf("not met (wants <= 0.8 x peer%s)", near ? ", or <= 1.15 x the floor" : "")
+        printf "%-6s | %6s | %10s | %10s | %10s | %11s | %s\n", t, "8", fmt(r, 0), fmt(p, 0),
+            r != "" && p != "" ? sprintf("%.2f", r / p) : "n/a", rf != "" ? sprintf("%.2f", rf) : "n/a", verdict
+    }
+    r = fig("rdmpi", "getbw", 1048576); p = bestpeer("getbw", 1048576, 1)
+    if (r == "" || p == "") verdict = "n/a"
+    else verdict = r / p >= 1.2 ? "met (>= 1.2 x the better peer)" : "not met (wants >= 1.2 x the better peer)"
+    printf "%-6s | %6s | %10s | %10s | %10s | %11s | %s\n", "getbw", "1M", fmt(r, 1), fmt(p, 1),
+        r != "" && p != "" ? sprintf("%.2f", r / p) : "n/a", "-", verdict
+}' "$tmp/all"
+exit 0
