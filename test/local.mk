@@ -33,6 +33,12 @@ RD_MPI_TESTS += test/mpi/typeinfo
 # and transport (the larger programs are test/mpi/rma_*.c)
 RD_MPI_TESTS += test/mpi/rma_core
 RD_MPI_PROGS += test/mpi/rma_core_progress
+# the one-sided programs written ahead of the implementation (test/README.md)
+RD_MPI_TESTS += test/mpi/rma_win
+RD_MPI_TESTS += test/mpi/rma_ops
+RD_MPI_TESTS += test/mpi/rma_atomic
+RD_MPI_TESTS += test/mpi/rma_sync
+RD_MPI_TESTS += test/mpi/rma_errors
 
 # What MPI_Init leaves untouched: signal handlers, the network libraries.
 RD_MPI_TESTS += test/mpi/untouched
