@@ -74,6 +74,16 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
         free(in);
         return err;
     }
+    /* a message's data may sit at any address in the transport's buffer
+     * (UCX): the kernels load whole elements, so copy it to aligned memory */
+    void *aligned = NULL;
+    size_t al = t->align ? t->align : 1;
+    if (op != MPI_NO_OP && op != MPI_REPLACE && (uintptr_t)data % al) {
+        if (!(aligned = malloc(len)))
+            return MPI_ERR_NO_MEM;
+        memcpy(aligned, data, len);
+        data = aligned;
+    }
     rma_acc_lock(lock);
     if (old)
         memcpy(old, p, len);
@@ -82,6 +92,7 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
     else if (op != MPI_NO_OP)
         err = rd_op_apply(op, data, p, (int)k, t);
     rma_acc_unlock(lock);
+    free(aligned);
     return err;
 }
 
