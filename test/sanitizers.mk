@@ -12,6 +12,9 @@
 #  - collectives: coll.sh on 1-4 ranks and every forced set on 3 and 4
 #    (the mapped-buffer set, RDMPI_SHM_XMAP=1, included), coll_mismatch.sh
 #    on 3 ranks, intercoll.sh; communicators: comm, intercomm, idup_many;
+#  - one-sided communication: rma_core.sh (every path, the progress
+#    thread, UCX and libfabric over loopback: UBSan found the accumulates'
+#    unaligned loads there) and the rma_*.sh programs;
 #  - lifetime.sh, memory.sh, untouched.sh (the network plug-ins loaded:
 #    ucx and ofi, built with the sanitizers too);
 #  - rrun: every rrun_*.sh test but the network-namespace one, rrun_kill
@@ -34,6 +37,8 @@ endif
 # started last leaves the other core idle at the end)
 rd_san_tests = \
 	test/mpi/coll_mismatch.sh test/mpi/p2p_large.sh test/mpi/coll.sh \
+	test/mpi/rma_core.sh test/mpi/rma_ops.sh test/mpi/rma_sync.sh \
+	test/mpi/rma_atomic.sh test/mpi/rma_errors.sh test/mpi/rma_win.sh \
 	test/launcher/rrun_report.sh test/mpi/p2p_stress.sh test/mpi/p2p_order.sh \
 	test/mpi/p2p_persist.sh test/mpi/p2p_sync.sh test/launcher/rrun_hosts.sh \
 	test/mpi/intercomm.sh test/launcher/rrun_options.sh test/mpi/idup_many.sh \
@@ -67,6 +72,8 @@ rd_san_progs = \
 	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm \
 	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
 	test/mpi/untouched test/mpi/hang \
+	test/mpi/rma_core test/mpi/rma_core_progress test/mpi/rma_ops test/mpi/rma_sync \
+	test/mpi/rma_atomic test/mpi/rma_errors test/mpi/rma_win \
 	test/progs/rrun_hello test/progs/rrun_fail test/progs/rrun_probe \
 	test/progs/rrun_mpi_abort test/progs/rrun_intruder test/progs/rrun_busy
 # fewer rank counts and kills than make check
