@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/op.h"
@@ -54,6 +55,7 @@ struct walk {
     size_t chunk;     /* most bytes per piece */
     struct rma_rec *rec;
     MPI_Datatype elem; /* accumulates on padded pair types: walked element-wise */
+    size_t amroom;     /* most data bytes of one active message to the target */
     int err;
 };
 
@@ -96,8 +98,52 @@ static int local_piece(struct walk *k, uint64_t addr, size_t n)
 
 /* One piece: n packed bytes at target address addr, done here (SELF,
  * NODE) or sent. */
+/* CMA: one single copy to or from a node peer's window (1: done; 0: the
+ * kernel refused, and the peer goes by active messages from now on) */
+static int cma_piece(struct walk *k, uint64_t addr, size_t n)
+{
+    struct iovec r = {(void *)(uintptr_t)(k->p->base + addr), n};
+    ssize_t got;
+    if (k->kind == RD_RMA_PUT) {
+        struct iovec l = {(void *)(k->src + k->off), n};
+        got = process_vm_writev(k->p->pid, &l, 1, &r, 1, 0);
+        if (got == (ssize_t)n)
+            return 1;
+    } else {
+        void *tmp = malloc(n ? n : 1);
+        if (!tmp)
+            return 0;
+        struct iovec l = {tmp, n};
+        got = process_vm_readv(k->p->pid, &l, 1, &r, 1, 0);
+        if (got == (ssize_t)n) {
+            k->p->pending++;
+            rma_resp_arrived(k->rw, k->t, (uint64_t)(uintptr_t)k->rec, k->off, tmp, n, n);
+        }
+        free(tmp);
+        if (got == (ssize_t)n)
+            return 1;
+    }
+    k->p->path = RMA_PATH_AM; /* (a partial write is done again whole) */
+    return 0;
+}
+
 static void piece(struct walk *k, uint64_t addr, size_t n)
 {
+    if (k->p->path == RMA_PATH_CMA && (k->kind == RD_RMA_PUT || k->kind == RD_RMA_GET) &&
+        cma_piece(k, addr, n)) {
+        k->off += n;
+        return;
+    }
+    if (k->p->path == RMA_PATH_AM && k->amroom && n > k->amroom) {
+        /* (pieces cut for CMA, sent by AM after all) */
+        while (n) {
+            size_t m = n < k->amroom ? n : k->amroom;
+            piece(k, addr, m);
+            addr += m;
+            n -= m;
+        }
+        return;
+    }
     if (k->p->path == RMA_PATH_SELF || k->p->path == RMA_PATH_NODE) {
         int err = local_piece(k, addr, n);
         if (err != MPI_SUCCESS && k->err == MPI_SUCCESS)
@@ -266,11 +312,15 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
         k.src = NULL;
     }
     size_t room = p->path == RMA_PATH_SELF || p->path == RMA_PATH_NODE ? (size_t)1 << 20 : rd_p2p_am_max(p->world);
+    if (p->path == RMA_PATH_CMA && (kind == RD_RMA_PUT || kind == RD_RMA_GET))
+        room = (size_t)1 << 30; /* (one copy per contiguous run; AM sizes only if CMA fails) */
     if (room <= sizeof(struct rma_hdr) + 64) {
         free(tmp);
         return fail(why, MPI_ERR_INTERN, "rank %d cannot be reached", t);
     }
     k.chunk = room - sizeof(struct rma_hdr);
+    if (p->path == RMA_PATH_CMA)
+        k.amroom = rd_p2p_am_max(p->world) - sizeof(struct rma_hdr);
     if (e)
         k.chunk -= k.chunk % e->size;
     if (kind != RD_RMA_PUT && kind != RD_RMA_ACC) {

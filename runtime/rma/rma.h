@@ -31,6 +31,7 @@ struct rd_rma_info {
     int32_t pid;
     int32_t fd;        /* its node segment's descriptor (allocate), -1: none */
     int32_t node;      /* its node (rd_job_node_of), -1: unknown */
+    uint64_t base;     /* its window's address (create: node peers copy by CMA) */
 };
 
 /* Creation, in three steps around the API's allgather of rd_rma_info:

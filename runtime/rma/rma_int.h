@@ -45,8 +45,10 @@ struct rma_hdr {
 };
 
 /* How the origin reaches each target (the per-window table, RDMPI_LOG=debug:rma).
- * NODE, RDMA and HW_ATOMIC are the places of the direct paths (later). */
-enum rma_path { RMA_PATH_SELF, RMA_PATH_NODE, RMA_PATH_AM, RMA_PATH_RDMA, RMA_PATH_HW_ATOMIC };
+ * CMA: Put and Get by single copies into a node peer's user memory
+ * (create windows), accumulates and locks by AM. RDMA and HW_ATOMIC are
+ * the places of the network's direct paths (later). */
+enum rma_path { RMA_PATH_SELF, RMA_PATH_NODE, RMA_PATH_AM, RMA_PATH_RDMA, RMA_PATH_HW_ATOMIC, RMA_PATH_CMA };
 
 struct rma_peer {
     int world, pid;
@@ -64,6 +66,7 @@ struct rma_peer {
     char *mem;
     _Atomic uint32_t *acc;
     void *map;         /* what to unmap (allocate: its segment) */
+    uint64_t base;     /* CMA: its window's address in its process */
     size_t map_len;
 };
 

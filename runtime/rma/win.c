@@ -115,6 +115,7 @@ int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mi
         }
     }
     mine->node = rd_job_node_of(rd_comm_world_rank(w->comm, w->comm->rank));
+    mine->base = (uint64_t)(uintptr_t)w->base;
     mine->size = (uint64_t)w->size;
     mine->disp_unit = w->disp_unit;
     mine->id = rw->id;
@@ -122,7 +123,7 @@ int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mi
     return MPI_SUCCESS;
 }
 
-static const char *path_name[] = {"self", "node", "am", "rdma", "hw-atomic"};
+static const char *path_name[] = {"self", "node", "am", "rdma", "hw-atomic", "cma"};
 
 static void print_table(struct rd_rma_win *rw)
 {
@@ -188,6 +189,12 @@ int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
         if (!force_am && t != rw->rank && rw->flavor == MPI_WIN_FLAVOR_ALLOCATE && rw->my_acc &&
             all[t].fd >= 0 && all[t].node >= 0 && all[t].node == all[rw->rank].node && map_peer(rw, t, &all[t]))
             p->path = RMA_PATH_NODE;
+        /* user memory on the node: Put and Get by single copies */
+        if (!force_am && t != rw->rank && rw->flavor == MPI_WIN_FLAVOR_CREATE && all[t].node >= 0 &&
+            all[t].node == all[rw->rank].node && all[t].size > 0) {
+            p->path = RMA_PATH_CMA;
+            p->base = all[t].base;
+        }
     }
     if (rw->flavor != MPI_WIN_FLAVOR_SHARED)
         print_table(rw);

@@ -30,12 +30,12 @@ case "$tls" in *" ucx"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ucx UCX_T
 case "$tls" in *" ofi"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ofi FI_PROVIDER=tcp FI_TCP_IFACE=lo" 3 "$prog" ;; esac
 # the per-window path table (RDMPI_LOG=debug:rma): Win_allocate's first
 # window on 2 ranks of one node, by loads and stores, and forced to
-# active messages; Win_create's windows over user memory by active messages
+# active messages; Win_create's windows over user memory by CMA
 out=$(RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
 like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)')" '0:self 1:node$' \
     "auto: rank 0 reaches rank 1's allocated window by loads and stores"
-like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[1\] rma debug: window 0 (flavour 1)')" '0:am 1:self$' \
-    "auto: a window over user memory goes by active messages"
+like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[1\] rma debug: window 0 (flavour 1)')" '0:cma 1:self$' \
+    "auto: Put and Get into a node peer's user memory (Win_create) by single copies"
 out=$(RDMPI_RMA_PATH=am RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
 like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)')" '0:am 1:am$' \
     "RDMPI_RMA_PATH=am: active messages to every rank, itself included"
