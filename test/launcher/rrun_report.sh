@@ -11,6 +11,11 @@
 HANG="$RD_BUILDDIR/test/mpi/hang"
 AGENT="$RD_SRCDIR/test/launcher/agent_local.sh"
 export FI_PROVIDER=tcp FI_TCP_IFACE=lo UCX_TLS=tcp UCX_NET_DEVICES=lo
+# The hung ranks wait for seconds: let their waits sleep 1 ms between polls
+# (RDMPI_WAIT_SLEEP) rather than keep both cores busy for nothing (~30 s of
+# two cores a run). The report is answered from inside the waits, so this
+# also checks that a sleeping wait still answers it.
+export RDMPI_WAIT_SLEEP=1000
 P='\(pid [0-9]+\)'
 
 # has LINE-REGEX NAME: some whole line of $ERR matches

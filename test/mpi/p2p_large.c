@@ -12,10 +12,19 @@
 
 #define MIB (1024 * 1024)
 
-static void fill64(uint64_t *w, size_t nw, uint64_t seed)
+/* The pattern: word i is a + i * b (a, b from the seed, b odd), so every
+ * word of a message differs from every other and a word out of place or
+ * changed is seen; filled and checked by loops the compiler vectorizes
+ * (O3 here: a hash per word was a sixth of a run's CPU time, more under
+ * the sanitizers). */
+static uint64_t pat_a(uint64_t seed) { return p2p_mix(seed); }
+static uint64_t pat_b(uint64_t seed) { return p2p_mix(seed + 1) | 1; }
+
+__attribute__((optimize("O3"))) static void fill64(uint64_t *w, size_t nw, uint64_t seed)
 {
+    const uint64_t a = pat_a(seed), b = pat_b(seed);
     for (size_t i = 0; i < nw; i++)
-        w[i] = p2p_mix(seed + i);
+        w[i] = a + i * b;
 }
 
 static uint64_t sum64(const uint64_t *w, size_t nw)
@@ -26,15 +35,17 @@ static uint64_t sum64(const uint64_t *w, size_t nw)
     return s;
 }
 
-static size_t bad64(const uint64_t *w, size_t nw, uint64_t seed, size_t *first)
+__attribute__((optimize("O3"))) static size_t bad64(const uint64_t *w, size_t nw, uint64_t seed, size_t *first)
 {
+    const uint64_t a = pat_a(seed), b = pat_b(seed);
     size_t bad = 0;
-    *first = (size_t)-1;
     for (size_t i = 0; i < nw; i++)
-        if (w[i] != p2p_mix(seed + i)) {
-            if (!bad)
-                *first = i;
-            bad++;
+        bad += w[i] != a + i * b;
+    *first = (size_t)-1;
+    for (size_t i = 0; bad && i < nw; i++)
+        if (w[i] != a + i * b) {
+            *first = i;
+            break;
         }
     return bad;
 }
