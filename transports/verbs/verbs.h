@@ -56,6 +56,9 @@ typedef struct vb_dev {
     struct ibv_device_attr attr;
     struct ibv_port_attr port_attr;
     int iwarp;    /* iWARP: connections only through rdma_cm */
+    int kernel_tx; /* soft-iWARP (siw): ibv_post_send may send on the kernel's TCP
+                    * socket in the caller's context, which raises SIGPIPE in
+                    * the caller when the peer has gone (vb_post_send) */
     int ethernet; /* RoCE: addressed by GID, always with a GRH */
     int gid_index;
     union ibv_gid gid;
@@ -70,6 +73,15 @@ int vb_dev_pick(const struct vb_cand *c, int n, int local_rank);
 /* The GID index to use: RoCE v2 with an IPv4 address first, then RoCE v2
  * with a global IPv6 address, then any RoCE v2, then the rest; -1: none. */
 int vb_gid_pick(const struct vb_gid_ent *e, int n);
+
+/* The vendor id soft-iWARP (Linux's siw driver) gives its devices ("bmt"). */
+#define VB_SIW_VENDOR_ID 0x626d74
+/* ibv_post_send on a device whose kernel driver may send in the caller's
+ * context (kernel_tx): a SIGPIPE that the post raises in this thread is
+ * taken back (blocked around the call and consumed if it was not already
+ * pending), so that a peer gone away is seen as the completion error it
+ * also gives, not as a signal the program never asked for. */
+int vb_post_send_nosigpipe(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 
 /* Choose and open the device (from librdmacm's list when use_cm). */
 rd_status vb_dev_open(vb_dev *dev, int use_cm, int local_rank);

@@ -71,7 +71,7 @@ static inline void vb_post(vb_tl *tl, vb_ep *ep, int op, struct ibv_send_wr *wr,
     if (sig)
         wr->send_flags |= IBV_SEND_SIGNALED;
     struct ibv_send_wr *bad;
-    int rc = ibv_post_send(ep->qp, wr, &bad);
+    int rc = tl->dev.kernel_tx ? vb_post_send_nosigpipe(ep->qp, wr, &bad) : ibv_post_send(ep->qp, wr, &bad);
     if (rc != 0) {
         /* an errno value; some providers (siw, its device being removed)
          * return -1 and set errno, or a negated errno */

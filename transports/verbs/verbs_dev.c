@@ -22,8 +22,11 @@
 #include <errno.h>
 #include <hwloc.h>
 #include <hwloc/openfabrics-verbs.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/base/log.h"
 #include "runtime/base/params.h"
@@ -221,6 +224,25 @@ static rd_status choose_gid(vb_dev *dev)
     return RD_OK;
 }
 
+int vb_post_send_nosigpipe(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+    sigset_t pipe, old, pending;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, &old);
+    int before = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+    int rc = ibv_post_send(qp, wr, bad);
+    int err = errno;
+    if (!before && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) {
+        const struct timespec now = {0, 0};
+        while (sigtimedwait(&pipe, NULL, &now) < 0 && errno == EINTR)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = err;
+    return rc;
+}
+
 rd_status vb_dev_open(vb_dev *dev, int use_cm, int local_rank)
 {
     const char *spec = rd_param.verbs_device;
@@ -318,6 +340,7 @@ rd_status vb_dev_open(vb_dev *dev, int use_cm, int local_rank)
         goto out_close;
     }
     dev->iwarp = dev->ctx->device->transport_type == IBV_TRANSPORT_IWARP;
+    dev->kernel_tx = dev->iwarp && dev->attr.vendor_id == VB_SIW_VENDOR_ID;
     dev->ethernet = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
     if (!dev->iwarp && (st = choose_gid(dev)) != RD_OK)
         goto out_close;
