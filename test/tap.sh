@@ -19,17 +19,7 @@ like() { # like GOT EXTENDED-REGEX NAME
 }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-# done_testing also says what the test cost: its wall time and the CPU time
-# of the script and every process it waited for (launchers and their ranks
-# included), what test/README.md's "Check time" adds up
-done_testing() {
-    [ -n "${_tap_planned:-}" ] || echo "1..$_tap_n"
-    local st t
-    read -r -a st </proc/$$/stat # fields 14-17: the script's and its children's user and system ticks
-    t=$((st[13] + st[14] + st[15] + st[16]))
-    diag "cost: $SECONDS s, CPU $((t / 100)).$(printf %02d $((t % 100))) s (the script itself $(((st[13] + st[14]) / 100)) s)"
-    exit 0
-}
+done_testing() { [ -n "${_tap_planned:-}" ] || echo "1..$_tap_n"; exit 0; }
 # A private scratch directory in $TAP_TMP, removed when the script exits.
 # Call it directly (not in $(...)): tap_tmpdir; cd "$TAP_TMP"
 tap_tmpdir() { TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-test.XXXXXX"); trap 'rm -rf "$TAP_TMP"' EXIT; }
