@@ -1,8 +1,9 @@
 /* MPI test: large messages between ranks 0 and 1 (other ranks idle).
  *   - beyond 2 GiB: MPI_Type_contiguous of 1 MiB bytes, count 2049 (2 GiB +
  *     1 MiB), sent 0 -> 1 while the receive is posted late (unexpected
- *     rendezvous); every 64-bit word checked against its pattern, plus a
- *     checksum computed by the sender; Get_count 2049 and Get_elements
+ *     rendezvous); every 64-bit word checked against its pattern (exact:
+ *     word i is a + i * b, so no other content passes, whatever the buffer
+ *     held before); Get_count 2049 and Get_elements
  *     MPI_UNDEFINED (2^31 + 2^20 bytes do not fit an int)
  *   - 256 MiB of MPI_BYTE sent 1 -> 0 into a pre-posted receive
  * Memory: about 2.2 GiB on each of the two ranks, freed before the second
@@ -25,14 +26,6 @@ __attribute__((optimize("O3"))) static void fill64(uint64_t *w, size_t nw, uint6
     const uint64_t a = pat_a(seed), b = pat_b(seed);
     for (size_t i = 0; i < nw; i++)
         w[i] = a + i * b;
-}
-
-static uint64_t sum64(const uint64_t *w, size_t nw)
-{
-    uint64_t s = 0;
-    for (size_t i = 0; i < nw; i++)
-        s = s * 31 + w[i];
-    return s;
 }
 
 __attribute__((optimize("O3"))) static size_t bad64(const uint64_t *w, size_t nw, uint64_t seed, size_t *first)
@@ -73,17 +66,16 @@ int main(int argc, char **argv)
     double t0 = MPI_Wtime();
     if (p2p_rank == 0) {
         fill64(w, nw, seed);
-        uint64_t s = sum64(w, nw);
-        MPI_Send(&s, 1, MPI_UINT64_T, 1, 1, MPI_COMM_WORLD);
+        MPI_Send(&nw, 1, MPI_UINT64_T, 1, 1, MPI_COMM_WORLD);
         mt_is_int(MPI_Send(w, nblocks, mib, 1, 2, MPI_COMM_WORLD), MPI_SUCCESS, "Send of %d x 1 MiB (%zu bytes)", nblocks,
                   bytes);
     } else {
-        uint64_t s = 0;
+        uint64_t ready = 0;
         MPI_Status st;
         int c = -1, e = -1;
-        MPI_Recv(&s, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&ready, 1, MPI_UINT64_T, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        mt_ok(ready == nw, "the sender's word count (%llu)", (unsigned long long)ready);
         p2p_sleep_ms(200); /* the large message arrives unexpected */
-        memset(w, 0, bytes);
         mt_is_int(MPI_Recv(w, nblocks, mib, 0, 2, MPI_COMM_WORLD, &st), MPI_SUCCESS, "Recv of %d x 1 MiB", nblocks);
         MPI_Get_count(&st, mib, &c);
         MPI_Get_elements(&st, mib, &e);
@@ -95,7 +87,6 @@ int main(int argc, char **argv)
         size_t first;
         size_t bad = bad64(w, nw, seed, &first);
         mt_ok(bad == 0, "every 64-bit word of the pattern arrived (%zu bad, first at word %zu)", bad, first);
-        mt_ok(sum64(w, nw) == s, "the sender's checksum matches");
     }
     printf("# [rank %d] %zu bytes in %.2f s\n", p2p_rank, bytes, MPI_Wtime() - t0);
     free(w);
@@ -115,7 +106,6 @@ int main(int argc, char **argv)
         MPI_Request r;
         MPI_Status st;
         int go = 1, c = -1;
-        memset(w, 0, bytes);
         MPI_Irecv(w, (int)bytes, MPI_BYTE, 1, 4, MPI_COMM_WORLD, &r);
         MPI_Send(&go, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
         MPI_Wait(&r, &st);
