@@ -1,6 +1,7 @@
 # test/sanitizers.mk: `make check-sanitizers`, the tests a sanitizer build
 # (configure --enable-sanitizers=address,undefined) runs; ./quickstart check
-# runs it in a second build directory after the normal build's make check.
+# runs it in a second build directory (build-san), after the normal build's
+# tests (test/streams.mk).
 #
 # Which tests: what runs rdmpi's own code the most, in a few minutes under
 # AddressSanitizer and UBSan (2-3 times slower than a normal build):
@@ -78,6 +79,22 @@ rd_san_progs = \
 	test/progs/rrun_mpi_abort test/progs/rrun_intruder test/progs/rrun_busy
 # fewer rank counts and kills than make check
 rd_san_knobs = COLL_NPS='1 2 3 4' COLL_FORCED_NPS='3 4' MISMATCH_NPS=3 KILL_TRIALS=10
+
+# ./quickstart check runs each test configuration once (test/README.md,
+# "Check time"): those above under the sanitizers, so its make check of the
+# normal build (test/streams.mk's host stream) leaves out the tests this
+# pass runs whole (rd_san_tests but rd_san_partial and rd_san_both), and
+# runs the three this pass runs in part with the rest of their rank counts
+# and kills (rd_san_host_knobs; the two together make the defaults). Run in
+# both builds: symbols.sh (the exports of the library users get) and the
+# tests of what a program sees outside MPI (lifetime, memory, untouched),
+# which the sanitizers' runtime changes (ASan has its own malloc and
+# intercepts fork, madvise and signals). `make check` alone still runs
+# everything on the normal build.
+rd_san_partial = test/mpi/coll.sh test/mpi/coll_mismatch.sh test/launcher/rrun_kill.sh
+rd_san_both = test/unit/symbols.sh test/mpi/lifetime.sh test/mpi/memory.sh test/mpi/untouched.sh \
+	test/launcher/sanitizers.sh
+rd_san_host_knobs = COLL_NPS='5 6 7 8' COLL_FORCED_NPS='2 5 7 8' MISMATCH_NPS='2 4' KILL_TRIALS=30
 
 # the programs the pass runs, built beforehand (quickstart's sanitizer
 # build, test/streams.mk, so that building is not part of the pass's time)

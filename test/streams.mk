@@ -20,6 +20,8 @@
 # failing stream does not stop the others; quickstart reads the files and
 # reports. Variables: BUILD (build tree), SAN (sanitizer build tree;
 # empty: no sanitizer pass), SRC (source tree), VM_TESTS, HOST_TESTS,
+# HOST_KNOBS (the host tests' environment: test/sanitizers.mk's
+# rd_san_host_knobs when the sanitizer pass runs the other configurations),
 # SAN_CONFIGURE (configure flags of the sanitizer build), and CONFIGURE
 # (1: configure the sanitizer build again).
 .PHONY: all vm host san-build san-check
@@ -33,7 +35,7 @@ vm:
 
 host:
 	@echo "quickstart: make check: the other tests"
-	@s=0; $(MAKE) -C $(BUILD) check TESTS='$(HOST_TESTS)' >$(BUILD)/check.out 2>&1 || s=$$?; \
+	@s=0; env $(HOST_KNOBS) $(MAKE) -C $(BUILD) check TESTS='$(HOST_TESTS)' >$(BUILD)/check.out 2>&1 || s=$$?; \
 	echo $$s >$(BUILD)/check-host.status; \
 	echo "quickstart: make check's other tests ended ($$(( $$(date +%s) - $(T0) )) s)"
 
