@@ -115,4 +115,5 @@ check-sanitizers:
 	done; \
 	exit $$status
 .PHONY: check-sanitizers
-EXTRA_DIST += test/sanitizers.mk test/symbolize.sh test/launcher/sanitizers.sh test/streams.mk
+EXTRA_DIST += test/sanitizers.mk test/symbolize.sh test/launcher/sanitizers.sh test/streams.mk \
+	test/qs-configure.sh

@@ -41,15 +41,13 @@ host:
 
 # configure (when needed) and build the library and the pass's programs
 san-build:
-	@mkdir -p $(SAN); s=0; \
-	if [ ! -f $(SAN)/Makefile ] || [ $(SRC)/configure -nt $(SAN)/config.status ] || [ "$(CONFIGURE)" = 1 ]; then \
-	  echo "quickstart: configure $(SAN_CONFIGURE) (in $(notdir $(SAN)))"; \
-	  (cd $(SAN) && $(SRC)/configure $(SAN_CONFIGURE)) >$(SAN)/configure.out 2>&1 || s=$$?; \
-	fi; \
+	@s=0; QS_RECONFIGURE=$(CONFIGURE) $(SRC)/test/qs-configure.sh $(SAN) $(SAN_CONFIGURE) \
+	  >$(SAN)/configure.log 2>&1 || s=$$?; \
 	if [ $$s -eq 0 ]; then \
+	  grep '^quickstart: configure' $(SAN)/configure.log || true; \
 	  echo "quickstart: make (in $(notdir $(SAN)))"; \
 	  { $(MAKE) -C $(SAN) && $(MAKE) -C $(SAN) sanitizer-progs; } >$(SAN)/make.out 2>&1 || s=$$?; \
-	else tail -40 $(SAN)/configure.out >$(SAN)/make.out; fi; \
+	else tail -40 $(SAN)/configure.log >$(SAN)/make.out; fi; \
 	echo $$s >$(SAN)/build.status; \
 	echo "quickstart: the sanitizer build ended ($$(( $$(date +%s) - $(T0) )) s)"
 
