@@ -30,7 +30,20 @@
  * (FI_MR_SCALABLE) or virtual addresses and provider keys (FI_MR_VIRT_ADDR,
  * FI_MR_PROV_KEY), with FI_MR_ENDPOINT binding when asked. The packed key
  * is the MR key and the registered base. Writes ask for delivery
- * completion, so the data is in place before the engine's FIN is sent.
+ * completion (FI_DELIVERY_COMPLETE), so done() means the data is in place at
+ * the target (the contract's remote completion): tcp;ofi_rxm then waits for
+ * the target's acknowledgement (without the flag, the contract test's
+ * remote-completion points fail on it); over verbs;ofi_rxm it is the RC
+ * write's completion, as in the verbs transport.
+ *
+ * Atomics (caps.atomics): the endpoint gets FI_ATOMIC when the provider and
+ * domain already chosen offer it (a second fi_getinfo pinned to them, so
+ * the choice never changes for it), and fi_query_atomic and the
+ * endpoint's *atomicvalid calls say 64-bit FI_SUM (fetching) and FI_CSWAP
+ * work: fi_fetch_atomic and fi_compare_atomic. Here fi_query_atomic says
+ * yes for every provider installed (tcp;ofi_rxm, udp;ofi_rxd, shm,
+ * sockets); rxm and rxd emulate them with messages that the target's
+ * progress runs.
  *
  * Providers that need local buffers registered too (FI_MR_LOCAL, e.g.
  * verbs;ofi_rxm) get descriptors for everything: the receive pool is one

@@ -11,9 +11,16 @@
  * UCX to complete at once, and only when it cannot, from a copy that lives
  * until UCX is done with it. get/put are ucp_get_nbx/ucp_put_nbx on memory
  * mapped with ucp_mem_map and packed remote keys; a put completes (done())
- * only after an endpoint flush, so the data is in place before the engine's
- * FIN can overtake it. UCX picks the wire (tcp here, verbs on an RDMA
- * cluster; UCX_TLS and the other UCX_* variables are honoured).
+ * only after an endpoint flush, so the data is in place at the target (the
+ * contract's remote completion: the engine's FIN cannot overtake it, and the
+ * one-sided floor's flush needs nothing more). atomic() is
+ * ucp_atomic_op_nbx (64-bit add and compare-and-swap, UCP_FEATURE_AMO64):
+ * device atomics where a lane reaches the memory (InfiniBand), else UCX's
+ * software emulation over its active messages, run by the target's worker
+ * from its progress (TCP: RDMPI_LOG=debug:ucx prints each endpoint's
+ * lanes, and over TCP there is one, for active messages and RMA, no amo
+ * lane). UCX picks the wire (tcp here, verbs on an RDMA cluster; UCX_TLS
+ * and the other UCX_* variables are honoured).
  */
 #include "config.h"
 
