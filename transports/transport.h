@@ -139,7 +139,8 @@ typedef struct rd_rma_op {
  * on that word only, not to the target's own loads and stores nor to
  * get/put: the device does them (verbs, UCX on InfiniBand) or the
  * transport's software at the target does (UCX where no device atomics
- * reach that memory, as over TCP; libfabric's rxm and rxd: the target's
+ * reach that memory, as over TCP, or shared memory with memory UCX did
+ * not allocate; libfabric's rxm and rxd: the target's
  * progress() runs them, so those need the target to progress, as active
  * messages do). Only 64-bit words: verbs has no other size. */
 enum rd_atomic_kind { RD_ATOMIC_FADD = 1, RD_ATOMIC_CSWAP = 2 };
