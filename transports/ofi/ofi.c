@@ -260,7 +260,7 @@ static rd_status post_recv(ofi_tl *tl, struct ofi_recv *r)
     return RD_OK;
 }
 
-/* The same provider and domain as info, with FI_ATOMIC added to the
+/* The same provider, fabric and domain as info, with FI_ATOMIC added to the
  * capabilities, if it offers them (rxm and rxd emulate atomics over their
  * messages, shm and verbs-based ones have their own): asked after the
  * choice, so that asking for atomics never changes which provider the
@@ -273,9 +273,12 @@ static struct fi_info *with_atomics(struct fi_info *hints, struct fi_info *info)
     h->caps |= FI_ATOMIC;
     free(h->fabric_attr->prov_name);
     h->fabric_attr->prov_name = strdup(info->fabric_attr->prov_name);
+    free(h->fabric_attr->name);
+    h->fabric_attr->name = info->fabric_attr->name ? strdup(info->fabric_attr->name) : NULL;
     free(h->domain_attr->name);
     h->domain_attr->name = strdup(info->domain_attr->name);
-    int rc = h->fabric_attr->prov_name && h->domain_attr->name
+    int rc = h->fabric_attr->prov_name && h->domain_attr->name &&
+                     (h->fabric_attr->name || !info->fabric_attr->name)
                  ? fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, h, &a)
                  : -FI_ENOMEM;
     fi_freeinfo(h);
