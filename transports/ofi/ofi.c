@@ -261,8 +261,8 @@ static rd_status post_recv(ofi_tl *tl, struct ofi_recv *r)
 }
 
 /* The same provider, fabric and domain as info, with FI_ATOMIC added to the
- * capabilities, if it offers them (rxm and rxd emulate atomics over their
- * messages, shm and verbs-based ones have their own): asked after the
+ * capabilities, if it offers them (rxm, over tcp or verbs, and rxd emulate
+ * atomics with their messages; shm does them with the CPU): asked after the
  * choice, so that asking for atomics never changes which provider the
  * transport runs on. Returns the info to use (info itself without). */
 static struct fi_info *with_atomics(struct fi_info *hints, struct fi_info *info)
