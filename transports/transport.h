@@ -64,7 +64,10 @@ typedef struct rd_tl_caps {
                              * yet: the engine takes the first transport in
                              * RDMPI_TRANSPORTS order that reaches a peer */
     unsigned bandwidth_mbs;
-    int atomics;            /* atomic() works: 64-bit fetch-and-add and compare-and-swap */
+    int atomics;            /* atomic() works: 64-bit fetch-and-add and compare-and-swap
+                             * (verbs where the device has them, ucx with
+                             * UCP_FEATURE_AMO64, ofi where the provider has
+                             * FI_ATOMIC for both) */
     /* NULL, or a count the transport keeps of the work progress() has to
      * do: the engine polls it only while the count is not zero (self: the
      * messages this rank queued to itself; idle, it costs no call) */
@@ -92,7 +95,26 @@ typedef struct rd_mr rd_mr;
 
 /* An RDMA read or write. The engine owns the structure until done() runs.
  * done() may run inside get()/put() (synchronous transports) or later from
- * progress(). */
+ * progress().
+ *
+ * What done() means (with RD_OK):
+ *   get: the bytes are in op->local.
+ *   put: complete at the target: the bytes are in the peer's memory,
+ *        visible to its loads and to any later get, put or atomic of any
+ *        rank; op->local may be reused. So one-sided synchronisation
+ *        (flush, unlock, fence, complete) needs nothing but the done() of
+ *        every put, and a rendezvous FIN sent after it never overtakes the
+ *        data. Each transport pays for it differently:
+ *          self, shm  the copy is made inside put()
+ *          verbs      the RC write's completion, which comes with the
+ *                     responder's acknowledgement (taken as placement,
+ *                     as MPI implementations do)
+ *          ucx        the put's own callback is local only: ucx.c flushes
+ *                     the endpoint (ucp_ep_flush_nbx) after it and runs
+ *                     done() when the flush completes
+ *          ofi        fi_writemsg with FI_DELIVERY_COMPLETE
+ *        test/unit/tl_contract checks it on every transport: done() finds
+ *        the bytes in the target's memory. */
 typedef struct rd_rma_op {
     void *local;             /* local buffer */
     size_t len;
@@ -108,7 +130,19 @@ typedef struct rd_rma_op {
  * remote word (remote_addr, 8-byte aligned, inside memory the peer
  * registered) gets operand added (FADD) or is replaced by operand if it
  * equals compare (CSWAP); either way its old value lands in *result,
- * which must lie in lmr (this rank's registration). done() as for RMA. */
+ * which must lie in lmr (this rank's registration, 8-byte aligned). done()
+ * runs as for RMA, once the operation took place at the target and
+ * *result holds the old value. atomic() may also return RD_ERR_AGAIN (no
+ * room now: progress and try again; verbs, ofi).
+ *
+ * Atomic with respect to the other atomic() calls of the same transport
+ * on that word only, not to the target's own loads and stores nor to
+ * get/put: the device does them (verbs, UCX on InfiniBand) or the
+ * transport's software at the target does (UCX where no device atomics
+ * reach that memory, as over TCP, or shared memory with memory UCX did
+ * not allocate; libfabric's rxm and rxd: the target's
+ * progress() runs them, so those need the target to progress, as active
+ * messages do). Only 64-bit words: verbs has no other size. */
 enum rd_atomic_kind { RD_ATOMIC_FADD = 1, RD_ATOMIC_CSWAP = 2 };
 typedef struct rd_atomic_op {
     int kind;
@@ -162,7 +196,8 @@ struct rd_transport {
                          size_t *rkey_len);
     void (*mem_dereg)(rd_tl *tl, rd_mr *mr);
 
-    /* RDMA read (remote -> local) and write (local -> remote). */
+    /* RDMA read (remote -> local) and write (local -> remote); a write's
+     * done() means complete at the target (rd_rma_op). */
     rd_status (*get)(rd_ep *ep, rd_rma_op *op);
     rd_status (*put)(rd_ep *ep, rd_rma_op *op);
 

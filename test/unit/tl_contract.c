@@ -106,6 +106,11 @@ _Noreturn void rd_job_abort(int code, const char *msg)
 
 /* RMA regions: big enough for every put of the sweep side by side */
 #define REGION ((size_t)9 << 20)
+/* each rank's slice of memory all ranks map (vis): a put's target, which
+ * the writer reads back through the mapping when done() runs */
+#define VIS ((size_t)512 << 10)
+/* fetch-and-adds of 1 each rank but the first does on the first's word */
+#define NFADD 500
 
 typedef struct shared {
     struct tl_shared tl; /* checks and barrier (tl_harness.h) */
@@ -116,9 +121,16 @@ typedef struct shared {
     uint64_t word_addr[NR]; /* each rank's atomic words */
     unsigned char wkey[NR][256];
     size_t wkey_len[NR];
+    uint64_t vis_addr[NR]; /* each rank's slice of vis, its key */
+    unsigned char vkey[NR][256];
+    size_t vkey_len[NR];
+    _Atomic int vis_done[NR]; /* a rank's puts into its successor's slice are done */
+    uint64_t fetched[NR][NFADD]; /* what each rank's fetch-and-adds on one word saw */
+    uint64_t swapped[NR];        /* what each rank's compare-and-swap on one word saw */
 } shared;
 
 static shared *sh;
+static unsigned char *vis; /* NR slices of VIS bytes, mapped by every rank */
 static const struct rd_transport *t = &TL_T;
 static rd_tl *tl;
 static int me;          /* index of this process in world_of */
@@ -620,6 +632,197 @@ static void section_rma(rd_ep **eps)
     free(local);
 }
 
+/* ---- remote completion: a put's done() means the data is in the
+ * target's memory, visible to its loads (transport.h). The target's memory
+ * here is a slice of vis, which the writer maps too: done() itself reads
+ * the bytes there; then the target, told by a flag in shared memory (no
+ * message of the transport, no progress call after it), reads them. */
+static const size_t vis_len[] = {1, 8, 4099, 65537, 262147};
+#define NVIS (sizeof(vis_len) / sizeof(vis_len[0]))
+#define NVBATCH 32
+
+typedef struct vis_op {
+    rd_rma_op op;
+    done_rec d;
+    const unsigned char *target; /* where the bytes land, as this rank maps it */
+    long bad_at_done;            /* bytes not yet in place when done() ran (-1: not run) */
+} vis_op;
+
+static void vis_done_cb(rd_rma_op *op, rd_status st)
+{
+    vis_op *v = (vis_op *)op;
+    v->bad_at_done = 0;
+    for (size_t i = 0; i < op->len; i++)
+        v->bad_at_done += v->target[i] != ((const unsigned char *)op->local)[i];
+    v->d.st = st;
+    v->d.calls++;
+}
+
+/* where case k of vis_len lands in a slice (odd offsets), and the batch */
+static size_t vis_at(size_t k)
+{
+    size_t at = 0;
+    for (size_t j = 0; j < k; j++)
+        at += 3 + vis_len[j] + 16;
+    return at + 3;
+}
+#define VIS_BATCH_AT (vis_at(NVIS) + 64)
+static unsigned char vis_pat(int rank, size_t k, size_t i) { return (unsigned char)(put_pat(rank, 200 + k, i) ^ 0x5a); }
+
+static void section_remote(rd_ep **eps)
+{
+    int peer = succ(me), writer = world_of[pred(me)];
+    unsigned char *mine = vis + (size_t)me * VIS, *theirs = vis + (size_t)peer * VIS;
+    size_t nsrc = vis_len[NVIS - 1] + 16 * NVBATCH + 64;
+    unsigned char *src = malloc(nsrc);
+    memset(mine, 0, VIS);
+    rd_mr *vmr = NULL, *smr = NULL;
+    unsigned char key[256];
+    size_t klen = 0;
+    CHECK_INT(t->mem_reg(tl, mine, VIS, &vmr, key, &klen), RD_OK, "remote completion: mem_reg of the target memory");
+    CHECK_INT(t->mem_reg(tl, src, nsrc, &smr, NULL, NULL), RD_OK, "remote completion: mem_reg of the source");
+    sh->vis_addr[me] = (uint64_t)(uintptr_t)mine;
+    memcpy(sh->vkey[me], key, klen < sizeof(key) ? klen : sizeof(key));
+    sh->vkey_len[me] = klen;
+    atomic_store(&sh->vis_done[me], 0);
+    barrier();
+    rd_ep *ep = eps[peer];
+    vis_op v[NVBATCH];
+    /* one put at a time: done() finds every byte in place */
+    long late = 0, calls = 0;
+    for (size_t k = 0; k < NVIS; k++) {
+        for (size_t i = 0; i < vis_len[k]; i++)
+            src[i] = vis_pat(world_of[me], k, i);
+        memset(&v[0], 0, sizeof(v[0]));
+        v[0].op = (rd_rma_op){.local = src, .len = vis_len[k], .lmr = smr, .remote_addr = sh->vis_addr[peer] + vis_at(k),
+                              .rkey = sh->vkey[peer], .rkey_len = sh->vkey_len[peer], .done = vis_done_cb};
+        v[0].target = theirs + vis_at(k);
+        v[0].bad_at_done = -1;
+        v[0].d.st = RD_ERR_INTERNAL;
+        if (t->put(ep, &v[0].op) == RD_OK)
+            wait_flag(&v[0].d.calls);
+        calls += v[0].d.calls == 1 && v[0].d.st == RD_OK;
+        late += v[0].bad_at_done;
+    }
+    CHECK_INT(calls, NVIS, "remote completion: %zu puts of 1 B .. %zu B, done() once each with RD_OK", NVIS,
+              vis_len[NVIS - 1]);
+    CHECK_INT(late, 0, "remote completion: when a put's done() runs, every byte is in the target's memory");
+    /* NVBATCH puts of 8 bytes at once */
+    unsigned char *bsrc = src + vis_len[NVIS - 1] + 8;
+    int posted = 0;
+    for (int j = 0; j < NVBATCH; j++) {
+        for (size_t i = 0; i < 8; i++)
+            bsrc[j * 16 + i] = vis_pat(world_of[me], 50 + (size_t)j, i);
+        memset(&v[j], 0, sizeof(v[j]));
+        v[j].op = (rd_rma_op){.local = bsrc + j * 16, .len = 8, .lmr = smr,
+                              .remote_addr = sh->vis_addr[peer] + VIS_BATCH_AT + (size_t)j * 16, .rkey = sh->vkey[peer],
+                              .rkey_len = sh->vkey_len[peer], .done = vis_done_cb};
+        v[j].target = theirs + VIS_BATCH_AT + (size_t)j * 16;
+        v[j].bad_at_done = -1;
+        v[j].d.st = RD_ERR_INTERNAL;
+        posted += t->put(ep, &v[j].op) == RD_OK;
+    }
+    CHECK_INT(posted, NVBATCH, "remote completion: %d puts of 8 B posted back to back", NVBATCH);
+    late = calls = 0;
+    for (int j = 0; j < NVBATCH; j++) {
+        wait_flag(&v[j].d.calls);
+        calls += v[j].d.calls == 1 && v[j].d.st == RD_OK;
+        late += v[j].bad_at_done;
+    }
+    CHECK_INT(calls, NVBATCH, "remote completion: the %d puts' done() once each with RD_OK", NVBATCH);
+    CHECK_INT(late, 0, "remote completion: each of the %d in place when its done() ran", NVBATCH);
+    atomic_store(&sh->vis_done[me], 1);
+    /* the target: once the writer's done() ran (the flag), its loads see
+     * the data, with no progress call in between */
+    for (long spins = 0; !atomic_load(&sh->vis_done[pred(me)]) && spins < 400000000L; spins++)
+        t->progress(tl);
+    size_t bad = 0;
+    for (size_t k = 0; k < NVIS; k++)
+        for (size_t i = 0; i < vis_len[k]; i++)
+            bad += mine[vis_at(k) + i] != vis_pat(writer, k, i);
+    for (int j = 0; j < NVBATCH; j++)
+        for (size_t i = 0; i < 8; i++)
+            bad += mine[VIS_BATCH_AT + (size_t)j * 16 + i] != vis_pat(writer, 50 + (size_t)j, i);
+    bad += mine[0] != 0 || mine[vis_at(0) + 1] != 0 || mine[VIS_BATCH_AT - 1] != 0;
+    CHECK_INT(bad, 0, "remote completion: the target reads every byte once the writer's done() ran, "
+              "with no message and no progress call after it");
+    barrier();
+    t->mem_dereg(tl, vmr);
+    t->mem_dereg(tl, smr);
+    free(src);
+}
+
+/* Every rank but the first on one word of the first rank at once:
+ * NFADD fetch-and-adds of 1 each (the total exact, every value from 0
+ * below it fetched exactly once), then one compare-and-swap each of 0 for
+ * its own value (exactly one hits). The first rank only progresses (in
+ * the barrier): software atomics (UCX over TCP, rxm) need it. */
+static void section_atomics_one_word(rd_ep **eps, rd_atomic_op *a, const uint64_t *words)
+{
+    volatile int *flag = a->arg;
+    barrier();
+    if (NR > 1 && me != 0) {
+        a->kind = RD_ATOMIC_FADD;
+        a->operand = 1;
+        a->remote_addr = sh->word_addr[0] + 16;
+        a->rkey = sh->wkey[0];
+        a->rkey_len = sh->wkey_len[0];
+        int ok = 1, rising = 1;
+        for (int i = 0; i < NFADD; i++) {
+            *flag = 0;
+            *a->result = ~0ULL;
+            if (t->atomic(eps[0], a) != RD_OK || wait_flag(flag) != 1)
+                ok = 0;
+            sh->fetched[me][i] = *a->result;
+            if (i && sh->fetched[me][i] <= sh->fetched[me][i - 1])
+                rising = 0;
+        }
+        CHECK(ok && rising, "%d fetch-and-adds of 1 from each of %d ranks on one word at once: done, each value "
+              "fetched above the one before", NFADD, NR - 1);
+    }
+    barrier();
+    if (NR > 1 && me == 0) {
+        long total = (long)(NR - 1) * NFADD, dup = 0, out = 0;
+        unsigned char *seen = calloc((size_t)total, 1);
+        for (int r = 1; r < NR; r++)
+            for (int i = 0; i < NFADD; i++) {
+                uint64_t v = sh->fetched[r][i];
+                if (v >= (uint64_t)total)
+                    out++;
+                else if (seen[v]++)
+                    dup++;
+            }
+        free(seen);
+        CHECK_INT(words[2], total, "one word after %d ranks' %d fetch-and-adds each: the exact total", NR - 1, NFADD);
+        CHECK_INT(dup + out, 0, "every value from 0 to the total fetched exactly once (duplicates %ld, out of range %ld)",
+                  dup, out);
+    }
+    barrier();
+    if (NR > 1 && me != 0) {
+        a->kind = RD_ATOMIC_CSWAP;
+        a->compare = 0;
+        a->operand = 100 + (uint64_t)world_of[me];
+        a->remote_addr = sh->word_addr[0] + 24;
+        *flag = 0;
+        sh->swapped[me] = t->atomic(eps[0], a) == RD_OK && wait_flag(flag) == 1 ? *a->result : ~0ULL;
+    }
+    barrier();
+    if (NR > 1 && me == 0) {
+        int hits = 0, winner = -1, agree = 1;
+        for (int r = 1; r < NR; r++)
+            if (sh->swapped[r] == 0) {
+                hits++;
+                winner = r;
+            }
+        CHECK_INT(hits, 1, "compare-and-swap 0 -> 100 + rank by %d ranks on one word at once: exactly one hit", NR - 1);
+        for (int r = 1; r < NR && winner > 0; r++)
+            agree &= r == winner || sh->swapped[r] == 100 + (uint64_t)world_of[winner];
+        CHECK(winner > 0 && words[3] == 100 + (uint64_t)world_of[winner] && agree,
+              "compare-and-swap race: the word holds the winner's value, the others' misses returned it");
+    }
+    barrier();
+}
+
 static void section_atomics(rd_ep **eps)
 {
     rd_ep *ep = eps[succ(me)];
@@ -642,8 +845,8 @@ static void section_atomics(rd_ep **eps)
     if (!tl->caps.atomics) {
         rd_status ast = t->atomic ? t->atomic(ep, &a) : RD_ERR_UNSUPPORTED;
         CHECK_INT(ast, RD_ERR_UNSUPPORTED, "no atomics (caps.atomics 0): atomic() says RD_ERR_UNSUPPORTED");
-        barrier();
-        barrier();
+        for (int i = 0; i < 7; i++) /* (as many as the other branch) */
+            barrier();
     } else {
         int seqok = 1;
         for (int i = 0; i < 100; i++) {
@@ -677,6 +880,7 @@ static void section_atomics(rd_ep **eps)
                   "compare-and-swap 300 -> 99: miss, old value 7 + rank");
         barrier();
         CHECK_INT(words[0], 7 + pred(me), "this rank's first word after its predecessor's swaps");
+        section_atomics_one_word(eps, &a, words);
     }
     t->mem_dereg(tl, wmr);
     t->mem_dereg(tl, rmr);
@@ -705,9 +909,10 @@ static void contract(const char *nspace)
     section_caps_connect(eps);
     sbuf = malloc(tl->caps.am_max + 64);
     section_am(eps);
-    if (tl->caps.rma)
+    if (tl->caps.rma) {
         section_rma(eps);
-    else
+        section_remote(eps);
+    } else
         CHECK(1, "no get/put here (caps.rma 0): the engine pipelines through active messages");
     section_atomics(eps);
     free(sbuf);
@@ -1052,7 +1257,8 @@ int main(void)
     printf("# the %s transport's contract, %d ranks\n", t->name, NR);
     snprintf(kvdir, sizeof(kvdir), "%s/tl-contract.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (sh == MAP_FAILED || !mkdtemp(kvdir)) {
+    vis = mmap(NULL, NR * VIS, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh == MAP_FAILED || vis == MAP_FAILED || !mkdtemp(kvdir)) {
         printf("Bail out! set-up\n");
         return 1;
     }

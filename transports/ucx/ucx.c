@@ -11,9 +11,16 @@
  * UCX to complete at once, and only when it cannot, from a copy that lives
  * until UCX is done with it. get/put are ucp_get_nbx/ucp_put_nbx on memory
  * mapped with ucp_mem_map and packed remote keys; a put completes (done())
- * only after an endpoint flush, so the data is in place before the engine's
- * FIN can overtake it. UCX picks the wire (tcp here, verbs on an RDMA
- * cluster; UCX_TLS and the other UCX_* variables are honoured).
+ * only after an endpoint flush, so the data is in place at the target (the
+ * contract's remote completion: the engine's FIN cannot overtake it, and the
+ * one-sided floor's flush needs nothing more). atomic() is
+ * ucp_atomic_op_nbx (64-bit add and compare-and-swap, UCP_FEATURE_AMO64):
+ * device atomics where a lane reaches the memory (InfiniBand), else UCX's
+ * software emulation over its active messages, run by the target's worker
+ * from its progress (TCP: RDMPI_LOG=debug:ucx prints each endpoint's
+ * lanes, and over TCP there is one, for active messages and RMA, no amo
+ * lane). UCX picks the wire (tcp here, verbs on an RDMA cluster; UCX_TLS
+ * and the other UCX_* variables are honoured).
  */
 #include "config.h"
 
@@ -115,9 +122,18 @@ static rd_status ucx_open(const struct rd_job *job, const unsigned char *peers, 
     tl->harg = harg;
     tl->rank = job->rank;
     tl->size = job->size;
+    /* 64-bit atomics where UCX has them (on every wire it has: device
+     * atomics, or its software emulation over active messages, which the
+     * target's worker runs from its progress); a context without them
+     * still carries everything else */
     ucp_params_t params = {.field_mask = UCP_PARAM_FIELD_FEATURES,
-                           .features = UCP_FEATURE_AM | UCP_FEATURE_RMA};
+                           .features = UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_AMO64};
     s = ucp_init(&params, config, &tl->ctx);
+    if (s != UCS_OK) {
+        rd_debug("ucx", "ucp_init with 64-bit atomics: %s; without them", ucs_status_string(s));
+        params.features &= ~(uint64_t)UCP_FEATURE_AMO64;
+        s = ucp_init(&params, config, &tl->ctx);
+    }
     ucp_config_release(config);
     if (s != UCS_OK) {
         rd_debug("ucx", "ucp_init: %s", ucs_status_string(s));
@@ -159,6 +175,7 @@ static rd_status ucx_open(const struct rd_job *job, const unsigned char *peers, 
     tl->base.caps.needs_reg = 1;
     tl->base.caps.rkey_max = UCX_RKEY_MAX;
     tl->base.caps.own_rndv = 1;
+    tl->base.caps.atomics = (params.features & UCP_FEATURE_AMO64) != 0;
     tl->base.caps.latency_ns = 5000;
     tl->base.caps.bandwidth_mbs = 1000;
     *out = &tl->base;
@@ -208,6 +225,11 @@ static rd_status ucx_connect(rd_tl *base, int peer, rd_ep **out)
     e->base.tl = base;
     e->base.peer = peer;
     tl->eps[peer] = e;
+    if (RD_LOG_DEBUG <= rd_log_threshold && rd_log_component_enabled("ucx")) {
+        /* the lanes UCX chose (am, rma, amo: which wire, device or software) */
+        rd_debug("ucx", "endpoint to rank %d:", peer);
+        ucp_ep_print_info(e->ep, stderr);
+    }
     *out = &e->base;
     return RD_OK;
 }
@@ -429,6 +451,85 @@ static rd_status ucx_put(rd_ep *ep, rd_rma_op *op)
     return rma(ep, op, 1);
 }
 
+/* ------------------------------------------------------------ atomics */
+
+/* An atomic in flight: the engine's op and the unpacked key. */
+struct ucx_amo {
+    rd_atomic_op *op;
+    ucp_rkey_h rkey;
+    ucx_tl *tl;
+    int peer;
+};
+
+static void amo_finish(struct ucx_amo *x, ucs_status_t status)
+{
+    rd_atomic_op *op = x->op;
+    if (status != UCS_OK)
+        rd_error("ucx", "atomic on rank %d's memory: %s", x->peer, ucs_status_string(status));
+    ucp_rkey_destroy(x->rkey);
+    x->tl->events++;
+    x->tl->inflight--;
+    free(x);
+    op->done(op, status == UCS_OK ? RD_OK : RD_ERR_PEER);
+}
+
+static void amo_done(void *request, ucs_status_t status, void *user_data)
+{
+    ucp_request_free(request);
+    amo_finish(user_data, status);
+}
+
+/* Fetch-and-add and compare-and-swap of 64 bits: ucp_atomic_op_nbx with
+ * the old value into op->result (for CSWAP UCX takes the new value from
+ * there too). The result is the target's value when UCX replies, so done()
+ * means the operation took place at the target. */
+static rd_status ucx_atomic(rd_ep *base, rd_atomic_op *op)
+{
+    ucx_ep *e = (ucx_ep *)base;
+    ucx_tl *tl = (ucx_tl *)base->tl;
+    if (!tl->base.caps.atomics)
+        return RD_ERR_UNSUPPORTED;
+    if ((op->remote_addr & 7) || ((uintptr_t)op->result & 7) ||
+        (op->kind != RD_ATOMIC_FADD && op->kind != RD_ATOMIC_CSWAP))
+        return RD_ERR_ARG;
+    struct ucx_amo *x = malloc(sizeof(*x));
+    if (!x)
+        return RD_ERR_NOMEM;
+    ucs_status_t s = ucp_ep_rkey_unpack(e->ep, op->rkey, &x->rkey);
+    if (s != UCS_OK) {
+        rd_error("ucx", "ucp_ep_rkey_unpack (rank %d): %s", base->peer, ucs_status_string(s));
+        free(x);
+        return RD_ERR_PEER;
+    }
+    x->op = op;
+    x->tl = tl;
+    x->peer = base->peer;
+    tl->inflight++;
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                                             UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
+                             .cb.send = amo_done, .user_data = x, .datatype = ucp_dt_make_contig(8),
+                             .reply_buffer = op->result};
+    ucs_status_ptr_t r;
+    if (op->kind == RD_ATOMIC_FADD) {
+        r = ucp_atomic_op_nbx(e->ep, UCP_ATOMIC_OP_ADD, &op->operand, 1, op->remote_addr, x->rkey, &p);
+    } else {
+        *op->result = op->operand; /* (CSWAP: the value to swap in goes in the reply buffer) */
+        r = ucp_atomic_op_nbx(e->ep, UCP_ATOMIC_OP_CSWAP, &op->compare, 1, op->remote_addr, x->rkey, &p);
+    }
+    if (r == NULL) {
+        amo_finish(x, UCS_OK);
+        return RD_OK;
+    }
+    if (UCS_PTR_IS_ERR(r)) {
+        rd_error("ucx", "atomic on rank %d's memory: %s", base->peer, ucs_status_string(UCS_PTR_STATUS(r)));
+        ucp_rkey_destroy(x->rkey);
+        tl->inflight--;
+        free(x);
+        return UCS_PTR_STATUS(r) == UCS_ERR_UNSUPPORTED ? RD_ERR_UNSUPPORTED : RD_ERR_PEER;
+    }
+    return RD_OK;
+}
+
 /* ------------------------------------------------------------ UCX's own rendezvous */
 
 /* A rendezvous send in flight: the header lives as long as the send. */
@@ -581,6 +682,7 @@ const struct rd_transport rd_transport_ucx = {
     .close = ucx_close,
     .busy = ucx_busy,
     .network = 1,
+    .atomic = ucx_atomic,
 };
 
 static const struct rd_transport *ucx_ops(void)
