@@ -262,7 +262,7 @@ bench_each() {
     bench_order "$3"
     for n in "${order[@]}"; do
         case $failed in *" $n:$t "*) continue ;; esac
-        bench_launch "$n $r" "${label[$n]}: $t in round $r" "${cmd[$n]}" -t "$t" -s "$sizes" -r "$reps" -T "$tgt" ||
+        bench_launch "$n $r" "${label[$n]}: $t" "$r" "${cmd[$n]}" -t "$t" -s "$sizes" -r "$reps" -T "$tgt" ||
             failed="$failed$n:$t "
     done
 }
@@ -282,24 +282,25 @@ bench_keep() {
     grep -v '^#' "$tmp/out" | sed "s/^/$1 /" >>"$tmp/all"
 }
 
-# bench_failed WHAT STATUS: the note that the last run (WHAT) failed with
-# STATUS, with the last lines it printed (not the launchers' banners)
+# bench_failed WHAT ROUND STATUS: the note that the last run (WHAT, in
+# round ROUND) failed with STATUS, with the last lines it printed (not the
+# launchers' banners)
 bench_failed() {
     local why
-    [ "$2" = 124 ] && why="timed out after $tmo s" || why="exit status $2"
-    notes+=("$1 failed ($why), not run again: $( (grep -v '^#' "$tmp/out"; grep -v '^\[' "$tmp/err") | grep -v '^[- ]*$' | tail -n 3 | tr '\n' ' ')")
+    [ "$3" = 124 ] && why="timed out after $tmo s" || why="exit status $3"
+    notes+=("$1 failed in round $2 ($why), not run again: $( (grep -v '^#' "$tmp/out"; grep -v '^\[' "$tmp/err") | grep -v '^[- ]*$' | tail -n 3 | tr '\n' ' ')")
 }
 
-# bench_launch PREFIX WHAT COMMAND ARGS...: bench_run, bench_keep PREFIX,
-# and bench_failed WHAT on a failure (then returns 1)
+# bench_launch PREFIX WHAT ROUND COMMAND ARGS...: bench_run, bench_keep
+# PREFIX, and bench_failed WHAT ROUND on a failure (then returns 1)
 bench_launch() {
-    local pre=$1 what=$2 rc
-    shift 2
+    local pre=$1 what=$2 round=$3 rc
+    shift 3
     bench_run "$@"
     rc=$?
     bench_keep "$pre"
     [ $rc = 0 ] && return 0
-    bench_failed "$what" $rc
+    bench_failed "$what" "$round" $rc
     return 1
 }
 

@@ -186,7 +186,7 @@ run_one() {
         break
     done
     if [ $rc != 0 ]; then
-        bench_failed "${label[$n]}: $c on $np ranks in round $r" $rc
+        bench_failed "${label[$n]}: $c on $np ranks" "$r" $rc
         failed="$failed$n:$np:$c "
     fi
     bench_keep "$n $np $r" # (what a failed run printed before failing is kept)
