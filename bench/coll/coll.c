@@ -55,6 +55,7 @@
  * time (the host moves its CPUs); run.sh compares the libraries within
  * the same state with these lines.
  */
+#define _GNU_SOURCE
 #include <mpi.h>
 
 #include <fcntl.h>
@@ -66,28 +67,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { MAX_SIZES = 128, MAX_REPS = 101 };
+enum { MAX_SIZES = 128 };
 
-static int rank, nranks;
-static double target = 0.010; /* seconds per timed repetition */
+static int nranks;
 
 #define BENCH_NAME "coll"
 #define BENCH_MAX_SIZE (1L << 28) /* MPI counts are ints */
 #include "../common.h"
 
 /* ------------------------------------------------------------ utilities */
-
-/* byte I of a block sent by source FROM (never 0, so a cleared buffer fails) */
-static unsigned char pattern(int from, long i)
-{
-    return (unsigned char)(1 + (i * 7 + from * 101) % 251);
-}
-
-static void fill(unsigned char *buf, long size, int from)
-{
-    for (long i = 0; i < size; i++)
-        buf[i] = pattern(from, i);
-}
 
 /* float I of a rank's reduction input: small integers, so sums are exact */
 static float fvalue(int r, long i)
@@ -121,23 +109,6 @@ static void checkf(const float *buf, long count, long off, const char *coll, lon
     for (long i = 0; i < count; i++)
         if (buf[i] != fsum(off + i))
             fail(coll, size, i, buf[i], fsum(off + i));
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* print COLL SIZE MEDIAN MIN MAX ITERS (rank 0) */
-static void report(const char *coll, long size, double *v, int reps, long iters)
-{
-    if (rank != 0)
-        return;
-    qsort(v, (size_t)reps, sizeof *v, cmp_double);
-    double med = reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
-    printf("%s %ld %.6g %.6g %.6g %ld\n", coll, size, med, v[0], v[reps - 1], iters);
-    fflush(stdout);
 }
 
 /* ---------------------------------------------------------- collectives */
@@ -338,21 +309,9 @@ static long warm_up(const struct ctx *c, long lo, long hi)
         double t0 = MPI_Wtime();
         kernel(c, n);
         double t = slowest(MPI_Wtime() - t0);
-        long next = 0;
-        if (rank == 0) {
-            /* The first batch pays for first-time costs: never calibrate on
-             * it. Later ones may be stretched by a preemption or by costs
-             * of a buffer's second use (rdmpi maps large collective buffers
-             * then): take the fastest, and never stop on the second. */
-            if (batch >= 2 && (per_iter == 0 || t / (double)n < per_iter))
-                per_iter = t / (double)n;
-            if ((t >= target / 10 && batch >= 3) || n >= hi) {
-                double it = per_iter > 0 ? target / per_iter : (double)hi;
-                next = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
-            } else {
-                next = n * 2;
-            }
-        }
+        /* never stop on the second batch either: it may pay for costs of
+         * a buffer's second use (rdmpi maps large collective buffers then) */
+        long next = rank == 0 ? calibrate(n, t, batch, 3, lo, hi, &per_iter) : 0;
         MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
         if (next < 0)
             return -next;
@@ -442,49 +401,30 @@ static void run(enum coll op, long size, int reps)
             printf(" %.6g %.4g", v[r], p[r]);
         printf("\n");
     }
-    report(coll_name[op], size, v, reps, iters);
+    report(coll_name[op], size, v, reps, iters, 0);
     teardown(&c);
 }
 
 /* ----------------------------------------------------------------- main */
 
-static void usage(void)
-{
-    if (rank == 0)
-        fprintf(stderr, "usage: coll [-t COLLS] [-s SIZES] [-r REPS] [-T MS]\n"
-                        "  COLLS: comma list of barrier, bcast, reduce, allreduce, allgather,\n"
-                        "         alltoall, gather, scatter, reduce_scatter_block, iallreduce\n"
-                        "  SIZES: comma list of sizes (K, M suffixes) and ranges A-B (powers\n"
-                        "         of two), default 4-4M\n");
-    MPI_Finalize();
-    exit(2);
-}
+static const char usage[] = "usage: coll [-t COLLS] [-s SIZES] [-r REPS] [-T MS]\n"
+                            "  COLLS: comma list of barrier, bcast, reduce, allreduce, allgather,\n"
+                            "         alltoall, gather, scatter, reduce_scatter_block, iallreduce\n"
+                            "  SIZES: comma list of sizes (K, M suffixes) and ranges A-B (powers\n"
+                            "         of two), default 4-4M\n";
 
 int main(int argc, char **argv)
 {
     static long sizes[MAX_SIZES];
     const char *colls = "barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter,"
                         "reduce_scatter_block,iallreduce";
-    int nsizes = parse_sizes("4-4M", sizes), reps = 5;
+    int nsizes = parse_sizes("4-4M", sizes, MAX_SIZES), reps = 5;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end;
-        if (val == NULL || a[0] != '-' || a[1] == '\0' || a[2] != '\0')
-            usage();
-        i++;
-        switch (a[1]) {
-        case 't': colls = val; break;
-        case 's': if ((nsizes = parse_sizes(val, sizes)) <= 0) usage(); break;
-        case 'r': reps = atoi(val); if (reps < 1 || reps > MAX_REPS) usage(); break;
-        case 'T': target = strtod(val, &end) / 1e3; if (*end || target <= 0) usage(); break;
-        default: usage();
-        }
-    }
+    bench_options(argc, argv, usage, &colls, sizes, MAX_SIZES, &nsizes, &reps, NULL);
 
     /* validate the whole list before measuring anything */
     char *list = strdup(colls), *save = NULL;
@@ -504,14 +444,8 @@ int main(int argc, char **argv)
 
     probe_setup();
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(lib, &len);
-        char *nl = strchr(lib, '\n');
-        if (nl)
-            *nl = '\0';
         printf("# coll colls=%s reps=%d target_ms=%g ranks=%d library=%s\n", colls, reps,
-               target * 1e3, nranks, lib);
+               target * 1e3, nranks, library_version());
         printf("# coll size median min max iters (us per operation, slowest rank)\n");
         fflush(stdout);
     }

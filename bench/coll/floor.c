@@ -40,10 +40,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-enum { MAX_PROCS = 64, MAX_SIZES = 64, MAX_REPS = 101 };
+#include "../base.h"
+
+enum { MAX_PROCS = 64, MAX_SIZES = 64 };
 
 struct shared {
     _Alignas(64) _Atomic long arrived;
@@ -54,13 +55,6 @@ struct shared {
 
 static struct shared *sh;
 static int nproc, me, yield_when_idle;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void barrier(void)
 {
@@ -109,12 +103,6 @@ static int parse_sizes(const char *arg, long *out)
         p = e;
     }
     return n;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* one operation of coll on blocks of `size` bytes */
@@ -263,7 +251,7 @@ int main(int argc, char **argv)
             if (bad)
                 fprintf(stderr, "floor: process %d: wrong data after %s of %ld\n", me, c, size);
             if (me == 0) {
-                qsort(t, (size_t)reps, sizeof(t[0]), cmp);
+                qsort(t, (size_t)reps, sizeof(t[0]), cmp_double);
                 printf("floor %s %ld %.4f %.4f %.4f %ld\n", c, size, t[reps / 2], t[0], t[reps - 1], iters);
                 fflush(stdout);
             }

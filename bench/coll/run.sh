@@ -35,66 +35,40 @@
 # names mpicc.openmpi, mpirun.openmpi, mpicc.mpich, mpiexec.hydra).
 set -u
 
-usage() {
-    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
-    exit "${1:-0}"
-}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 all_colls=barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter,reduce_scatter_block,iallreduce
-quick=0 sizes='' colls=$all_colls libs=rdmpi,openmpi,mpich nps=2,4
+quick=0 sizes='' tests=$all_colls libs=rdmpi,openmpi,mpich nps=2,4
 rounds='' reps='' tgt='' raw='' builddir='' best=0
-while [ $# -gt 0 ]; do
+own_option() {
     case $1 in
-    --quick) quick=1 ;;
-    --sizes) sizes=${2:?--sizes needs a list}; shift ;;
-    --sizes=*) sizes=${1#*=} ;;
-    --colls | --tests) colls=${2:?--colls needs a list}; shift ;;
-    --colls=* | --tests=*) colls=${1#*=} ;;
-    --libs) libs=${2:?--libs needs a list}; shift ;;
-    --libs=*) libs=${1#*=} ;;
-    --np) nps=${2:?--np needs a list}; shift ;;
+    --colls) tests=${2:?--colls needs a list}; bench_shift=2 ;;
+    --colls=*) tests=${1#*=} ;;
+    --np) nps=${2:?--np needs a list}; bench_shift=2 ;;
     --np=*) nps=${1#*=} ;;
-    --rounds) rounds=${2:?}; shift ;;
-    --rounds=*) rounds=${1#*=} ;;
-    --reps) reps=${2:?}; shift ;;
-    --reps=*) reps=${1#*=} ;;
-    --time) tgt=${2:?}; shift ;;
-    --time=*) tgt=${1#*=} ;;
     --best) best=1 ;;
-    --raw) raw=${2:?}; shift ;;
-    --raw=*) raw=${1#*=} ;;
-    -h | --help) usage 0 ;;
-    -*) echo "run.sh: unknown option $1" >&2; usage 2 >&2 ;;
-    *) [ -z "$builddir" ] || usage 2 >&2; builddir=$1 ;;
+    *) return 1 ;;
     esac
-    shift
-done
+}
+bench_options "$@"
 if [ "$quick" = 1 ]; then
     : "${sizes:=8,64K,1M}" "${rounds:=3}" "${reps:=3}" "${tgt:=5}"
 else
     : "${sizes:=4-4M}" "${rounds:=5}" "${reps:=5}" "${tgt:=10}"
 fi
+colls=$tests
 for c in ${colls//,/ }; do
     case ",$all_colls," in *",$c,"*) ;; *) echo "run.sh: unknown collective $c" >&2; exit 2 ;; esac
 done
 for n in ${nps//,/ }; do
     case $n in '' | *[!0-9]* | 0 | 1) echo "run.sh: --np wants rank counts of at least 2" >&2; exit 2 ;; esac
 done
-builddir=${builddir:-build}
-srcdir=$(cd "$(dirname "$0")" && pwd) || exit 1
-cflags=${COLL_CFLAGS:--O2}
-tmo=${COLL_TIMEOUT:-600}
-ompi_cc=${COLL_OMPI_MPICC:-mpicc.openmpi} ompi_run=${COLL_OMPI_MPIRUN:-mpirun.openmpi}
-mpich_cc=${COLL_MPICH_MPICC:-mpicc.mpich} mpich_run=${COLL_MPICH_MPIEXEC:-mpiexec.hydra}
+bench_setup coll COLL 600
 cores=$(nproc 2>/dev/null || echo 1)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-coll.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-notes=() # printed with the results
-
 # ------------------------------------------------------------------ build
-names=() # libraries that built
-declare -A label cmd ok
+declare -A ok # "lib,np": the smoke run on np ranks passed
 # launch NAME NP: the command line that starts NP ranks of library NAME.
 # Binding one rank per core only when the ranks fit the cores; beyond that
 # the peers run as shipped, not bound (Open MPI needs --oversubscribe to
@@ -119,54 +93,21 @@ launch() {
         fi ;;
     esac
 }
-# try NAME LABEL COMPILER: build coll with COMPILER, smoke-test it on each rank count
+# try NAME COMPILER: build coll with COMPILER, smoke-test it on each rank count
 try() {
-    local n=$1 lab=$2 mpicc=$3 np
-    label[$n]=$lab
-    # shellcheck disable=SC2086 # flags are lists of words
-    if ! "$mpicc" $cflags "$srcdir/coll.c" -o "$tmp/coll_$n" 2>"$tmp/$n.build"; then
-        notes+=("$lab: n/a: '$mpicc $srcdir/coll.c' failed: $(grep -m1 -iE "error|undefined" "$tmp/$n.build" || head -n1 "$tmp/$n.build")")
-        return
-    fi
+    local n=$1 np
+    bench_compile "$n" "$2" "$srcdir/coll.c" "$tmp/coll_$n" || return
     names+=("$n")
     for np in ${nps//,/ }; do
         cmd[$n,$np]="$(launch "$n" "$np") $tmp/coll_$n"
-        # shellcheck disable=SC2086
-        if timeout 60 ${cmd[$n,$np]} -t barrier,allreduce -s 8 -r 1 -T 1 >"$tmp/$n.$np.smoke" 2>&1; then
+        bench_smoke "$n.$np" "${label[$n]}: n/a on $np ranks" "${cmd[$n,$np]}" -t barrier,allreduce -s 8 -r 1 -T 1 &&
             ok[$n,$np]=1
-        else
-            notes+=("$lab: n/a on $np ranks: the smoke run '${cmd[$n,$np]/$tmp\//} -t barrier,allreduce -s 8' failed: $(grep -v '^#' "$tmp/$n.$np.smoke" | tail -n 3 | tr '\n' ' ')")
-        fi
     done
 }
 
-case ",$libs," in *,rdmpi,*)
-    rdmpicc="$builddir/launcher/rdmpicc"
-    rrun="$builddir/launcher/rrun/rrun"
-    if [ ! -x "$rdmpicc" ] || [ ! -x "$rrun" ]; then
-        label[rdmpi]=rdmpi
-        notes+=("rdmpi: n/a: $rdmpicc or $rrun is missing (build rdmpi: make -C $builddir)")
-    else
-        rrun=$(cd "$(dirname "$rrun")" && pwd)/rrun
-        try rdmpi rdmpi "$rdmpicc"
-    fi ;;
-esac
-case ",$libs," in *,openmpi,*)
-    if command -v "$ompi_cc" >/dev/null && command -v "$ompi_run" >/dev/null; then
-        try openmpi "Open MPI" "$ompi_cc"
-    else
-        label[openmpi]="Open MPI"
-        notes+=("Open MPI: n/a: $ompi_cc or $ompi_run not found")
-    fi ;;
-esac
-case ",$libs," in *,mpich,*)
-    if command -v "$mpich_cc" >/dev/null && command -v "$mpich_run" >/dev/null; then
-        try mpich MPICH "$mpich_cc"
-    else
-        label[mpich]=MPICH
-        notes+=("MPICH: n/a: $mpich_cc or $mpich_run not found")
-    fi ;;
-esac
+bench_lib rdmpi rdmpi && try rdmpi "$rdmpicc"
+bench_lib openmpi "Open MPI" && try openmpi "$ompi_cc"
+bench_lib mpich MPICH && try mpich "$mpich_cc"
 
 # the copy floor of Allgather and Alltoall (no MPI)
 floor_colls=
@@ -177,10 +118,6 @@ if [ -n "$floor_colls" ] && ! ${CC:-cc} -O2 "$srcdir/floor.c" -o "$tmp/floor" 2>
     notes+=("floor: n/a: '${CC:-cc} $srcdir/floor.c' failed: $(head -n1 "$tmp/floor.build")")
     floor_colls=
 fi
-
-# busy, check_idle
-# shellcheck source=bench/lib.sh
-. "$srcdir/../lib.sh"
 
 # ------------------------------------------------------------------- runs
 echo "# collectives benchmark on $(hostname) ($cores cores), $(date '+%F %T'); ranks: $nps"
@@ -210,8 +147,7 @@ for n in "${names[@]}"; do
         printf '#     %s\n' "${cmd[$n,$np]/$tmp\//}"
     done
 done
-envs=$(env | grep -E '^(RDMPI_|OMPI_MCA_|MPIR_CVAR_|UCX_|FI_|HYDRA_)' | sort | tr '\n' ' ')
-[ -z "$envs" ] || echo "# environment: $envs"
+bench_env
 
 # snap: the machine's CPU jiffies (all cores), their non-idle part (steal
 # included: the host ran something else) and the CPU time of this shell's
@@ -230,11 +166,10 @@ snap() {
 # not spent by the run itself) is run once more, and the second one kept.
 runs=0 disturbed=0 reruns=0
 run_one() {
-    local n=$1 np=$2 c=$3 r=$4 attempt rc why t0 b0 c0 foreign
+    local n=$1 np=$2 c=$3 r=$4 attempt rc t0 b0 c0 foreign
     for attempt in 1 2; do
         snap; t0=$S_TOTAL b0=$S_BUSY c0=$S_CHILD
-        # shellcheck disable=SC2086
-        timeout "$tmo" ${cmd[$n,$np]} -t "$c" -s "$sizes" -r "$reps" -T "$tgt" >"$tmp/out" 2>"$tmp/err"
+        bench_run "${cmd[$n,$np]}" -t "$c" -s "$sizes" -r "$reps" -T "$tgt"
         rc=$?
         snap
         foreign=0
@@ -251,17 +186,15 @@ run_one() {
         break
     done
     if [ $rc != 0 ]; then
-        [ $rc = 124 ] && why="timed out after $tmo s" || why="exit status $rc"
-        notes+=("${label[$n]}: $c on $np ranks failed in round $r ($why), not run again: $( (grep -v '^#' "$tmp/out"; cat "$tmp/err") | tail -n 3 | tr '\n' ' ')")
+        bench_failed "${label[$n]}: $c on $np ranks" "$r" $rc
         failed="$failed$n:$np:$c "
     fi
-    # (what a failed run printed before failing is kept)
-    grep -v '^#' "$tmp/out" | sed "s/^/$n $np $r /" >>"$tmp/all"
+    bench_keep "$n $np $r" # (what a failed run printed before failing is kept)
     sed -n "s/^# state /$n $np $r /p" "$tmp/out" >>"$tmp/state"
 }
 
 check_idle "before the run"
-failed=" " # "lib:np:coll" triples that failed once and are not run again
+# failed: "lib:np:coll" triples whose run failed, not run again
 : >"$tmp/all"
 : >"$tmp/runs"
 : >"$tmp/state"
@@ -272,10 +205,7 @@ for ((r = 1; r <= rounds; r++)); do
         for c in ${colls//,/ }; do
             # rotate the order of the libraries from round to round and
             # from collective to collective
-            order=()
-            for ((i = 0; i < ${#names[@]}; i++)); do
-                order+=("${names[(i + r + ci) % ${#names[@]}]}")
-            done
+            bench_order $((r + ci))
             ci=$((ci + 1))
             for n in "${order[@]}"; do
                 [ -n "${ok[$n,$np]:-}" ] || continue
@@ -304,22 +234,9 @@ fi
 check_idle "after the run"
 echo "# other processes used more than 25% of a core during $disturbed of $runs runs; $reruns of them were run again"
 [ "$disturbed" = 0 ] || echo "#   (per lib: $(awk '$6 > 25 { d[$1]++ } END { for (l in d) printf " %s %d", l, d[l] }' "$tmp/runs"))"
-for note in "${notes[@]}"; do echo "# note: $note"; done
+bench_notes
 # what both tables' awk programs share
-awk_lib='
-# agg: the median of a list, or with --best its lowest value
-function agg(list,   n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++)            # insertion sort, n is small
-        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    if (best) return a[1]
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function human(s) {
-    if (s >= 1048576 && s % 1048576 == 0) return (s / 1048576) "M"
-    if (s >= 1024 && s % 1024 == 0) return (s / 1024) "K"
-    return s
-}
+awk_lib=$bench_awk'
 function fmt(v) {
     if (v == "") return "n/a"
     return v < 1 ? sprintf("%.3f", v) : v < 100 ? sprintf("%.2f", v) : v < 10000 ? sprintf("%.1f", v) : sprintf("%.0f", v)
@@ -360,8 +277,7 @@ END {
             c = C[q]
             if (!((np, c) in sz)) { printf "%-20s | %6s | %10s | %10s | %10s | %8s\n", c, "-", "n/a", "n/a", "n/a", "n/a"; continue }
             ns = split(sz[np, c], S, " ")
-            for (i = 2; i <= ns; i++)
-                for (j = i; j > 1 && S[j - 1] + 0 > S[j] + 0; j--) { x = S[j]; S[j] = S[j - 1]; S[j - 1] = x }
+            sortn(S, ns)
             for (i = 1; i <= ns; i++)
                 printf "%-20s | %6s | %s\n", c, c == "barrier" ? "-" : human(S[i]), row(np, c, S[i])
         }
@@ -406,8 +322,7 @@ END {
     # the reference: the 10th percentile of all probes (the minimum alone
     # may be one lucky repetition)
     np_ = split(probes, P, " ")
-    for (i = 2; i <= np_; i++)
-        for (j = i; j > 1 && P[j - 1] + 0 > P[j] + 0; j--) { x = P[j]; P[j] = P[j - 1]; P[j - 1] = x }
+    sortn(P, np_)
     pmin = np_ ? P[int((np_ - 1) / 10) + 1] + 0 : 0
     if (pmin <= 0) exit
     for (k = 1; k <= NR; k++) {

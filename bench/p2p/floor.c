@@ -21,15 +21,12 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-enum { MAX_REPS = 101 };
+#include "../base.h"
 
 static int cpus[2];
 static long hand_offs;
@@ -38,37 +35,12 @@ static double factor = 1.0;
 static _Alignas(64) _Atomic uint64_t line; /* the shared cache line */
 static _Alignas(64) char pad[64];           /* keep neighbours off it */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void pin(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
-        fprintf(stderr, "floor: cannot pin to CPU %d (measuring unpinned)\n", cpu);
-}
-
-/* Spin without a pause instruction: the floor is the fastest hand-off. */
-static inline void relax(void)
-{
-}
-
 /* the second thread: answers each odd value with the next even one */
 static void *ponger(void *arg)
 {
     long n = *(long *)arg;
-    pin(cpus[1]);
-    for (uint64_t i = 0; i < (uint64_t)n; i++) {
-        while (atomic_load_explicit(&line, memory_order_acquire) != 2 * i + 1)
-            relax();
-        atomic_store_explicit(&line, 2 * i + 2, memory_order_release);
-    }
+    pin_cpu(cpus[1], "floor");
+    handoff_pong(&line, 0, n);
     return NULL;
 }
 
@@ -85,27 +57,17 @@ static double pingpong(long n)
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
     double t0 = now();
-    for (uint64_t i = 0; i < (uint64_t)n; i++) {
-        atomic_store_explicit(&line, 2 * i + 1, memory_order_release);
-        while (atomic_load_explicit(&line, memory_order_acquire) != 2 * i + 2)
-            relax();
-    }
+    handoff_ping(&line, 0, n);
     double t = now() - t0;
     pthread_join(th, NULL);
     return t / (2.0 * (double)n);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void print(const char *what, double *v, int reps)
 {
-    qsort(v, (size_t)reps, sizeof *v, cmp_double);
-    double med = reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
-    printf("floor %s %.6g %.6g %.6g\n", what, med, v[0], v[reps - 1]);
+    double med, lo, hi;
+    stats(v, reps, &med, &lo, &hi);
+    printf("floor %s %.6g %.6g %.6g\n", what, med, lo, hi);
     fflush(stdout);
 }
 
@@ -126,18 +88,12 @@ int main(int argc, char **argv)
     (void)pad;
 
     /* the first two CPUs we may run on */
-    cpu_set_t set;
-    int found = 0;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
-            if (CPU_ISSET(c, &set))
-                cpus[found++] = c;
-    if (found < 2) {
+    if (first_two_cpus(cpus) < 2) {
         printf("# floor: fewer than 2 CPUs available: no cache-line figure\n");
     } else {
         printf("# floor: cache-line ping-pong between CPUs %d and %d; memcpy on CPU %d\n",
                cpus[0], cpus[1], cpus[0]);
-        pin(cpus[0]);
+        pin_cpu(cpus[0], "floor");
         hand_offs = (long)(200000 * factor) + 1000;
         pingpong(hand_offs / 10); /* warm-up */
         for (int r = 0; r < reps; r++)

@@ -2,7 +2,7 @@
 # bandwidth, message rate) of rdmpi against Open MPI and MPICH, with the
 # machine's physical floor. Never built by `make` nor run by `make check`:
 # run.sh compiles the programs itself with each library's wrapper.
-EXTRA_DIST += bench/common.h bench/lib.sh bench/p2p/README.md bench/p2p/run.sh bench/p2p/p2p.c bench/p2p/floor.c
+EXTRA_DIST += bench/base.h bench/common.h bench/lib.sh bench/p2p/README.md bench/p2p/run.sh bench/p2p/p2p.c bench/p2p/floor.c
 
 # `make bench-p2p [P2P_ARGS='--quick']`: builds rdmpi first, then runs it.
 # The peers' tools found by configure are passed on (when found).

@@ -53,48 +53,23 @@
  * data is checked, so a library that loses or garbles data cannot report a
  * good figure.
  */
+#define _GNU_SOURCE
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { TAG_DATA = 1, TAG_ACK = 2, TAG_SYNC = 3, TAG_CTRL = 4 };
-enum { MAX_WINDOW = 64, MAX_SIZES = 128, MAX_REPS = 101 };
+enum { TAG_DATA = 1, TAG_ACK = 2 };
+enum { MAX_WINDOW = 64, MAX_SIZES = 128 };
 
 #define RECV_WINDOW_BYTES (8L << 20) /* cap on a window's receive buffers */
-
-static int rank;
-static double target = 0.010; /* seconds per timed repetition */
 
 #define BENCH_NAME "p2p"
 #define BENCH_MAX_SIZE (1L << 30) /* MPI counts are ints */
 #include "../common.h"
 
 /* ------------------------------------------------------------ utilities */
-
-static void sync_pair(void)
-{
-    char c = 0;
-    if (rank == 0) {
-        MPI_Send(&c, 0, MPI_BYTE, 1, TAG_SYNC, MPI_COMM_WORLD);
-        MPI_Recv(&c, 0, MPI_BYTE, 1, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-        MPI_Recv(&c, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(&c, 0, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD);
-    }
-}
-
-static unsigned char pattern(int from, long i)
-{
-    return (unsigned char)(1 + (i * 7 + from * 101) % 251);
-}
-
-static void fill(unsigned char *buf, long size, int from)
-{
-    for (long i = 0; i < size; i++)
-        buf[i] = pattern(from, i);
-}
 
 static void check(const unsigned char *buf, long size, int from, const char *test)
 {
@@ -107,23 +82,6 @@ static void check(const unsigned char *buf, long size, int from, const char *tes
         }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* print TEST SIZE MEDIAN MIN MAX ITERS WINDOW (rank 0) */
-static void report(const char *test, long size, double *v, int reps, long iters, int window)
-{
-    if (rank != 0)
-        return;
-    qsort(v, (size_t)reps, sizeof *v, cmp_double);
-    double med = reps % 2 ? v[reps / 2] : (v[reps / 2 - 1] + v[reps / 2]) / 2;
-    printf("%s %ld %.6g %.6g %.6g %ld %d\n", test, size, med, v[0], v[reps - 1], iters, window);
-    fflush(stdout);
-}
-
 static int window_for(long size)
 {
     return (int)clampl(size ? RECV_WINDOW_BYTES / size : MAX_WINDOW, 2, MAX_WINDOW);
@@ -131,14 +89,16 @@ static int window_for(long size)
 
 /* ---------------------------------------------------------------- tests */
 
+struct ctx;
+typedef void kernel_fn(const struct ctx *c, long iters);
+
 /* What a test kernel works on. */
 struct ctx {
+    kernel_fn *kernel;
     unsigned char *sbuf, *rbuf; /* rbuf holds WINDOW messages */
     long size;
     int window;
 };
-
-typedef void kernel_fn(const struct ctx *c, long iters);
 
 /* lat: ITERS round trips */
 static void pingpong(const struct ctx *c, long iters)
@@ -217,46 +177,13 @@ static void exchange(const struct ctx *c, long iters)
     }
 }
 
-/* rank 0 tells rank 1 what to do next */
-static long control(long cmd)
+/* ITERS iterations of the test's kernel: seconds */
+static double timed(void *ctx, long iters)
 {
-    if (rank == 0)
-        MPI_Send(&cmd, (int)sizeof cmd, MPI_BYTE, 1, TAG_CTRL, MPI_COMM_WORLD);
-    else
-        MPI_Recv(&cmd, (int)sizeof cmd, MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    return cmd;
-}
-
-/*
- * Warm-up and calibration: batches of 1, 2, 4, ... iterations until a batch
- * (not the first) lasts a tenth of the target time; the timed repetitions then run enough
- * iterations to last about the target time, within [LO, HI]. Rank 0
- * decides and tells rank 1. Returns the iteration count.
- */
-static long warm_up(kernel_fn *kernel, const struct ctx *c, long lo, long hi)
-{
-    long n = 1;
-    double per_iter = 0; /* fastest seen, batches after the first */
-    for (int batch = 1;; batch++) {
-        long cmd = control(n);
-        if (cmd < 0)
-            return -cmd;
-        double t0 = MPI_Wtime();
-        kernel(c, cmd);
-        double t = MPI_Wtime() - t0;
-        if (rank != 0)
-            continue;
-        /* The first batch pays for first-time costs: never calibrate on it.
-         * Later ones may be stretched by a preemption: take the fastest. */
-        if (batch >= 2 && (per_iter == 0 || t / (double)n < per_iter))
-            per_iter = t / (double)n;
-        if ((t >= target / 10 && batch >= 2) || n >= hi) {
-            double it = per_iter > 0 ? target / per_iter : (double)hi;
-            n = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
-        } else {
-            n *= 2;
-        }
-    }
+    const struct ctx *c = ctx;
+    double t0 = MPI_Wtime();
+    c->kernel(c, iters);
+    return MPI_Wtime() - t0;
 }
 
 /* one test at one size: warm up, check the data, time REPS repetitions */
@@ -265,22 +192,20 @@ static void run(const char *test, long size, int reps)
     int lat = !strcmp(test, "lat"), bibw = !strcmp(test, "bibw"), mr = !strcmp(test, "mr");
     int rate = mr || !strcmp(test, "rate");
     kernel_fn *kernel = lat ? pingpong : bibw ? exchange : mr ? osu_window : stream;
-    struct ctx c = {NULL, NULL, size, lat ? 1 : rate ? MAX_WINDOW : window_for(size)};
+    struct ctx c = {kernel, NULL, NULL, size, lat ? 1 : rate ? MAX_WINDOW : window_for(size)};
     double v[MAX_REPS];
 
     c.sbuf = xmalloc((size_t)size);
     c.rbuf = xmalloc((mr ? 1 : (size_t)c.window) * (size_t)size);
     fill(c.sbuf, size, rank);
     sync_pair();
-    long iters = warm_up(kernel, &c, lat ? 10 : 3, lat ? 10000000 : 1000000);
+    long iters = warm_up_pair(timed, &c, lat ? 10 : 3, lat ? 10000000 : 1000000);
     if (rank == 1 || lat || bibw)
         for (int w = 0; w < (mr ? 1 : c.window); w++)
             check(c.rbuf + (size_t)w * (size_t)size, size, 1 - rank, test);
     for (int r = 0; r < reps; r++) {
         sync_pair();
-        double t0 = MPI_Wtime();
-        kernel(&c, iters);
-        double t = MPI_Wtime() - t0;
+        double t = timed(&c, iters);
         double msgs = (double)c.window * (double)iters * (bibw ? 2.0 : 1.0);
         v[r] = lat ? t * 1e6 / (2.0 * (double)iters)
              : rate ? msgs / t / 1e6
@@ -293,54 +218,36 @@ static void run(const char *test, long size, int reps)
 
 /* ----------------------------------------------------------------- main */
 
-static void usage(void)
+static long rate_max = 64L << 10;
+
+/* -m BYTES */
+static int rate_option(int opt, const char *val)
 {
-    if (rank == 0)
-        fprintf(stderr, "usage: p2p [-t lat,bw,bibw,rate,mr] [-s SIZES] [-r REPS] "
-                        "[-T MS] [-m RATE_MAX]\n  SIZES: comma list of sizes (K, M suffixes) and "
-                        "ranges A-B (powers of two), default 0-16M\n");
-    MPI_Finalize();
-    exit(2);
+    char *end;
+    return opt == 'm' && (rate_max = parse_size(val, &end)) >= 0 && !*end;
 }
+
+static const char usage[] = "usage: p2p [-t lat,bw,bibw,rate,mr] [-s SIZES] [-r REPS] "
+                            "[-T MS] [-m RATE_MAX]\n  SIZES: comma list of sizes (K, M suffixes) and "
+                            "ranges A-B (powers of two), default 0-16M\n";
 
 int main(int argc, char **argv)
 {
     static long sizes[MAX_SIZES];
     const char *tests = "lat,bw,bibw,rate,mr";
-    int nsizes = parse_sizes("0-16M", sizes), reps = 5, nranks;
-    long rate_max = 64L << 10;
+    int nsizes = parse_sizes("0-16M", sizes, MAX_SIZES), reps = 5, nranks;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end;
-        if (val == NULL || a[0] != '-' || a[1] == '\0' || a[2] != '\0')
-            usage();
-        i++;
-        switch (a[1]) {
-        case 't': tests = val; break;
-        case 's': if ((nsizes = parse_sizes(val, sizes)) <= 0) usage(); break;
-        case 'r': reps = atoi(val); if (reps < 1 || reps > MAX_REPS) usage(); break;
-        case 'T': target = strtod(val, &end) / 1e3; if (*end || target <= 0) usage(); break;
-        case 'm': if ((rate_max = parse_size(val, &end)) < 0 || *end) usage(); break;
-        default: usage();
-        }
-    }
+    bench_options(argc, argv, usage, &tests, sizes, MAX_SIZES, &nsizes, &reps, rate_option);
     if (nranks < 2)
         die("needs 2 ranks");
 
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(lib, &len);
-        char *nl = strchr(lib, '\n');
-        if (nl)
-            *nl = '\0';
         printf("# p2p tests=%s reps=%d target_ms=%g ranks=%d library=%s\n", tests, reps, target * 1e3,
-               nranks, lib);
+               nranks, library_version());
         printf("# test size median min max iters window "
                "(lat: us, bw/bibw: MB/s, rate/mr: Mmsg/s)\n");
         fflush(stdout);

@@ -17,19 +17,15 @@
  * (microseconds per operation on BYTES bytes of data; GB/s = 10^9 B/s of
  * data moved). The packed data is checked after the warm-up.
  */
+#define _GNU_SOURCE
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_REPS = 101 };
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#define BENCH_NAME "pack"
+#include "../common.h"
 
 static double sink;
 
@@ -85,14 +81,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < span; i++)
         src[i] = (double)i, dst[i] = -1;
 
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len;
-    MPI_Get_library_version(lib, &len);
-    char *nl = strchr(lib, '\n');
-    if (nl)
-        *nl = '\0';
     printf("# pack: %d doubles in blocks of %d at stride %d (%d bytes of data), %d reps of ~%g ms; library=%s\n", n,
-           block, stride * block, psize, reps, ms, lib);
+           block, stride * block, psize, reps, ms, library_version());
 
     const char *names[3] = {"pack", "unpack", "memcpy"};
     for (int what = 0; what < 3; what++) {
@@ -124,9 +114,9 @@ int main(int argc, char **argv)
         double us[MAX_REPS];
         for (int r = 0; r < reps; r++)
             us[r] = run(what, iters, src, packed, dst, psize, t) / (double)iters * 1e6;
-        qsort(us, (size_t)reps, sizeof(double), cmp);
-        double med = reps % 2 ? us[reps / 2] : (us[reps / 2 - 1] + us[reps / 2]) / 2;
-        printf("%s %d %.3f %.3f %.3f %.2f\n", names[what], psize, med, us[0], us[reps - 1], psize / med / 1e3);
+        double med, lo, hi;
+        stats(us, reps, &med, &lo, &hi);
+        printf("%s %d %.3f %.3f %.3f %.2f\n", names[what], psize, med, lo, hi, psize / med / 1e3);
     }
     if (sink == 12345.678)
         printf("#\n");

@@ -15,8 +15,13 @@
 #
 # The peers' tools: PACK_OMPI_MPICC, PACK_OMPI_MPIRUN, PACK_MPICH_MPICC,
 # PACK_MPICH_MPIEXEC (default: mpicc.openmpi, mpirun.openmpi, mpicc.mpich,
-# mpiexec.hydra); compiler flags PACK_CFLAGS (default -O2).
+# mpiexec.hydra); compiler flags PACK_CFLAGS (default -O2); time limit of
+# one run in seconds: PACK_TIMEOUT (default 300).
 set -u
+
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
 rounds=5 reps=21 tgt=20 libs=rdmpi,openmpi,mpich builddir='' extra=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -25,63 +30,22 @@ while [ $# -gt 0 ]; do
     --time) tgt=${2:?}; shift ;;
     --libs) libs=${2:?}; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) bench_usage 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) builddir=$1 ;;
     esac
     shift
 done
-builddir=${builddir:-build}
-srcdir=$(cd "$(dirname "$0")" && pwd) || exit 1
-cflags=${PACK_CFLAGS:--O2}
-ompi_cc=${PACK_OMPI_MPICC:-mpicc.openmpi} ompi_run=${PACK_OMPI_MPIRUN:-mpirun.openmpi}
-mpich_cc=${PACK_MPICH_MPICC:-mpicc.mpich} mpich_run=${PACK_MPICH_MPIEXEC:-mpiexec.hydra}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-pack.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-names=() notes=()
-declare -A cmd label
+bench_setup pack PACK 300
 
-# try NAME LABEL COMPILER LAUNCHER...: build pack.c, smoke-test it
-try() {
-    local n=$1 lab=$2 cc=$3
-    shift 3
-    label[$n]=$lab
-    # shellcheck disable=SC2086
-    if ! "$cc" $cflags "$srcdir/pack.c" -o "$tmp/pack_$n" 2>"$tmp/$n.build"; then
-        notes+=("$lab: n/a: the build failed: $(head -n 2 "$tmp/$n.build" | tr '\n' ' ')")
-        return
-    fi
-    cmd[$n]="$* $tmp/pack_$n"
-    # shellcheck disable=SC2086
-    if ! timeout 120 ${cmd[$n]} -r 1 -T 1 >"$tmp/$n.smoke" 2>&1; then
-        notes+=("$lab: n/a: the smoke run failed: $(tail -n 3 "$tmp/$n.smoke" | tr '\n' ' ')")
-        return
-    fi
-    names+=("$n")
-}
-
-case ",$libs," in *,rdmpi,*)
-    if [ -x "$builddir/launcher/rdmpicc" ] && [ -x "$builddir/launcher/rrun/rrun" ]; then
-        try rdmpi rdmpi "$builddir/launcher/rdmpicc" "$(cd "$builddir/launcher/rrun" && pwd)/rrun" -np 1
-    else
-        label[rdmpi]=rdmpi
-        notes+=("rdmpi: n/a: no rdmpicc/rrun in $builddir (build rdmpi first)")
-    fi ;;
-esac
-case ",$libs," in *,openmpi,*)
-    if command -v "$ompi_cc" >/dev/null && command -v "$ompi_run" >/dev/null; then
-        try openmpi "Open MPI" "$ompi_cc" "$ompi_run" --allow-run-as-root --bind-to core -np 1
-    else
-        label[openmpi]="Open MPI"; notes+=("Open MPI: n/a: $ompi_cc or $ompi_run not found")
-    fi ;;
-esac
-case ",$libs," in *,mpich,*)
-    if command -v "$mpich_cc" >/dev/null && command -v "$mpich_run" >/dev/null; then
-        try mpich MPICH "$mpich_cc" "$mpich_run" -bind-to core -n 1
-    else
-        label[mpich]=MPICH; notes+=("MPICH: n/a: $mpich_cc or $mpich_run not found")
-    fi ;;
-esac
+smoke_tmo=120
+bench_lib rdmpi rdmpi &&
+    bench_try rdmpi "$rdmpicc" "$srcdir/pack.c" "$tmp/pack_rdmpi" "-r 1 -T 1" "$rrun" -np 1
+bench_lib openmpi "Open MPI" &&
+    bench_try openmpi "$ompi_cc" "$srcdir/pack.c" "$tmp/pack_openmpi" "-r 1 -T 1" "$ompi_run" \
+        --allow-run-as-root --bind-to core -np 1
+bench_lib mpich MPICH &&
+    bench_try mpich "$mpich_cc" "$srcdir/pack.c" "$tmp/pack_mpich" "-r 1 -T 1" "$mpich_run" -bind-to core -n 1
 
 echo "# pack benchmark on $(hostname) ($(nproc) cores), $(date '+%F %T'); $rounds rounds, libraries interleaved"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -90,26 +54,19 @@ for n in "${names[@]}"; do
 done
 : >"$tmp/all"
 for ((r = 1; r <= rounds; r++)); do
-    for ((i = 0; i < ${#names[@]}; i++)); do
-        n=${names[(i + r) % ${#names[@]}]}
-        # shellcheck disable=SC2086
-        if timeout 300 ${cmd[$n]} -r "$reps" -T "$tgt" "${extra[@]}" >"$tmp/out" 2>&1; then
-            grep -v '^#' "$tmp/out" | sed "s/^/$n $r /" >>"$tmp/all"
+    bench_order "$r"
+    for n in "${order[@]}"; do
+        if bench_run "${cmd[$n]}" -r "$reps" -T "$tgt" "${extra[@]}"; then
+            bench_keep "$n $r"
         else
-            notes+=("${label[$n]}: round $r failed: $(tail -n 2 "$tmp/out" | tr '\n' ' ')")
+            notes+=("${label[$n]}: round $r failed: $(cat "$tmp/out" "$tmp/err" | tail -n 2 | tr '\n' ' ')")
         fi
     done
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-for note in "${notes[@]}"; do echo "# note: $note"; done
+bench_notes
 # lines: lib round what bytes median min max gbps
-awk '
-function median(list,   n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++)
-        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk "$bench_awk"'
 { v[$1, $3] = v[$1, $3] " " $5; bytes = $4 }
 END {
     printf "\n## %d bytes of data; microseconds per call, median over rounds (GB/s of data)\n", bytes

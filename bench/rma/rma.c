@@ -58,61 +58,24 @@
 #define _GNU_SOURCE
 #include <mpi.h>
 
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-enum { TAG_SYNC = 3, TAG_CTRL = 4, TAG_DONE = 5 };
-enum { MAX_WINDOW = 64, MAX_SIZES = 64, MAX_REPS = 101 };
+enum { TAG_DONE = 5 };
+enum { MAX_WINDOW = 64, MAX_SIZES = 64 };
 
 #define WINDOW_BYTES (8L << 20) /* cap on the bytes of one window of ops */
-
-static int rank;
-static double target = 0.010; /* seconds per timed repetition */
 
 #define BENCH_NAME "rma"
 #define BENCH_MAX_SIZE (64L << 20)
 #include "../common.h"
 
 /* ------------------------------------------------------------ the floor */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void pin_self(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0)
-        fprintf(stderr, "rma -F: cannot pin to CPU %d (measuring unpinned)\n", cpu);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* MEDIAN MIN MAX of v (sorts it) */
-static void stats(double *v, int n, double *med, double *lo, double *hi)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    *med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    *lo = v[0];
-    *hi = v[n - 1];
-}
 
 /*
  * Two processes bounce one 64-byte line of a MAP_SHARED mapping made before
@@ -124,13 +87,8 @@ static void stats(double *v, int n, double *med, double *lo, double *hi)
 static int floor_main(int reps)
 {
     enum { HAND_OFFS = 100000, LINES = 2 };
-    int cpus[2], found = 0;
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
-            if (CPU_ISSET(c, &set))
-                cpus[found++] = c;
-    if (found < 2) {
+    int cpus[2];
+    if (first_two_cpus(cpus) < 2) {
         printf("# floor: fewer than 2 CPUs available: no cache-line figure\n");
         return 0;
     }
@@ -150,26 +108,19 @@ static int floor_main(int reps)
         return 1;
     }
     if (pid == 0) {
-        pin_self(cpus[1]);
-        for (uint64_t i = 0; i < (uint64_t)total; i++) {
-            while (atomic_load_explicit(line, memory_order_acquire) != 2 * i + 1)
-                ;
-            atomic_store_explicit(line, 2 * i + 2, memory_order_release);
-        }
+        pin_cpu(cpus[1], "rma -F");
+        handoff_pong(line, 0, total);
         _exit(0);
     }
-    pin_self(cpus[0]);
+    pin_cpu(cpus[0], "rma -F");
     printf("# floor: cache-line ping-pong between two processes on CPUs %d and %d (MAP_SHARED, fork)\n",
            cpus[0], cpus[1]);
     double v[MAX_REPS];
     uint64_t i = 0;
     for (int r = -1; r < reps; r++) {
         double t0 = now();
-        for (long k = 0; k < HAND_OFFS; k++, i++) {
-            atomic_store_explicit(line, 2 * i + 1, memory_order_release);
-            while (atomic_load_explicit(line, memory_order_acquire) != 2 * i + 2)
-                ;
-        }
+        handoff_ping(line, i, HAND_OFFS);
+        i += HAND_OFFS;
         if (r >= 0)
             v[r] = (now() - t0) * 1e6 / (2.0 * HAND_OFFS);
     }
@@ -182,44 +133,6 @@ static int floor_main(int reps)
 }
 
 /* ------------------------------------------------------------ utilities */
-
-static void sync_pair(void)
-{
-    char c = 0;
-    int peer = 1 - rank;
-    if (rank == 0) {
-        MPI_Send(&c, 0, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD);
-        MPI_Recv(&c, 0, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-        MPI_Recv(&c, 0, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(&c, 0, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD);
-    }
-}
-
-/* rank 0 tells rank 1 what to do next */
-static long control(long cmd)
-{
-    if (rank == 0)
-        MPI_Send(&cmd, (int)sizeof cmd, MPI_BYTE, 1, TAG_CTRL, MPI_COMM_WORLD);
-    else
-        MPI_Recv(&cmd, (int)sizeof cmd, MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    return cmd;
-}
-
-static unsigned char pattern(long i, int salt)
-{
-    return (unsigned char)(1 + (i * 7 + salt * 101) % 251);
-}
-
-static void report(const char *test, long size, double *v, int reps, long iters, int window)
-{
-    if (rank != 0)
-        return;
-    double med, lo, hi;
-    stats(v, reps, &med, &lo, &hi);
-    printf("%s %ld %.6g %.6g %.6g %ld %d\n", test, size, med, lo, hi, iters, window);
-    fflush(stdout);
-}
 
 static void fail(const char *test, const char *what, long got, long want)
 {
@@ -327,8 +240,9 @@ static void kernel(struct ctx *c, long iters)
 /* one batch of ITERS: rank 0 works (rank 1 too for fence); in passive
  * mode rank 1 waits in MPI_Recv for the end of the batch. Returns rank 0's
  * time for the operations alone. */
-static double batch(struct ctx *c, long iters)
+static double batch(void *ctx, long iters)
 {
+    struct ctx *c = ctx;
     char d = 0;
     double t = 0;
     if (rank == 0 || c->kind == FENCE) {
@@ -343,29 +257,6 @@ static double batch(struct ctx *c, long iters)
             MPI_Recv(&d, 0, MPI_BYTE, 0, TAG_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     return t;
-}
-
-/* warm-up and calibration, as bench/p2p: returns the iteration count */
-static long warm_up(struct ctx *c, long lo, long hi)
-{
-    long n = 1;
-    double per_iter = 0;
-    for (int b = 1;; b++) {
-        long cmd = control(n);
-        if (cmd < 0)
-            return -cmd;
-        double t = batch(c, cmd);
-        if (rank != 0)
-            continue;
-        if (b >= 2 && (per_iter == 0 || t / (double)n < per_iter))
-            per_iter = t / (double)n;
-        if ((t >= target / 10 && b >= 2) || n >= hi) {
-            double it = per_iter > 0 ? target / per_iter : (double)hi;
-            n = -clampl(it < (double)hi ? (long)it : hi, lo, hi);
-        } else {
-            n *= 2;
-        }
-    }
 }
 
 /* rank 1 reads its own window under a shared lock on itself (the public
@@ -392,8 +283,8 @@ static void check(struct ctx *c)
             unsigned char *tmp = xmalloc((size_t)len);
             target_read(c, tmp, 0, (size_t)len);
             for (long i = 0; i < len; i++)
-                if (tmp[i] != pattern(i, 0))
-                    fail(test, "a byte at the target", tmp[i], pattern(i, 0));
+                if (tmp[i] != pattern(0, i))
+                    fail(test, "a byte at the target", tmp[i], pattern(0, i));
             free(tmp);
         }
         break;
@@ -402,8 +293,8 @@ static void check(struct ctx *c)
         if (rank == 0) {
             long len = c->kind == GET ? 8 : (long)c->window * c->size;
             for (long i = 0; i < len; i++)
-                if (c->buf[i] != pattern(i, 1))
-                    fail(test, "a byte fetched", c->buf[i], pattern(i, 1));
+                if (c->buf[i] != pattern(1, i))
+                    fail(test, "a byte fetched", c->buf[i], pattern(1, i));
         }
         break;
     case ACC:
@@ -447,16 +338,16 @@ static void run(enum kind k, long size, int reps, MPI_Win win, unsigned char *ba
     memset(base, 0, (size_t)span > 64 ? (size_t)span : 64);
     if (rank == 1 && (k == GET || k == GETBW))
         for (long i = 0; i < span; i++)
-            base[i] = pattern(i, 1);
+            base[i] = pattern(1, i);
     MPI_Win_sync(win);
     MPI_Win_unlock(rank, win);
     for (long i = 0; i < span; i++)
-        buf[i] = k == PUT || k == PUTBW ? pattern(i, 0) : 0;
+        buf[i] = k == PUT || k == PUTBW ? pattern(0, i) : 0;
     sync_pair();
 
     if (all && rank == 0)
         MPI_Win_lock_all(0, win);
-    long iters = warm_up(&c, lat ? 10 : 3, lat ? 10000000 : 1000000);
+    long iters = warm_up_pair(batch, &c, lat ? 10 : 3, lat ? 10000000 : 1000000);
     if (k == PUT || k == PUTBW || k == GET || k == GETBW) {
         if (all && rank == 0)
             MPI_Win_unlock_all(win);
@@ -480,14 +371,8 @@ static void run(enum kind k, long size, int reps, MPI_Win win, unsigned char *ba
 
 /* ----------------------------------------------------------------- main */
 
-static void usage(void)
-{
-    if (rank == 0)
-        fprintf(stderr, "usage: rma [-t put,get,acc,fop,cas,fence,lock,putbw,getbw] [-s SIZES] "
-                        "[-r REPS] [-T MS]\n       rma -F [-r REPS]   (the floor, no MPI)\n");
-    MPI_Finalize();
-    exit(2);
-}
+static const char usage[] = "usage: rma [-t put,get,acc,fop,cas,fence,lock,putbw,getbw] [-s SIZES] "
+                            "[-r REPS] [-T MS]\n       rma -F [-r REPS]   (the floor, no MPI)\n";
 
 int main(int argc, char **argv)
 {
@@ -511,21 +396,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    nsizes = parse_sizes("1K-4M", sizes);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end;
-        if (val == NULL || a[0] != '-' || a[1] == '\0' || a[2] != '\0')
-            usage();
-        i++;
-        switch (a[1]) {
-        case 't': tests = val; break;
-        case 's': if ((nsizes = parse_sizes(val, sizes)) <= 0) usage(); break;
-        case 'r': reps = atoi(val); if (reps < 1 || reps > MAX_REPS) usage(); break;
-        case 'T': target = strtod(val, &end) / 1e3; if (*end || target <= 0) usage(); break;
-        default: usage();
-        }
-    }
+    nsizes = parse_sizes("1K-4M", sizes, MAX_SIZES);
+    bench_options(argc, argv, usage, &tests, sizes, MAX_SIZES, &nsizes, &reps, NULL);
     if (nranks < 2)
         die("needs 2 ranks");
     for (int i = 0; i < nsizes; i++)
@@ -543,14 +415,8 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
 
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(lib, &len);
-        char *nl = strchr(lib, '\n');
-        if (nl)
-            *nl = '\0';
         printf("# rma tests=%s reps=%d target_ms=%g ranks=%d window_bytes=%ld library=%s\n", tests,
-               reps, target * 1e3, nranks, winbytes, lib);
+               reps, target * 1e3, nranks, winbytes, library_version());
         printf("# test size median min max iters window (put..lock: us per op, putbw/getbw: MB/s)\n");
         fflush(stdout);
     }

@@ -33,51 +33,25 @@
 # RDMPI_TEST_RDMA_VM (the VM runner; default test/tools/run-in-rdma-vm.sh).
 # Needs perftest (and, for the VM, what test/mpi/verbs.sh lists).
 set -u
-src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-case ${1:-} in -h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
-builddir=$(cd "${1:-build}" && pwd) || { echo "run-vm.sh: no build directory ${1:-build}" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
+case ${1:-} in -h | --help) bench_usage 0 ;; esac
+bench_device_start "$0" "${1:-}"
 
-# shellcheck source=test/tools/rdma-vm.sh
-. "$src/test/tools/rdma-vm.sh"
-rdma_vm_unless_device "$src" "$builddir" "$src/bench/rma/run-vm.sh"
-
-dev=${RMA_VM_DEV:-rxe0}
-gid=${RMA_VM_GID:-${RDMA_VM_RXE_GID_INDEX:-1}}
-ip=${RMA_VM_IP:-${RDMA_VM_RXE_IP:-}}
+bench_rdma_dev "${RMA_VM_DEV:-rxe0}" "${RMA_VM_GID:-}" "${RMA_VM_IP:-}"
 rounds=${RMA_VM_ROUNDS:-5}
-# iWARP connects through rdma_cm only (perftest -R); RoCE/IB: the GID index
-case $(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null) in
-4:*) cmflag=-R; [ "$dev" = "${RDMA_VM_SIW_DEV:-}" ] && ip=${RMA_VM_IP:-$RDMA_VM_SIW_IP} ;;
-*) cmflag="-x $gid" ;;
-esac
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-rma-vm.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp rma-vm
 [ -n "$ip" ] || { echo "run-vm.sh: RMA_VM_IP: the address of $dev's network device is needed" >&2; exit 2; }
 command -v ib_atomic_lat >/dev/null || { echo "run-vm.sh: perftest is missing (apt-get install perftest)" >&2; exit 2; }
 
-echo "# one-sided benchmark on $dev ($(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null)), $(hostname), $(nproc) cores, $(date '+%F %T')"
-[ "${RDMA_VM:-}" = 1 ] && echo "# inside the RDMA VM: QEMU software emulation (TCG), soft-RoCE; figures comparable only within this run"
+bench_rdma_header one-sided
 
 # perftest TOOL ARGS...: one server + client pair of 8-byte operations;
 # prints the client's result line (bytes iterations t_min t_max t_typical t_avg ...)
 perftest() {
-    local tool=$1
-    shift
-    # shellcheck disable=SC2086 # $cmflag: -R or "-x GID"
-    "$tool" -d "$dev" $cmflag -F -s 8 -n 2000 "$@" >"$tmp/server" 2>&1 &
-    local sp=$!
-    # the server listens on perftest's TCP port before the client may start
-    for _ in $(seq 1 200); do
-        ss -ltn 2>/dev/null | grep -q ':18515 ' && break
-        sleep 0.05
-    done
-    # shellcheck disable=SC2086
-    "$tool" -d "$dev" $cmflag -F -s 8 -n 2000 "$@" "$ip" >"$tmp/client" 2>&1
-    wait $sp
+    bench_perftest "$1" -s 8 -n 2000 "${@:2}"
     awk '$1 == 8 && NF >= 6 { print; exit }' "$tmp/client"
 }
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-ratio() { awk -v r="$1" -v p="$2" -v f="${3:-1}" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / (f * p); else print "n/a" }'; }
 
 echo "# perftest: $rounds runs per figure, median of the runs (t_avg: the mean, t_typical: the median of one run)"
 declare -A pa pt
@@ -95,8 +69,8 @@ for what in write read fadd cas; do
         [ -n "$a" ] && avgs="$avgs$a"$'\n'
         [ -n "$t" ] && typs="$typs$t"$'\n'
     done
-    pa[$what]=$(printf '%s' "$avgs" | median)
-    pt[$what]=$(printf '%s' "$typs" | median)
+    pa[$what]=$(printf '%s' "$avgs" | bench_median)
+    pt[$what]=$(printf '%s' "$typs" | bench_median)
     [ -n "${pa[$what]}" ] || echo "# note: $* gave no figure: $(tail -n 2 "$tmp/client" | tr '\n' ' ')"
 done
 
@@ -119,8 +93,8 @@ for pair in put:write:ib_write_lat get:read:ib_read_lat fop:fadd:"ib_atomic_lat 
     w=${rest%%:*} tool=${rest#*:}
     r=$(row "$t")
     printf '%-6s | %10s | %-27s | %19s | %10s | %10s\n' "$t" "${r:-n/a}" "$tool" \
-        "${pa[$w]:-n/a} / ${pt[$w]:-n/a}" "$(ratio "$r" "${pa[$w]}")" "$(ratio "$r" "${pt[$w]}")"
+        "${pa[$w]:-n/a} / ${pt[$w]:-n/a}" "$(bench_ratio "$r" "${pa[$w]}")" "$(bench_ratio "$r" "${pt[$w]}")"
 done
 r=$(row put)
-echo "## put against a whole round trip of writes: rdmpi / (2 x ib_write_lat avg) = $(ratio "$r" "${pa[write]}" 2)"
+echo "## put against a whole round trip of writes: rdmpi / (2 x ib_write_lat avg) = $(bench_ratio "$r" "${pa[write]}" 2)"
 echo "## issue 20 asks: put and fop within 1.3 x perftest's on the same device"

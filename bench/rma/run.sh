@@ -30,38 +30,14 @@
 # mpiexec.hydra).
 set -u
 
-usage() {
-    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
-    exit "${1:-0}"
-}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 all_tests=put,get,acc,fop,cas,fence,lock,putbw,getbw
 quick=0 sizes='' tests=$all_tests libs=rdmpi,openmpi,ompi-sm,mpich
 rounds='' reps='' tgt='' raw='' builddir='' summary=1
-while [ $# -gt 0 ]; do
-    case $1 in
-    --quick) quick=1 ;;
-    --sizes) sizes=${2:?--sizes needs a list}; shift ;;
-    --sizes=*) sizes=${1#*=} ;;
-    --tests) tests=${2:?--tests needs a list}; shift ;;
-    --tests=*) tests=${1#*=} ;;
-    --libs) libs=${2:?--libs needs a list}; shift ;;
-    --libs=*) libs=${1#*=} ;;
-    --rounds) rounds=${2:?}; shift ;;
-    --rounds=*) rounds=${1#*=} ;;
-    --reps) reps=${2:?}; shift ;;
-    --reps=*) reps=${1#*=} ;;
-    --time) tgt=${2:?}; shift ;;
-    --time=*) tgt=${1#*=} ;;
-    --raw) raw=${2:?}; shift ;;
-    --raw=*) raw=${1#*=} ;;
-    --no-summary) summary=0 ;;
-    -h | --help) usage 0 ;;
-    -*) echo "run.sh: unknown option $1" >&2; usage 2 >&2 ;;
-    *) [ -z "$builddir" ] || usage 2 >&2; builddir=$1 ;;
-    esac
-    shift
-done
+own_option() { [ "$1" = --no-summary ] && summary=0; }
+bench_options "$@"
 if [ "$quick" = 1 ]; then
     : "${sizes:=1K,64K,1M,4M}" "${rounds:=3}" "${reps:=3}" "${tgt:=5}"
 else
@@ -73,76 +49,27 @@ done
 for l in ${libs//,/ }; do
     case $l in rdmpi | openmpi | ompi-sm | mpich) ;; *) echo "run.sh: unknown library $l" >&2; exit 2 ;; esac
 done
-builddir=${builddir:-build}
-srcdir=$(cd "$(dirname "$0")" && pwd) || exit 1
-cflags=${RMA_CFLAGS:--O2}
-tmo=${RMA_TIMEOUT:-300}
-ompi_cc=${RMA_OMPI_MPICC:-mpicc.openmpi} ompi_run=${RMA_OMPI_MPIRUN:-mpirun.openmpi}
-mpich_cc=${RMA_MPICH_MPICC:-mpicc.mpich} mpich_run=${RMA_MPICH_MPIEXEC:-mpiexec.hydra}
-want() { case ",$libs," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-rma.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-notes=() # printed with the results
+bench_setup rma RMA 300
 
 # ------------------------------------------------------------------ build
-names=() # libraries that built and passed the smoke run
-declare -A cmd label bin
-# try NAME LABEL COMPILER LAUNCHER...: build rma.c with COMPILER (once per
-# compiler), smoke-test it under LAUNCHER
-try() {
-    local n=$1 lab=$2 mpicc=$3 exe
-    shift 3
-    label[$n]=$lab
-    exe="$tmp/rma_$(basename "$mpicc")"
-    # shellcheck disable=SC2086 # flags are lists of words
-    if [ ! -x "$exe" ] && ! "$mpicc" $cflags "$srcdir/rma.c" -o "$exe" 2>"$tmp/$n.build"; then
-        notes+=("$lab: n/a: '$mpicc $srcdir/rma.c' failed (no one-sided calls yet?): $(grep -m1 -iE "error|undefined" "$tmp/$n.build" || head -n1 "$tmp/$n.build")")
-        return
-    fi
-    bin[$n]=$exe
-    cmd[$n]="$* $exe"
-    # shellcheck disable=SC2086
-    if ! timeout 60 ${cmd[$n]} -t put,putbw -s 1K -r 1 -T 1 >"$tmp/$n.smoke" 2>&1; then
-        notes+=("$lab: n/a: the smoke run '${cmd[$n]/$tmp\//} -t put,putbw -s 1K' failed: $(grep -v '^#' "$tmp/$n.smoke" | tail -n 3 | tr '\n' ' ')")
-        return
-    fi
-    names+=("$n")
+# rma.c is built once per compiler (rma_COMPILER): both Open MPI columns run
+# the same program
+build_hint=' (no one-sided calls yet?)'
+smoke='-t put,putbw -s 1K -r 1 -T 1'
+# shellcheck disable=SC2086 # flags are lists of words
+{
+    bench_lib rdmpi rdmpi &&
+        bench_try rdmpi "$rdmpicc" "$srcdir/rma.c" "$tmp/rma_rdmpicc" "$smoke" "$rrun" ${RMA_RRUN_FLAGS:-} -np 2
+    bench_lib openmpi "Open MPI" &&
+        bench_try openmpi "$ompi_cc" "$srcdir/rma.c" "$tmp/rma_$(basename "$ompi_cc")" "$smoke" "$ompi_run" \
+            --allow-run-as-root --bind-to core ${RMA_OMPI_FLAGS:-} -np 2
+    bench_lib ompi-sm "OMPI sm" &&
+        bench_try ompi-sm "$ompi_cc" "$srcdir/rma.c" "$tmp/rma_$(basename "$ompi_cc")" "$smoke" "$ompi_run" \
+            --allow-run-as-root --bind-to core --mca osc sm ${RMA_OMPI_FLAGS:-} -np 2
+    bench_lib mpich MPICH &&
+        bench_try mpich "$mpich_cc" "$srcdir/rma.c" "$tmp/rma_$(basename "$mpich_cc")" "$smoke" "$mpich_run" \
+            -bind-to core ${RMA_MPICH_FLAGS:-} -n 2
 }
-
-if want rdmpi; then
-    rdmpicc="$builddir/launcher/rdmpicc"
-    rrun="$builddir/launcher/rrun/rrun"
-    if [ ! -x "$rdmpicc" ] || [ ! -x "$rrun" ]; then
-        label[rdmpi]=rdmpi
-        notes+=("rdmpi: n/a: $rdmpicc or $rrun is missing (build rdmpi: make -C $builddir)")
-    else
-        rrun=$(cd "$(dirname "$rrun")" && pwd)/rrun
-        # shellcheck disable=SC2086
-        try rdmpi rdmpi "$rdmpicc" "$rrun" ${RMA_RRUN_FLAGS:-} -np 2
-    fi
-fi
-for n in openmpi ompi-sm; do
-    want $n || continue
-    [ $n = openmpi ] && lab="Open MPI" osc='' || lab="OMPI sm" osc='--mca osc sm'
-    if command -v "$ompi_cc" >/dev/null && command -v "$ompi_run" >/dev/null; then
-        # shellcheck disable=SC2086
-        try $n "$lab" "$ompi_cc" "$ompi_run" --allow-run-as-root --bind-to core $osc \
-            ${RMA_OMPI_FLAGS:-} -np 2
-    else
-        label[$n]=$lab
-        notes+=("$lab: n/a: $ompi_cc or $ompi_run not found")
-    fi
-done
-if want mpich; then
-    if command -v "$mpich_cc" >/dev/null && command -v "$mpich_run" >/dev/null; then
-        # shellcheck disable=SC2086
-        try mpich MPICH "$mpich_cc" "$mpich_run" -bind-to core ${RMA_MPICH_FLAGS:-} -n 2
-    else
-        label[mpich]=MPICH
-        notes+=("MPICH: n/a: $mpich_cc or $mpich_run not found")
-    fi
-fi
 # the floor: rma -F of the first library's program that compiled, whether
 # or not its smoke run passed (no MPI, no launcher)
 floor_bin=''
@@ -151,21 +78,13 @@ for n in rdmpi openmpi ompi-sm mpich; do
 done
 [ -n "$floor_bin" ] || notes+=("floor: n/a: no library compiled rma.c")
 
-# busy, check_idle
-# shellcheck source=bench/lib.sh
-. "$srcdir/../lib.sh"
-
 # ------------------------------------------------------------------- runs
 echo "# one-sided benchmark: 2 ranks, one per core, windows from MPI_Win_allocate, on $(hostname) ($(nproc) cores), $(date '+%F %T')"
 echo "# tests $tests; bandwidth sizes $sizes; $rounds rounds, libraries interleaved in each;"
 echo "# each run reports the median of $reps repetitions of ~$tgt ms; tables show the median over rounds"
-for n in "${names[@]}"; do
-    lib=$(sed -n 's/^# rma .* library=//p' "$tmp/$n.smoke" | head -n1)
-    printf '# %-8s %s   [%s]\n' "$n:" "${cmd[$n]//$tmp\//}" "$lib"
-done
+bench_commands rma
 [ -z "$floor_bin" ] || echo "# floor:   ${floor_bin#"$tmp"/} -F -r 5   (no MPI: two processes, fork, MAP_SHARED)"
-envs=$(env | grep -E '^(RDMPI_|OMPI_MCA_|MPIR_CVAR_|UCX_|FI_|HYDRA_)' | sort | tr '\n' ' ')
-[ -z "$envs" ] || echo "# environment: $envs"
+bench_env
 
 # the launches of one round: each latency test alone, putbw and getbw with
 # every size (a library that crashes in one test keeps its other figures)
@@ -173,7 +92,6 @@ runs=()
 for t in ${tests//,/ }; do runs+=("$t"); done
 
 check_idle "before the run"
-failed=" " # "lib:test" pairs that failed once and are not run again
 : >"$tmp/all"
 for ((r = 1; r <= rounds; r++)); do
     echo "# round $r/$rounds" >&2
@@ -183,50 +101,16 @@ for ((r = 1; r <= rounds; r++)); do
     ti=0
     for t in "${runs[@]}"; do
         # rotate the order of the libraries from round to round and test to test
-        order=()
-        for ((i = 0; i < ${#names[@]}; i++)); do
-            order+=("${names[(i + r + ti) % ${#names[@]}]}")
-        done
+        bench_each "$r" "$t" $((r + ti))
         ti=$((ti + 1))
-        for n in "${order[@]}"; do
-            case $failed in *" $n:$t "*) continue ;; esac
-            # shellcheck disable=SC2086
-            if timeout "$tmo" ${cmd[$n]} -t "$t" -s "$sizes" -r "$reps" -T "$tgt" \
-                >"$tmp/out" 2>"$tmp/err"; then
-                grep -v '^#' "$tmp/out" | sed "s/^/$n $r /" >>"$tmp/all"
-            else
-                rc=$?
-                [ $rc = 124 ] && why="timed out after $tmo s" || why="exit status $rc"
-                notes+=("${label[$n]}: $t failed in round $r ($why), not run again: $( (grep -v '^#' "$tmp/out"; grep -v '^\[' "$tmp/err") | grep -v '^[- ]*$' | tail -n 3 | tr '\n' ' ')")
-                failed="$failed$n:$t "
-                # keep what it printed before failing
-                grep -v '^#' "$tmp/out" | sed "s/^/$n $r /" >>"$tmp/all"
-            fi
-        done
     done
 done
-[ -z "$raw" ] || { echo "# lib round test size median min max iters window | floor round cacheline_us median min max" >"$raw"; cat "$tmp/all" >>"$raw"; }
+bench_raw "lib round test size median min max iters window | floor round cacheline_us median min max"
 
 # ----------------------------------------------------------------- tables
 check_idle "after the run"
-for note in "${notes[@]}"; do echo "# note: $note"; done
-awk -v tests="$tests" -v summary="$summary" '
-function median(list,   n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; i++)            # insertion sort, n is small
-        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function range(list, f,   n, a, i, lo, hi) {    # "lo..hi" over the rounds
-    n = split(list, a, " "); lo = hi = a[1]
-    for (i = 2; i <= n; i++) { if (a[i] + 0 < lo + 0) lo = a[i]; if (a[i] + 0 > hi + 0) hi = a[i] }
-    return sprintf(f "..." f, lo, hi)
-}
-function human(s) {
-    if (s >= 1048576 && s % 1048576 == 0) return (s / 1048576) "M"
-    if (s >= 1024 && s % 1024 == 0) return (s / 1024) "K"
-    return s
-}
+bench_notes
+awk -v tests="$tests" -v summary="$summary" "$bench_awk"'
 function fmt(v, bw) {
     if (v == "") return "n/a"
     if (bw) return sprintf("%.0f", v)
@@ -287,8 +171,7 @@ END {
             first = 0
         }
         ns = split(sz[t], S, " ")
-        for (i = 2; i <= ns; i++)
-            for (j = i; j > 1 && S[j - 1] + 0 > S[j] + 0; j--) { x = S[j]; S[j] = S[j - 1]; S[j - 1] = x }
+        sortn(S, ns)
         for (i = 1; i <= ns; i++) print row(t, S[i], 1)
     }
     # the done-when cells of issue 20 (shm, 2 ranks)

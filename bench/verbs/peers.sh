@@ -11,15 +11,12 @@
 #
 #   bench/verbs/peers.sh [BUILD_DIR]       (VB_BENCH_DEV default rxe0, VB_PEERS_NP default 8)
 set -u
-src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-builddir=$(cd "${1:-build}" && pwd) || { echo "peers.sh: no build directory ${1:-build}" >&2; exit 2; }
-# shellcheck source=test/tools/rdma-vm.sh
-. "$src/test/tools/rdma-vm.sh"
-rdma_vm_unless_device "$src" "$builddir" "$src/bench/verbs/peers.sh"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
+bench_device_start "$0" "${1:-}"
 dev=${VB_BENCH_DEV:-rxe0}
 np=${VB_PEERS_NP:-8}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-peers.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp peers
 "$builddir/launcher/rdmpicc" -O2 "$src/bench/verbs/peer_mem.c" -o "$tmp/peer_mem" || exit 1
 run() { # run CM NP: rank 0's lines "peers P rss_kb R pin_kb P heap_kb H"
     RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev RDMPI_VERBS_CM=$1 \

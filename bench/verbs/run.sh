@@ -25,54 +25,27 @@
 # test/tools/run-in-rdma-vm.sh). Needs perftest (and, for the VM, what
 # test/mpi/verbs.sh lists).
 set -u
-src=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-builddir=$(cd "${1:-build}" && pwd) || { echo "run.sh: no build directory ${1:-build}" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
+bench_device_start "$0" "${1:-}"
 
-# shellcheck source=test/tools/rdma-vm.sh
-. "$src/test/tools/rdma-vm.sh"
-rdma_vm_unless_device "$src" "$builddir" "$src/bench/verbs/run.sh"
-
-dev=${VB_BENCH_DEV:-rxe0}
-gid=${VB_BENCH_GID:-${RDMA_VM_RXE_GID_INDEX:-1}}
-ip=${VB_BENCH_IP:-${RDMA_VM_RXE_IP:-}}
+bench_rdma_dev "${VB_BENCH_DEV:-rxe0}" "${VB_BENCH_GID:-}" "${VB_BENCH_IP:-}"
 rounds=${VB_BENCH_ROUNDS:-5}
-# iWARP connects through rdma_cm only (perftest -R); RoCE/IB: the GID index
-case $(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null) in
-4:*) cmflag=-R; [ "$dev" = "${RDMA_VM_SIW_DEV:-}" ] && ip=${VB_BENCH_IP:-$RDMA_VM_SIW_IP} ;;
-*) cmflag="-x $gid" ;;
-esac
 lat_sizes="8 64 256 1024 4096 65536"
 bw_sizes="4096 65536 1048576"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-verbs-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp verbs-bench
 [ -n "$ip" ] || { echo "run.sh: VB_BENCH_IP: the address of $dev's network device is needed" >&2; exit 2; }
 command -v ib_send_lat >/dev/null || { echo "run.sh: perftest is missing (apt-get install perftest)" >&2; exit 2; }
 
-echo "# verbs benchmark on $dev ($(cat "/sys/class/infiniband/$dev/node_type" 2>/dev/null)), $(hostname), $(nproc) cores, $(date '+%F %T')"
-[ "${RDMA_VM:-}" = 1 ] && echo "# inside the RDMA VM: QEMU software emulation (TCG), soft-RoCE; figures comparable only within this run"
+bench_rdma_header verbs
 
 # perftest TOOL SIZE: one server + client pair; prints the client's result line
 perftest() {
-    local tool=$1 size=$2 n line
+    local tool=$1 size=$2 n
     case $tool in *lat) n=2000 ;; *) n=400 ;; esac
-    # shellcheck disable=SC2086 # $cmflag: empty or -R
-    "$tool" -d "$dev" $cmflag -F -s "$size" -n "$n" --report_gbits >"$tmp/server" 2>&1 &
-    local sp=$!
-    # the server listens on perftest's TCP port before the client may start
-    for _ in $(seq 1 200); do
-        ss -ltn 2>/dev/null | grep -q ':18515 ' && break
-        sleep 0.05
-    done
-    # shellcheck disable=SC2086
-    "$tool" -d "$dev" $cmflag -F -s "$size" -n "$n" --report_gbits "$ip" >"$tmp/client" 2>&1
-    wait $sp
-    line=$(awk -v s="$size" '$1 == s && NF >= 4 { print; exit }' "$tmp/client")
-    echo "$line"
+    bench_perftest "$tool" -s "$size" -n "$n" --report_gbits
+    awk -v s="$size" '$1 == s && NF >= 4 { print; exit }' "$tmp/client"
 }
-
-# ratio R P: R / P to two places, n/a without both
-ratio() { awk -v r="$1" -v p="$2" 'BEGIN { if (r != "" && p > 0) printf "%.2f", r / p; else print "n/a" }'; }
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
 echo "# perftest: $rounds runs per figure, median of the runs"
 declare -A pt pa
@@ -86,8 +59,8 @@ for tool in ib_send_lat ib_write_lat; do
             [ -n "$v" ] && vals="$vals$v"$'\n'
             [ -n "$a" ] && avgs="$avgs$a"$'\n'
         done
-        pt[$tool,$s]=$(printf '%s' "$vals" | median)
-        pa[$tool,$s]=$(printf '%s' "$avgs" | median)
+        pt[$tool,$s]=$(printf '%s' "$vals" | bench_median)
+        pa[$tool,$s]=$(printf '%s' "$avgs" | bench_median)
     done
 done
 for s in $bw_sizes; do
@@ -97,7 +70,7 @@ for s in $bw_sizes; do
         v=$(perftest ib_write_bw "$s" | awk '{ printf "%.1f", $4 * 125 }')
         [ -n "$v" ] && vals="$vals$v"$'\n'
     done
-    pt[ib_write_bw,$s]=$(printf '%s' "$vals" | median)
+    pt[ib_write_bw,$s]=$(printf '%s' "$vals" | bench_median)
 done
 
 echo "# rdmpi (RDMPI_TRANSPORTS=verbs) and Open MPI (UCX pml on $dev) through bench/p2p/run.sh"
@@ -124,7 +97,7 @@ for s in $lat_sizes; do
     r=$(row lat "$(human "$s")")
     a=${pt[ib_send_lat,$s]:-} aa=${pa[ib_send_lat,$s]:-} b=${pt[ib_write_lat,$s]:-} ba=${pa[ib_write_lat,$s]:-}
     printf '%8s | %10s | %17s | %17s | %10s | %10s | %10s\n' "$(human "$s")" "${r:-n/a}" "${aa:-n/a} / ${a:-n/a}" \
-        "${ba:-n/a} / ${b:-n/a}" "$(ratio "$r" "$aa")" "$(ratio "$r" "$a")" "$(ratio "$r" "$ba")"
+        "${ba:-n/a} / ${b:-n/a}" "$(bench_ratio "$r" "$aa")" "$(bench_ratio "$r" "$a")" "$(bench_ratio "$r" "$ba")"
 done
 echo
 echo "## bandwidth on $dev, MB/s (10^6 B/s); perftest: ib_write_bw BW average, median of runs"
@@ -133,5 +106,5 @@ for s in $bw_sizes; do
     r=$(row bw "$(human "$s")")
     a=${pt[ib_write_bw,$s]:-}
     printf '%8s | %10s | %11s | %12s\n' "$(human "$s")" "${r:-n/a}" "${a:-n/a}" \
-        "$(ratio "$r" "$a")"
+        "$(bench_ratio "$r" "$a")"
 done
