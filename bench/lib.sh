@@ -205,7 +205,7 @@ bench_smoke() {
     local key=$1 who=$2 c=$3
     shift 3
     # shellcheck disable=SC2086 # the command is a list of words
-    timeout "${smoke_tmo:-60}" $c "$@" >"$tmp/$key.smoke" 2>&1 && return 0
+    timeout -k 10 "${smoke_tmo:-60}" $c "$@" >"$tmp/$key.smoke" 2>&1 && return 0
     notes+=("$who: the smoke run '${c//$tmp\//} $*' failed: $(grep -v '^#' "$tmp/$key.smoke" | tail -n 3 | tr '\n' ' ')")
     return 1
 }
@@ -273,7 +273,7 @@ bench_run() {
     local c=$1
     shift
     # shellcheck disable=SC2086 # the command is a list of words
-    timeout "$tmo" $c "$@" >"$tmp/out" 2>"$tmp/err"
+    timeout -k 10 "$tmo" $c "$@" >"$tmp/out" 2>"$tmp/err"
 }
 
 # bench_keep PREFIX: the result lines of the last run (not the '#'

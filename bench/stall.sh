@@ -46,7 +46,7 @@ run() {
     local t0 t1 out=$tmp/$1.out
     t0=${EPOCHREALTIME/[.,]/}
     # shellcheck disable=SC2086 # the command is a list of words
-    if ! timeout 900 ${cmd[$1]} >"$out" 2>&1; then
+    if ! timeout -k 10 900 ${cmd[$1]} >"$out" 2>&1; then
         echo "stall.sh: '${cmd[$1]}' failed:" >&2
         tail -20 "$out" >&2
         exit 1

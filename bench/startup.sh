@@ -46,7 +46,7 @@ run() {
     local t0 t1
     t0=$(now_ns)
     # shellcheck disable=SC2086 # the command is a list of words
-    if ! timeout 60 ${cmd[$1]} >/dev/null 2>"$tmp/$1.err"; then
+    if ! timeout -k 10 60 ${cmd[$1]} >/dev/null 2>"$tmp/$1.err"; then
         echo "startup.sh: '${cmd[$1]}' failed:" >&2
         cat "$tmp/$1.err" >&2
         exit 1
