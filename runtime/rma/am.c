@@ -56,6 +56,14 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
     MPI_Datatype t = rd_op_type_at((int)(arg >> 8));
     if (!op || !t || len % t->size)
         return MPI_ERR_OP;
+    /* the atomic types: CPU atomics, no lock (fast.c) */
+    int cls = rma_atom_class(t);
+    if (rma_atom_at(cls, p)) {
+        if (rd_op_check(op, t) != MPI_SUCCESS)
+            return MPI_ERR_OP;
+        rma_atom_apply(cls, op->code, p, op == MPI_NO_OP ? NULL : data, old, len / t->size);
+        return MPI_SUCCESS;
+    }
     int err = MPI_SUCCESS;
     size_t k = len / t->size;
     if (t->size != (size_t)t->extent) {
@@ -100,6 +108,11 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
 int rma_cas_at(void *p, _Atomic uint32_t *lock, const void *data, size_t len, void *old)
 {
     size_t n = len / 2;
+    if ((n == 4 || n == 8) && (uintptr_t)p % n == 0) {
+        /* 4 and 8 bytes are atomic types only: cmpxchg, as fast.c */
+        rma_atom_cas(p, n, data, old);
+        return MPI_SUCCESS;
+    }
     rma_acc_lock(lock);
     memcpy(old, p, n);
     if (memcmp(old, data, n) == 0)
