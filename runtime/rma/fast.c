@@ -33,6 +33,11 @@
 #include "config.h"
 
 #include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+#include "runtime/base/params.h"
 
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/op.h"
@@ -217,6 +222,33 @@ static inline char *fast_target(const struct rma_peer *p, MPI_Aint disp, MPI_Ain
     return p->fast + tb;
 }
 
+/* non-temporal stores (RDMPI_RMA_NT_COPY): 16-byte streaming stores to
+ * an aligned destination, the ends by memcpy, then a store fence (flush's
+ * fence is a locked instruction, which need not order them) */
+static void nt_copy(char *d, const char *s, uint64_t n)
+{
+#if defined(__x86_64__)
+    size_t head = (16 - (uintptr_t)d % 16) % 16;
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    size_t body = n & ~(uint64_t)63;
+    for (size_t i = 0; i < body; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 48));
+        _mm_stream_si128((__m128i *)(void *)(d + i), a);
+        _mm_stream_si128((__m128i *)(void *)(d + i + 16), b);
+        _mm_stream_si128((__m128i *)(void *)(d + i + 32), c);
+        _mm_stream_si128((__m128i *)(void *)(d + i + 48), e);
+    }
+    memcpy(d + body, s + body, n - body);
+    _mm_sfence();
+#else
+    memcpy(d, s, n);
+#endif
+}
+
 /* 8 bytes (a latency test's, a counter's) without a call */
 static inline void copy(void *d, const void *s, uint64_t n)
 {
@@ -224,6 +256,8 @@ static inline void copy(void *d, const void *s, uint64_t n)
         uint64_t x;
         memcpy(&x, s, 8);
         memcpy(d, &x, 8);
+    } else if (rd_param.rma_nt_copy && n >= (uint64_t)rd_param.rma_nt_copy) {
+        nt_copy(d, s, n);
     } else {
         memcpy(d, s, n);
     }

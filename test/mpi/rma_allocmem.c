@@ -15,7 +15,16 @@
  *   - a window over Alloc_mem memory: Put, Get, Fetch_and_op (int64, 300
  *     per rank on one counter), Accumulate of doubles (the lock word),
  *     Compare_and_swap, exclusive-lock increments: exact values; the same
- *     over a 2 MiB block (a chunk of its own). */
+ *     over a 2 MiB block (a chunk of its own);
+ *   - element-wise atomicity where CPU atomics (integers of 4 and 8
+ *     bytes, aligned) meet every other way of applying an accumulate, on a
+ *     window over Alloc_mem memory and one from Win_allocate: every rank
+ *     at once adds to 16 int64 counters by Fetch_and_op, Accumulate of 16
+ *     elements and Get_accumulate of 4, takes the MAX of an int32 (a
+ *     cmpxchg loop), and adds to an int64 at an odd address (the lock
+ *     word): exact totals;
+ *   - Put and Get of 100003 bytes between odd addresses on both sides
+ *     (with RDMPI_RMA_NT_COPY, the non-temporal copy's ends): every byte. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -114,6 +123,100 @@ static void window_checks(int64_t *m, MPI_Aint n, const char *what)
     mt_is_int(rc, MPI_SUCCESS, "%s: Win_free", what);
 }
 
+/* mixed accumulates on m (at least 64 bytes + 8 int64 slots, zero) */
+static void mixed_atomics(MPI_Win win, int64_t *m, const char *what)
+{
+    enum { ROUNDS = 200 };
+    int64_t ones[16], got[16], old = 0, one = 1;
+    for (int i = 0; i < 16; i++)
+        ones[i] = 1;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    for (int i = 0; i < ROUNDS; i++) {
+        MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 0, i % 16, MPI_SUM, win);
+        MPI_Accumulate(ones, 16, MPI_INT64_T, 0, 0, 16, MPI_INT64_T, MPI_SUM, win);
+        MPI_Get_accumulate(ones, 4, MPI_INT64_T, got, 4, MPI_INT64_T, 0, 4, 4, MPI_INT64_T, MPI_SUM, win);
+        int32_t v = rank * 1000 + i;
+        MPI_Accumulate(&v, 1, MPI_INT32_T, 0, 32, 1, MPI_INT32_T, MPI_MAX, win); /* bytes 256.. */
+        MPI_Win_flush(0, win);
+    }
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+        int good = 1;
+        for (int c = 0; c < 16; c++) {
+            int64_t fops = (int64_t)size * (ROUNDS / 16 + (c < ROUNDS % 16));
+            good &= m[c] == fops + (int64_t)size * ROUNDS * (1 + (c >= 4 && c < 8));
+        }
+        int32_t mx;
+        memcpy(&mx, (char *)m + 256, 4);
+        mt_ok(good, "%s: Fetch_and_op, Accumulate of 16 and Get_accumulate of 4 int64 at once: exact sums", what);
+        mt_is_int(mx, (size - 1) * 1000 + ROUNDS - 1, "%s: MAX of int32 from every rank at once", what);
+        MPI_Win_unlock(0, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* an int64 at an odd byte address: Fetch_and_op and Accumulate under the
+ * lock word (disp_unit 1) */
+static void unaligned_atomics(MPI_Win win, char *m, const char *what)
+{
+    int64_t one = 1, old, two = 2;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    for (int i = 0; i < 200; i++) {
+        MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 0, 301, MPI_SUM, win);
+        MPI_Accumulate(&two, 1, MPI_INT64_T, 0, 301, 1, MPI_INT64_T, MPI_SUM, win);
+        MPI_Win_flush(0, win);
+    }
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        int64_t v;
+        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+        memcpy(&v, m + 301, 8);
+        MPI_Win_unlock(0, win);
+        mt_is_int(v, 600 * size, "%s: Fetch_and_op and Accumulate on an unaligned int64: exact total", what);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* 100003 bytes from byte 3 of a buffer to byte 5 of the right
+ * neighbour's window over m (2 MiB), and back from byte 7 */
+static void odd_copies(unsigned char *m)
+{
+    enum { N = 100003 };
+    unsigned char *src = malloc(N + 16), *back = malloc(N + 16);
+    for (int i = 0; i < N + 16; i++)
+        src[i] = (unsigned char)(i * 7 + rank), back[i] = 0;
+    memset(m, 0, 2 << 20);
+    MPI_Win win;
+    MPI_Win_create(m, 2 << 20, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    MPI_Win_lock_all(0, win);
+    MPI_Put(src + 3, N, MPI_BYTE, right, 5, N, MPI_BYTE, win);
+    MPI_Win_flush_all(win);
+    MPI_Win_unlock_all(win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int good = m[4] == 0 && m[5 + N] == 0;
+    for (int i = 0; i < N; i++)
+        good &= m[5 + i] == (unsigned char)((i + 3) * 7 + left);
+    mt_ok(good, "Put of 100003 bytes between odd addresses: every byte, neighbours untouched");
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win);
+    MPI_Get(back + 7, N - 2, MPI_BYTE, right, 7, N - 2, MPI_BYTE, win);
+    MPI_Win_flush(right, win);
+    MPI_Win_unlock_all(win);
+    good = back[6] == 0 && back[7 + N - 2] == 0;
+    for (int i = 0; i < N - 2; i++)
+        good &= back[7 + i] == (unsigned char)((i + 5) * 7 + rank);
+    mt_ok(good, "Get of 100001 bytes between odd addresses: every byte, neighbours untouched");
+    MPI_Win_free(&win);
+    free(src);
+    free(back);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -141,11 +244,36 @@ int main(int argc, char **argv)
     free(um);
     mt_is_int(MPI_Free_mem(m), MPI_SUCCESS, "Free_mem of the window's memory");
 
+    /* mixed and unaligned accumulates: over Alloc_mem memory, and over
+     * Win_allocate's segment */
+    {
+        char *am = NULL, *wm = NULL;
+        MPI_Win aw, ww, bw;
+        MPI_Alloc_mem(4096, MPI_INFO_NULL, &am);
+        memset(am, 0, 4096);
+        MPI_Win_create(am, 4096, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &aw);
+        mixed_atomics(aw, (int64_t *)(void *)am, "Alloc_mem window");
+        MPI_Win_free(&aw);
+        MPI_Win_create(am, 4096, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &bw);
+        unaligned_atomics(bw, am, "Alloc_mem window");
+        MPI_Win_free(&bw);
+        MPI_Free_mem(am);
+        MPI_Win_allocate(4096, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &wm, &ww);
+        memset(wm, 0, 4096);
+        mixed_atomics(ww, (int64_t *)(void *)wm, "Win_allocate window");
+        MPI_Win_free(&ww);
+        MPI_Win_allocate(4096, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wm, &ww);
+        memset(wm, 0, 4096);
+        unaligned_atomics(ww, wm, "Win_allocate window");
+        MPI_Win_free(&ww);
+    }
+
     /* a 2 MiB block: a chunk of its own */
     int64_t *big = NULL;
     mt_is_int(MPI_Alloc_mem(2 << 20, MPI_INFO_NULL, &big), MPI_SUCCESS, "Alloc_mem 2 MiB");
     memset(big, 0, 2 << 20);
     window_checks(big, (2 << 20) / 8, "2 MiB block");
+    odd_copies((unsigned char *)big);
     mt_is_int(MPI_Free_mem(big), MPI_SUCCESS, "Free_mem 2 MiB");
 
     /* sizes, alignment, every byte writable, no overlap */

@@ -11,6 +11,9 @@ for np in 1 2 3 4; do
     p2p_check "" "$np" "$prog"
 done
 p2p_check "RDMPI_RMA_PATH=am" 3 "$prog"
+# the non-temporal copy of the node path (off by default)
+p2p_check "RDMPI_RMA_NT_COPY=1k" 2 "$prog"
+p2p_check "RDMPI_RMA_NT_COPY=1k" 2 "$RD_BUILDDIR/test/mpi/rma_core"
 out=$(RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
 like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 1)')" '0:self 1:cma$' \
     "Win_create over malloc'd memory: a node peer by single copies"
