@@ -311,6 +311,9 @@ void rma_am_handler(int wsrc, unsigned id, const void *hdr, size_t hlen, const v
     case RMA_KICK:
         grant_waiters(rw);
         break;
+    case RMA_SPLIT:
+        rma_split_serve(rw, &h);
+        break;
     default:
         rd_job_abort(MPI_ERR_INTERN, "one-sided communication: an unknown message");
     }

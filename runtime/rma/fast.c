@@ -32,12 +32,17 @@
  * instead of a vectorised loop under one lock. */
 #include "config.h"
 
+#include <sched.h>
 #include <string.h>
+#include <sys/uio.h>
 #if defined(__x86_64__)
 #include <emmintrin.h>
 #endif
 
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
 #include "runtime/base/params.h"
+#include "runtime/base/state.h"
 
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/op.h"
@@ -284,6 +289,58 @@ int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, i
     return MPI_SUCCESS;
 }
 
+/* The split Get (RDMPI_RMA_SPLIT_GET): two cores copy, as the p2p
+ * engine's split protocol. The origin offers the tail [a, n) on its claim
+ * word and by an active message, copies the head, then takes the tail
+ * back if the target has not claimed it (a busy target costs nothing but
+ * the message) or waits for the target's copy (Cross Memory Attach into
+ * the origin's buffer; if the kernel refuses, the origin copies it). One
+ * offer at a time per window; the sequence number makes a late message
+ * for an offer taken back harmless. Needs the big lock off (the message is
+ * posted here), the target to map this rank's control line (NODE both
+ * ways), and a core per rank (not when oversubscribed). */
+static void split_get(struct rd_rma_win *rw, struct rma_peer *p, char *dst, const char *src, uint64_t n,
+                      uint64_t toff)
+{
+    uint64_t a = (n * 5 / 8) & ~(uint64_t)63, seq = ++rw->split_seq;
+    _Atomic uint64_t *cw = rma_claimw(rw->my_acc);
+    uint64_t offered = seq << 2 | RMA_CLAIM_OFFERED;
+    atomic_store_explicit(cw, offered, memory_order_release);
+    struct rma_hdr h = {.win = p->id, .back = rw->id, .from = rw->rank, .arg = (uint32_t)(n - a),
+                        .addr = toff + a, .token = (uint64_t)(uintptr_t)(dst + a), .ooff = seq};
+    rma_post(p->world, RMA_SPLIT, &h, NULL, 0);
+    memcpy(dst, src, a);
+    if (atomic_compare_exchange_strong(cw, &offered, seq << 2 | RMA_CLAIM_NONE)) {
+        memcpy(dst + a, src + a, n - a); /* not started: all mine */
+        return;
+    }
+    uint64_t v;
+    for (long spins = 0; (v = atomic_load_explicit(cw, memory_order_acquire)) == (seq << 2 | RMA_CLAIM_TAKEN);)
+        if (++spins % 4096 == 0)
+            sched_yield(); /* (the target was descheduled in its copy) */
+        else
+            __builtin_ia32_pause();
+    if (v != (seq << 2 | RMA_CLAIM_DONE))
+        memcpy(dst + a, src + a, n - a); /* the target could not */
+}
+
+void rma_split_serve(struct rd_rma_win *rw, const struct rma_hdr *h)
+{
+    struct rma_peer *o = &rw->peers[h->from];
+    if (!o->acc || o->path != RMA_PATH_NODE)
+        return; /* (the origin takes it back) */
+    _Atomic uint64_t *cw = rma_claimw(o->acc);
+    uint64_t offered = h->ooff << 2 | RMA_CLAIM_OFFERED;
+    if (!atomic_compare_exchange_strong(cw, &offered, h->ooff << 2 | RMA_CLAIM_TAKEN))
+        return; /* taken back already */
+    void *s = rma_target_ptr(rw, h->addr, h->arg);
+    struct iovec l = {s, h->arg}, r = {(void *)(uintptr_t)h->token, h->arg};
+    int ok = s && process_vm_writev(o->pid, &l, 1, &r, 1, 0) == (ssize_t)h->arg;
+    atomic_store_explicit(cw, h->ooff << 2 | (ok ? RMA_CLAIM_DONE : RMA_CLAIM_NONE), memory_order_release);
+    rd_debug("rma", "split Get %llu: %u bytes copied for rank %d%s", (unsigned long long)h->ooff, h->arg, h->from,
+             ok ? "" : " (refused: the origin copies them)");
+}
+
 int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
                     MPI_Datatype tdt)
 {
@@ -296,7 +353,12 @@ int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, 
     const char *s = p ? fast_target(p, tdisp, tdt->true_lb, n) : NULL;
     if (!s)
         return RD_RMA_SLOW;
-    copy((char *)obuf + odt->true_lb, s, n);
+    struct rd_rma_win *rw = rma_of(w);
+    if (rd_param.rma_split_get && n >= (uint64_t)rd_param.rma_split_get && n < ((uint64_t)1 << 32) &&
+        p->path == RMA_PATH_NODE && rw->my_acc && !rd_threaded && !rd_job.oversubscribed)
+        split_get(rw, p, (char *)obuf + odt->true_lb, s, n, (uint64_t)(s - p->fast));
+    else
+        copy((char *)obuf + odt->true_lb, s, n);
     return MPI_SUCCESS;
 }
 

@@ -31,7 +31,9 @@ enum rma_am {
     RMA_UNLOCKED,
     RMA_POST,                  /* PSCW: the target exposes its window to the receiver */
     RMA_COMPLETE,              /* PSCW: the origin's accesses to the receiver are done */
-    RMA_KICK                   /* a node origin released the lock word: grant the waiters */
+    RMA_KICK,                  /* a node origin released the lock word: grant the waiters */
+    RMA_SPLIT                  /* a node Get's tail offered to the target (fast.c): arg bytes at
+                                * addr to the origin's address token, if claim ooff still offers it */
 };
 
 struct rma_hdr {
@@ -117,6 +119,7 @@ struct rd_rma_win {
     MPI_Info info;      /* the keys the user gave (a copy) */
     _Atomic unsigned idle_flushes; /* fast flushes since the last progress call (fast.c) */
     void *ctl_blk;      /* create over MPI_Alloc_mem memory: its control words (a pool block) */
+    uint64_t split_seq; /* the last split Get this rank offered (fast.c) */
 };
 
 /* win.c */
@@ -217,6 +220,15 @@ void rma_atom_apply(int cls, int code, void *p, const void *in, void *old, size_
 /* compare-and-swap of one element of n bytes (4 or 8) at p, aligned:
  * data is compare then new; old gets the previous value */
 void rma_atom_cas(void *p, size_t n, const void *data, void *old);
+/* The split Get's claim word (fast.c): in the origin's control line
+ * (byte 32), seq << 2 | state */
+enum { RMA_CLAIM_NONE, RMA_CLAIM_OFFERED, RMA_CLAIM_TAKEN, RMA_CLAIM_DONE };
+static inline _Atomic uint64_t *rma_claimw(_Atomic uint32_t *acc)
+{
+    return (_Atomic uint64_t *)(void *)((char *)acc + 32);
+}
+/* the target's side: copy its part into the origin's memory if still offered */
+void rma_split_serve(struct rd_rma_win *rw, const struct rma_hdr *h);
 /* A full memory fence (flush, unlock on the direct paths). */
 static inline void rma_fence(void)
 {

@@ -24,7 +24,9 @@
  *     cmpxchg loop), and adds to an int64 at an odd address (the lock
  *     word): exact totals;
  *   - Put and Get of 100003 bytes between odd addresses on both sides
- *     (with RDMPI_RMA_NT_COPY, the non-temporal copy's ends): every byte. */
+ *     (with RDMPI_RMA_NT_COPY, the non-temporal copy's ends): every byte;
+ *   - 40 Gets of 256 KiB + 8 from rank 1 while it waits in MPI_Recv (with
+ *     RDMPI_RMA_SPLIT_GET, where it copies their tails): every byte. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -217,6 +219,42 @@ static void odd_copies(unsigned char *m)
     free(back);
 }
 
+/* rank 0 Gets from rank 1's window (2 MiB, Win_allocate) while rank 1 waits in
+ * MPI_Recv: a target that polls */
+static void polled_gets(void)
+{
+    enum { N = (256 << 10) + 8, K = 40 };
+    if (size < 2)
+        return;
+    unsigned char *m;
+    MPI_Win win;
+    MPI_Win_allocate(2 << 20, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &m, &win);
+    for (int i = 0; i < (2 << 20); i++)
+        m[i] = (unsigned char)(i * 13 + rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        unsigned char *b = malloc(N);
+        int good = 1;
+        MPI_Win_lock_all(0, win);
+        for (int k = 0; k < K; k++) {
+            size_t off = (size_t)k * 40000;
+            memset(b, 0, N);
+            MPI_Get(b, N, MPI_BYTE, 1, (MPI_Aint)off, N, MPI_BYTE, win);
+            MPI_Win_flush(1, win);
+            for (int i = 0; i < N; i++)
+                good &= b[i] == (unsigned char)((off + (size_t)i) * 13 + 1);
+        }
+        MPI_Win_unlock_all(win);
+        MPI_Send(&good, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+        mt_ok(good, "40 Gets of 256 KiB + 8 from a rank waiting in MPI_Recv: every byte");
+        free(b);
+    } else if (rank == 1) {
+        int good;
+        MPI_Recv(&good, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Win_free(&win);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -274,6 +312,7 @@ int main(int argc, char **argv)
     memset(big, 0, 2 << 20);
     window_checks(big, (2 << 20) / 8, "2 MiB block");
     odd_copies((unsigned char *)big);
+    polled_gets();
     mt_is_int(MPI_Free_mem(big), MPI_SUCCESS, "Free_mem 2 MiB");
 
     /* sizes, alignment, every byte writable, no overlap */

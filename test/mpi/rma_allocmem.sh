@@ -11,7 +11,9 @@ for np in 1 2 3 4; do
     p2p_check "" "$np" "$prog"
 done
 p2p_check "RDMPI_RMA_PATH=am" 3 "$prog"
-# the non-temporal copy of the node path (off by default)
+# the split Get and the non-temporal copy of the node path (off by default)
+p2p_check "RDMPI_RMA_SPLIT_GET=1k" 2 "$prog"
+p2p_check "RDMPI_RMA_SPLIT_GET=1k" 4 "$RD_BUILDDIR/test/mpi/rma_core"
 p2p_check "RDMPI_RMA_NT_COPY=1k" 2 "$prog"
 p2p_check "RDMPI_RMA_NT_COPY=1k" 2 "$RD_BUILDDIR/test/mpi/rma_core"
 out=$(RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
