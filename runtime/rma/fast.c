@@ -362,22 +362,20 @@ int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, 
     return MPI_SUCCESS;
 }
 
-/* a predefined op that applies to elements of type e */
-static inline int fast_op(MPI_Op op, MPI_Datatype e)
-{
-    return rd_op_valid(op) && op->predefined && op->code < RD_OP_USER && rd_op_check(op, e) == MPI_SUCCESS;
-}
-
 int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
                     MPI_Datatype rdt, int t, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op op)
 {
     /* one predefined element type with no padding, on every side */
-    if (!fast_type(tcount, tdt) || !tdt->optype || !fast_op(op, tdt->optype))
+    if (!fast_type(tcount, tdt) || !tdt->optype || !tdt->optype->predefined || !rd_op_valid(op) ||
+        !op->predefined || op->code >= RD_OP_USER)
         return RD_RMA_SLOW;
     MPI_Datatype e = tdt->optype;
+    int ti = type_index(e);
+    if (ti < 0 || !(class_ops[ti] >> op->code & 1))
+        return RD_RMA_SLOW; /* (the op is not defined on the type) */
     uint64_t n = (uint64_t)tcount * tdt->size;
     int noop = op->code == RD_OP_NO_OP;
-    if ((noop && !rbuf) || e->size != (size_t)e->extent || rd_op_type_index(e) < 0)
+    if ((noop && !rbuf) || e->size != (size_t)e->extent)
         return RD_RMA_SLOW;
     if (!noop && (!fast_type(ocount, odt) || odt->optype != e || (uint64_t)ocount * odt->size != n))
         return RD_RMA_SLOW;
@@ -389,7 +387,7 @@ int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, v
         return RD_RMA_SLOW;
     const char *in = noop ? NULL : (const char *)obuf + odt->true_lb;
     char *old = rbuf ? (char *)rbuf + rdt->true_lb : NULL;
-    int cls = rma_atom_class(e);
+    int cls = classes[ti];
     if (rma_atom_at(cls, d)) {
         rma_atom_apply(cls, op->code, d, in, old, n / e->size);
         return MPI_SUCCESS;
@@ -404,7 +402,7 @@ int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, v
         rma_acc_unlock(p->acc);
         return MPI_SUCCESS;
     }
-    uint32_t arg = (uint32_t)op->code | (uint32_t)rd_op_type_index(e) << 8;
+    uint32_t arg = (uint32_t)op->code | (uint32_t)ti << 8;
     return rma_acc_at(d, p->acc, arg, in, n, old) == MPI_SUCCESS ? MPI_SUCCESS : RD_RMA_SLOW;
 }
 
