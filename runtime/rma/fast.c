@@ -420,6 +420,14 @@ int rd_rma_fop_fast(MPI_Win w, const void *obuf, void *rbuf, MPI_Datatype dt, in
     char *d = p ? fast_target(p, tdisp, 0, dt->size) : NULL;
     if (!d || !rma_atom_at(cls, d))
         return RD_RMA_SLOW;
+    if (op->code == RD_OP_SUM && dt->size == 8) {
+        /* a counter: lock xadd, inline */
+        uint64_t v, old;
+        memcpy(&v, obuf, 8);
+        old = __atomic_fetch_add((uint64_t *)(void *)d, v, __ATOMIC_SEQ_CST);
+        memcpy(rbuf, &old, 8);
+        return MPI_SUCCESS;
+    }
     rma_atom_apply(cls, op->code, d, op->code == RD_OP_NO_OP ? NULL : obuf, rbuf, 1);
     return MPI_SUCCESS;
 }
