@@ -244,6 +244,8 @@ int PMPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
     RD_API_READY("MPI_Win_lock");
     RD_TRY(rd_check_win("MPI_Win_lock", win));
+    if (rd_rma_lock_fast(win, type, rank, assert) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     RMA_CALL("MPI_Win_lock", win, rd_rma_lock(win, type, rank, assert, why));
 }
 
@@ -252,6 +254,8 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     RD_API_READY("MPI_Win_unlock");
     RD_TRY(rd_check_win("MPI_Win_unlock", win));
+    if (rd_rma_unlock_fast(win, rank) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     RMA_CALL("MPI_Win_unlock", win, rd_rma_unlock(win, rank, why));
 }
 

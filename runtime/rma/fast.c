@@ -457,6 +457,65 @@ int rd_rma_cas_fast(MPI_Win w, const void *obuf, const void *cbuf, void *rbuf, M
     return MPI_SUCCESS;
 }
 
+/* one fast flush or unlock in RMA_FLUSH_POLL goes the general way */
+static inline int idle_poll(struct rd_rma_win *rw)
+{
+    unsigned n = atomic_load_explicit(&rw->idle_flushes, memory_order_relaxed) + 1;
+    if (n >= RMA_FLUSH_POLL) {
+        atomic_store_explicit(&rw->idle_flushes, 0, memory_order_relaxed);
+        return 1;
+    }
+    atomic_store_explicit(&rw->idle_flushes, n, memory_order_relaxed);
+    return 0;
+}
+
+int rd_rma_lock_fast(MPI_Win w, int type, int t, int assert)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (rd_threaded || !rw || assert != 0 || (type != MPI_LOCK_SHARED && type != MPI_LOCK_EXCLUSIVE) ||
+        (unsigned)t >= (unsigned)rw->size)
+        return RD_RMA_SLOW;
+    struct rma_peer *p = &rw->peers[t];
+    if (p->lock || rw->lock_all || rw->start || !p->acc || p->path == RMA_PATH_AM)
+        return RD_RMA_SLOW;
+    /* (a failed try leaves the word as it was: the general call waits) */
+    if (!rma_lockw_try(rma_lockw(p->acc), type))
+        return RD_RMA_SLOW;
+    /* as sync.c's take and rd_rma_lock */
+    p->direct = 1;
+    p->want = type;
+    p->granted = 1;
+    rw->fence = 0;
+    p->lock = type;
+    rw->nlocks++;
+    return MPI_SUCCESS;
+}
+
+int rd_rma_unlock_fast(MPI_Win w, int t)
+{
+    struct rd_rma_win *rw = rma_of(w);
+    if (rd_threaded || !rw || rw->err != MPI_SUCCESS || (unsigned)t >= (unsigned)rw->size)
+        return RD_RMA_SLOW;
+    struct rma_peer *p = &rw->peers[t];
+    if (!p->lock || (p->lock > 0 && !p->direct) || p->pending || idle_poll(rw))
+        return RD_RMA_SLOW;
+    /* as sync.c's release: the word given back (a locked instruction: a
+     * full fence for the epoch's stores), the target's handler kicked if
+     * active-message origins wait */
+    if (p->lock > 0) {
+        rma_lockw_release(rma_lockw(p->acc), p->lock);
+        p->direct = 0;
+        p->unlocked = 1;
+        if (atomic_load(rma_waitw(p->acc)))
+            rma_post(p->world, RMA_KICK, &(struct rma_hdr){.win = p->id, .back = rw->id, .from = rw->rank}, NULL, 0);
+    } else {
+        rma_fence();
+    }
+    p->lock = 0;
+    rw->nlocks--;
+    return MPI_SUCCESS;
+}
+
 int rd_rma_flush_fast(MPI_Win w, int t)
 {
     struct rd_rma_win *rw = rma_of(w);
@@ -475,12 +534,8 @@ int rd_rma_flush_fast(MPI_Win w, int t)
         if (!(rw->lock_all || p->lock) || __atomic_load_n(&p->pending, __ATOMIC_RELAXED))
             return RD_RMA_SLOW;
     }
-    unsigned n = atomic_load_explicit(&rw->idle_flushes, memory_order_relaxed) + 1;
-    if (n >= RMA_FLUSH_POLL) {
-        atomic_store_explicit(&rw->idle_flushes, 0, memory_order_relaxed);
+    if (idle_poll(rw))
         return RD_RMA_SLOW;
-    }
-    atomic_store_explicit(&rw->idle_flushes, n, memory_order_relaxed);
     /* nothing in flight to it: the operations are done at the target once
      * this rank's stores are ordered before what it does next */
     rma_fence();

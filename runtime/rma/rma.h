@@ -95,6 +95,12 @@ int rd_rma_cas_fast(MPI_Win w, const void *obuf, const void *cbuf, void *rbuf, M
  * is pending: a memory fence (and, one call in RMA_FLUSH_POLL, the
  * general call, for its progress) */
 int rd_rma_flush_fast(MPI_Win w, int t);
+/* lock and unlock of a target whose lock word is mapped here (NODE, SELF
+ * with a segment), single-threaded, at the first try: the word's atomic
+ * and the epoch's bookkeeping (unlock: nothing pending; one call in
+ * RMA_FLUSH_POLL runs the general unlock, for its progress call) */
+int rd_rma_lock_fast(MPI_Win w, int type, int t, int assert);
+int rd_rma_unlock_fast(MPI_Win w, int t);
 
 /* MPI_Alloc_mem / MPI_Free_mem: node memory (mem.c). free_mem refuses
  * (MPI_ERR_BASE) what alloc_mem did not give; NULL is fine. */
