@@ -84,7 +84,7 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
     }
     /* a message's data may sit at any address in the transport's buffer
      * (UCX): the kernels load whole elements, so copy it to aligned memory */
-    void *aligned = NULL;
+    void *aligned = NULL, *at = NULL;
     size_t al = t->align ? t->align : 1;
     if (op != MPI_NO_OP && op != MPI_REPLACE && (uintptr_t)data % al) {
         if (!(aligned = malloc(len)))
@@ -92,15 +92,27 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
         memcpy(aligned, data, len);
         data = aligned;
     }
+    /* the same for target elements at an address their type does not
+     * allow (a window with disp_unit 1): applied in an aligned copy */
+    if (op != MPI_NO_OP && op != MPI_REPLACE && (uintptr_t)p % al && !(at = malloc(len))) {
+        free(aligned);
+        return MPI_ERR_NO_MEM;
+    }
     rma_acc_lock(lock);
     if (old)
         memcpy(old, p, len);
-    if (op == MPI_REPLACE)
+    if (op == MPI_REPLACE) {
         memcpy(p, data, len);
-    else if (op != MPI_NO_OP)
+    } else if (at) {
+        memcpy(at, p, len);
+        err = rd_op_apply(op, data, at, (int)k, t);
+        memcpy(p, at, len);
+    } else if (op != MPI_NO_OP) {
         err = rd_op_apply(op, data, p, (int)k, t);
+    }
     rma_acc_unlock(lock);
     free(aligned);
+    free(at);
     return err;
 }
 
