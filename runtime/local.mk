@@ -54,6 +54,8 @@ librdmpi_la_SOURCES = \
 # one-sided communication (runtime/rma/) and its entry points
 librdmpi_la_SOURCES += runtime/rma/rma.h runtime/rma/rma_int.h runtime/rma/win.c runtime/rma/am.c \
 	runtime/rma/ops.c runtime/rma/sync.c runtime/rma/progress.c runtime/api/rma.c
+# the node fast path and CPU atomics of one-sided communication
+librdmpi_la_SOURCES += runtime/rma/fast.c runtime/rma/mem.c
 # intercommunicators
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)

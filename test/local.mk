@@ -39,6 +39,8 @@ RD_MPI_TESTS += test/mpi/rma_ops
 RD_MPI_TESTS += test/mpi/rma_atomic
 RD_MPI_TESTS += test/mpi/rma_sync
 RD_MPI_TESTS += test/mpi/rma_errors
+# MPI_Alloc_mem in node memory, windows over it on the node path
+RD_MPI_TESTS += test/mpi/rma_allocmem
 
 # What MPI_Init leaves untouched: signal handlers, the network libraries.
 RD_MPI_TESTS += test/mpi/untouched

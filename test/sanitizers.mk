@@ -40,6 +40,7 @@ rd_san_tests = \
 	test/mpi/coll_mismatch.sh test/mpi/p2p_large.sh test/mpi/coll.sh \
 	test/mpi/rma_core.sh test/mpi/rma_ops.sh test/mpi/rma_sync.sh \
 	test/mpi/rma_atomic.sh test/mpi/rma_errors.sh test/mpi/rma_win.sh \
+	test/mpi/rma_allocmem.sh \
 	test/launcher/rrun_report.sh test/mpi/p2p_stress.sh test/mpi/p2p_order.sh \
 	test/mpi/p2p_persist.sh test/mpi/p2p_sync.sh test/launcher/rrun_hosts.sh \
 	test/mpi/intercomm.sh test/launcher/rrun_options.sh test/mpi/idup_many.sh \
@@ -74,7 +75,7 @@ rd_san_progs = \
 	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
 	test/mpi/untouched test/mpi/hang \
 	test/mpi/rma_core test/mpi/rma_core_progress test/mpi/rma_ops test/mpi/rma_sync \
-	test/mpi/rma_atomic test/mpi/rma_errors test/mpi/rma_win \
+	test/mpi/rma_atomic test/mpi/rma_errors test/mpi/rma_win test/mpi/rma_allocmem \
 	test/progs/rrun_hello test/progs/rrun_fail test/progs/rrun_probe \
 	test/progs/rrun_mpi_abort test/progs/rrun_intruder test/progs/rrun_busy
 # fewer rank counts and kills than make check

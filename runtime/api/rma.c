@@ -40,7 +40,9 @@ static int check_dt(const char *call, MPI_Win win, int count, MPI_Datatype dt, c
         return MPI_SUCCESS;                                                            \
     } while (0)
 
-static int op(const char *call, MPI_Win win, struct rd_rma_call *o, MPI_Request *reqp)
+/* (not inlined: the entry points' fast paths stay small, without this
+ * frame's buffers) */
+static __attribute__((noinline)) int op(const char *call, MPI_Win win, struct rd_rma_call *o, MPI_Request *reqp)
 {
     RD_API_READY(call);
     if (reqp)
@@ -92,6 +94,11 @@ static int op(const char *call, MPI_Win win, struct rd_rma_call *o, MPI_Request 
 int PMPI_Put(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
              MPI_Datatype tdt, MPI_Win win)
 {
+    /* the node fast path first (runtime/rma/fast.c): it does the common
+     * case or leaves everything to the general call, checks included */
+    if (rd_ready() && rd_win_valid(win) &&
+        rd_rma_put_fast(win, obuf, ocount, odt, target, tdisp, tcount, tdt) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
                           .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
     return op("MPI_Put", win, &o, NULL);
@@ -101,6 +108,9 @@ int PMPI_Put(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Ain
 int PMPI_Get(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
              MPI_Datatype tdt, MPI_Win win)
 {
+    if (rd_ready() && rd_win_valid(win) &&
+        rd_rma_get_fast(win, obuf, ocount, odt, target, tdisp, tcount, tdt) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt, .target = target,
                           .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
     return op("MPI_Get", win, &o, NULL);
@@ -110,6 +120,10 @@ int PMPI_Get(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdis
 int PMPI_Accumulate(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
                     MPI_Datatype tdt, MPI_Op mop, MPI_Win win)
 {
+    if (rd_ready() && rd_win_valid(win) &&
+        rd_rma_acc_fast(win, obuf, ocount, odt, NULL, 0, MPI_DATATYPE_NULL, target, tdisp, tcount, tdt, mop) ==
+            MPI_SUCCESS)
+        return MPI_SUCCESS;
     struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
                           .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};
     return op("MPI_Accumulate", win, &o, NULL);
@@ -120,6 +134,9 @@ int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *rb
                         MPI_Datatype rdt, int target, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op mop,
                         MPI_Win win)
 {
+    if (rd_ready() && rd_win_valid(win) &&
+        rd_rma_acc_fast(win, obuf, ocount, odt, rbuf, rcount, rdt, target, tdisp, tcount, tdt, mop) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,
                           .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp, .tcount = tcount,
                           .tdt = tdt, .op = mop};
@@ -130,6 +147,8 @@ int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *rb
 int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt, int target, MPI_Aint tdisp, MPI_Op mop,
                       MPI_Win win)
 {
+    if (rd_ready() && rd_win_valid(win) && rd_rma_fop_fast(win, obuf, rbuf, dt, target, tdisp, mop) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = 1, .odt = dt, .rbuf = rbuf,
                           .rcount = 1, .rdt = dt, .target = target, .tdisp = tdisp, .tcount = 1, .tdt = dt,
                           .op = mop};
@@ -140,6 +159,9 @@ int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt, int target,
 int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype dt, int target,
                           MPI_Aint tdisp, MPI_Win win)
 {
+    if (rd_ready() && rd_win_valid(win) &&
+        rd_rma_cas_fast(win, obuf, cbuf, rbuf, dt, target, tdisp) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     struct rd_rma_call o = {.kind = RD_RMA_CAS, .obuf = obuf, .ocount = 1, .odt = dt, .cbuf = cbuf, .rbuf = rbuf,
                           .rcount = 1, .rdt = dt, .target = target, .tdisp = tdisp, .tcount = 1, .tdt = dt};
     return op("MPI_Compare_and_swap", win, &o, NULL);
@@ -222,6 +244,8 @@ int PMPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
     RD_API_READY("MPI_Win_lock");
     RD_TRY(rd_check_win("MPI_Win_lock", win));
+    if (rd_rma_lock_fast(win, type, rank, assert) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     RMA_CALL("MPI_Win_lock", win, rd_rma_lock(win, type, rank, assert, why));
 }
 
@@ -230,6 +254,8 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     RD_API_READY("MPI_Win_unlock");
     RD_TRY(rd_check_win("MPI_Win_unlock", win));
+    if (rd_rma_unlock_fast(win, rank) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     RMA_CALL("MPI_Win_unlock", win, rd_rma_unlock(win, rank, why));
 }
 
@@ -250,10 +276,13 @@ int PMPI_Win_unlock_all(MPI_Win win)
 }
 
 /* flush_local completes at the origin only; on the active-message path
- * that is the same wait (the answers are the only completion events) */
+ * that is the same wait (the answers are the only completion events).
+ * Nothing pending (every node target, the direct paths): a fence. */
 #define FLUSH(NAME, RANK)                                                              \
     RD_API_READY("MPI_" NAME);                                                         \
     RD_TRY(rd_check_win("MPI_" NAME, win));                                            \
+    if (rd_rma_flush_fast(win, (RANK)) == MPI_SUCCESS)                                 \
+        return MPI_SUCCESS;                                                            \
     RMA_CALL("MPI_" NAME, win, rd_rma_flush(win, (RANK), why))
 
 #pragma weak MPI_Win_flush = PMPI_Win_flush
@@ -404,10 +433,15 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Alloc_mem", "baseptr is NULL");
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_Alloc_mem", "invalid info");
+    /* node memory (runtime/rma/mem.c): windows over it are reached by
+     * the node's ranks with loads and stores */
     void *p = NULL;
-    if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem", "cannot allocate %lld bytes",
-                            (long long)size);
+    char why[RD_RMA_WHY] = "";
+    RD_LOCK();
+    int rc = rd_rma_alloc_mem(size, info, &p, why);
+    RD_UNLOCK();
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise(MPI_COMM_WORLD, rc, "MPI_Alloc_mem", "%s", why);
     *(void **)baseptr = p;
     return MPI_SUCCESS;
 }
@@ -416,6 +450,11 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 int PMPI_Free_mem(void *base)
 {
     RD_API_READY("MPI_Free_mem");
-    free(base);
+    char why[RD_RMA_WHY] = "";
+    RD_LOCK();
+    int rc = rd_rma_free_mem(base, why);
+    RD_UNLOCK();
+    if (rc != MPI_SUCCESS)
+        return rd_err_raise(MPI_COMM_WORLD, rc, "MPI_Free_mem", "%s", why);
     return MPI_SUCCESS;
 }

@@ -224,9 +224,19 @@ static rd_kernel kernel_for(MPI_Op op, MPI_Datatype dt)
 
 int rd_op_type_index(MPI_Datatype basic)
 {
+    /* a predefined type's opk caches the search (kernel_for): one-sided
+     * accumulates ask on every call */
+    int k = basic && basic->predefined ? atomic_load_explicit(&basic->opk, memory_order_relaxed) : 0;
+    if (k != 0)
+        return k > 0 ? k - 1 : -1;
     for (size_t i = 0; i < sizeof(rd_op_table) / sizeof(rd_op_table[0]); i++)
-        if (rd_op_table[i].dt == basic)
+        if (rd_op_table[i].dt == basic) {
+            if (basic->predefined)
+                atomic_store_explicit(&basic->opk, (int)i + 1, memory_order_relaxed);
             return (int)i;
+        }
+    if (basic && basic->predefined)
+        atomic_store_explicit(&basic->opk, -1, memory_order_relaxed);
     return -1;
 }
 

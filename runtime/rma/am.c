@@ -56,6 +56,14 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
     MPI_Datatype t = rd_op_type_at((int)(arg >> 8));
     if (!op || !t || len % t->size)
         return MPI_ERR_OP;
+    /* the atomic types: CPU atomics, no lock (fast.c) */
+    int cls = rma_atom_class(t);
+    if (rma_atom_at(cls, p)) {
+        if (rd_op_check(op, t) != MPI_SUCCESS)
+            return MPI_ERR_OP;
+        rma_atom_apply(cls, op->code, p, op == MPI_NO_OP ? NULL : data, old, len / t->size);
+        return MPI_SUCCESS;
+    }
     int err = MPI_SUCCESS;
     size_t k = len / t->size;
     if (t->size != (size_t)t->extent) {
@@ -76,7 +84,7 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
     }
     /* a message's data may sit at any address in the transport's buffer
      * (UCX): the kernels load whole elements, so copy it to aligned memory */
-    void *aligned = NULL;
+    void *aligned = NULL, *at = NULL;
     size_t al = t->align ? t->align : 1;
     if (op != MPI_NO_OP && op != MPI_REPLACE && (uintptr_t)data % al) {
         if (!(aligned = malloc(len)))
@@ -84,15 +92,27 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
         memcpy(aligned, data, len);
         data = aligned;
     }
+    /* the same for target elements at an address their type does not
+     * allow (a window with disp_unit 1): applied in an aligned copy */
+    if (op != MPI_NO_OP && op != MPI_REPLACE && (uintptr_t)p % al && !(at = malloc(len))) {
+        free(aligned);
+        return MPI_ERR_NO_MEM;
+    }
     rma_acc_lock(lock);
     if (old)
         memcpy(old, p, len);
-    if (op == MPI_REPLACE)
+    if (op == MPI_REPLACE) {
         memcpy(p, data, len);
-    else if (op != MPI_NO_OP)
+    } else if (at) {
+        memcpy(at, p, len);
+        err = rd_op_apply(op, data, at, (int)k, t);
+        memcpy(p, at, len);
+    } else if (op != MPI_NO_OP) {
         err = rd_op_apply(op, data, p, (int)k, t);
+    }
     rma_acc_unlock(lock);
     free(aligned);
+    free(at);
     return err;
 }
 
@@ -100,6 +120,11 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
 int rma_cas_at(void *p, _Atomic uint32_t *lock, const void *data, size_t len, void *old)
 {
     size_t n = len / 2;
+    if ((n == 4 || n == 8) && (uintptr_t)p % n == 0) {
+        /* 4 and 8 bytes are atomic types only: cmpxchg, as fast.c */
+        rma_atom_cas(p, n, data, old);
+        return MPI_SUCCESS;
+    }
     rma_acc_lock(lock);
     memcpy(old, p, n);
     if (memcmp(old, data, n) == 0)
@@ -297,6 +322,9 @@ void rma_am_handler(int wsrc, unsigned id, const void *hdr, size_t hlen, const v
         break;
     case RMA_KICK:
         grant_waiters(rw);
+        break;
+    case RMA_SPLIT:
+        rma_split_serve(rw, &h);
         break;
     default:
         rd_job_abort(MPI_ERR_INTERN, "one-sided communication: an unknown message");

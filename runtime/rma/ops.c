@@ -79,13 +79,18 @@ static int local_piece(struct walk *k, uint64_t addr, size_t n)
     }
     if (k->kind == RD_RMA_ACC)
         return p ? rma_acc_at(p, lock, k->arg, src, n, NULL) : err;
+    if (p && k->kind == RD_RMA_GET) {
+        /* straight into the origin's buffer: no copy in between */
+        rd_dt_unpack(k->rec->buf, k->rec->dt, k->off, p, n);
+        k->p->pending++;
+        rma_resp_arrived(rw, k->t, (uint64_t)(uintptr_t)k->rec, k->off, NULL, 0, n);
+        return MPI_SUCCESS;
+    }
     void *old = malloc(n ? n : 1);
     if (!old)
         return MPI_ERR_NO_MEM;
     if (p) {
-        if (k->kind == RD_RMA_GET)
-            memcpy(old, p, n);
-        else if (k->kind == RD_RMA_GACC)
+        if (k->kind == RD_RMA_GACC)
             err = rma_acc_at(p, lock, k->arg, src, n, old);
         else
             err = rma_cas_at(p, lock, src, 2 * n, old);
@@ -312,8 +317,10 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
         k.src = NULL;
     }
     size_t room = p->path == RMA_PATH_SELF || p->path == RMA_PATH_NODE ? (size_t)1 << 20 : rd_p2p_am_max(p->world);
-    if (p->path == RMA_PATH_CMA && (kind == RD_RMA_PUT || kind == RD_RMA_GET))
-        room = (size_t)1 << 30; /* (one copy per contiguous run; AM sizes only if CMA fails) */
+    if ((p->path == RMA_PATH_CMA || p->path == RMA_PATH_SELF || p->path == RMA_PATH_NODE) &&
+        (kind == RD_RMA_PUT || kind == RD_RMA_GET))
+        room = (size_t)1 << 30; /* (one copy per contiguous run; AM sizes only if CMA fails;
+                                 * SELF and NODE: one memcpy, straight between the buffers) */
     if (room <= sizeof(struct rma_hdr) + 64) {
         free(tmp);
         return fail(why, MPI_ERR_INTERN, "rank %d cannot be reached", t);

@@ -32,6 +32,11 @@ struct rd_rma_info {
     int32_t fd;        /* its node segment's descriptor (allocate), -1: none */
     int32_t node;      /* its node (rd_job_node_of), -1: unknown */
     uint64_t base;     /* its window's address (create: node peers copy by CMA) */
+    /* create over MPI_Alloc_mem memory (mem.c): fd is the pool chunk
+     * holding the window, at seg_off in its seg_len bytes; ctl_* the
+     * chunk of its accumulate and lock words (ctl_fd -1: none) */
+    uint64_t seg_off, seg_len, ctl_off, ctl_len;
+    int32_t ctl_fd, pad;
 };
 
 /* Creation, in three steps around the API's allgather of rd_rma_info:
@@ -66,6 +71,41 @@ struct rd_rma_call {
     MPI_Op op;
 };
 int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, char *why);
+
+/* The node fast path (fast.c): the common case done at once, without the
+ * big lock: contiguous types, an epoch open (fence, lock, lock_all), the
+ * target's memory reachable by loads and stores here (a node peer's
+ * mapped segment, or this rank's own window). Each returns MPI_SUCCESS
+ * when it did the operation, RD_RMA_SLOW when the general call must run
+ * instead (which checks everything again and raises what is wrong); the
+ * fast path changes nothing before it is sure to succeed. Callers have
+ * checked that the library is ready and the window valid. */
+#define RD_RMA_SLOW (-1)
+int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+                    MPI_Datatype tdt);
+int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+                    MPI_Datatype tdt);
+/* Accumulate (rbuf NULL) and Get_accumulate, one predefined element type */
+int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
+                    MPI_Datatype rdt, int t, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op op);
+int rd_rma_fop_fast(MPI_Win w, const void *obuf, void *rbuf, MPI_Datatype dt, int t, MPI_Aint tdisp, MPI_Op op);
+int rd_rma_cas_fast(MPI_Win w, const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype dt, int t,
+                    MPI_Aint tdisp);
+/* flush and flush_local to rank t (RD_RMA_ALL: every rank) when nothing
+ * is pending: a memory fence (and, one call in RMA_FLUSH_POLL, the
+ * general call, for its progress) */
+int rd_rma_flush_fast(MPI_Win w, int t);
+/* lock and unlock of a target whose lock word is mapped here (NODE, SELF
+ * with a segment), single-threaded, at the first try: the word's atomic
+ * and the epoch's bookkeeping (unlock: nothing pending; one call in
+ * RMA_FLUSH_POLL runs the general unlock, for its progress call) */
+int rd_rma_lock_fast(MPI_Win w, int type, int t, int assert);
+int rd_rma_unlock_fast(MPI_Win w, int t);
+
+/* MPI_Alloc_mem / MPI_Free_mem: node memory (mem.c). free_mem refuses
+ * (MPI_ERR_BASE) what alloc_mem did not give; NULL is fine. */
+int rd_rma_alloc_mem(MPI_Aint size, MPI_Info info, void **ptr, char *why);
+int rd_rma_free_mem(void *ptr, char *why);
 
 /* Whether a passive-target epoch (lock or lock_all) to rank t is open. */
 int rd_rma_passive(MPI_Win w, int t);

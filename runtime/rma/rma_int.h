@@ -31,7 +31,9 @@ enum rma_am {
     RMA_UNLOCKED,
     RMA_POST,                  /* PSCW: the target exposes its window to the receiver */
     RMA_COMPLETE,              /* PSCW: the origin's accesses to the receiver are done */
-    RMA_KICK                   /* a node origin released the lock word: grant the waiters */
+    RMA_KICK,                  /* a node origin released the lock word: grant the waiters */
+    RMA_SPLIT                  /* a node Get's tail offered to the target (fast.c): arg bytes at
+                                * addr to the origin's address token, if claim ooff still offers it */
 };
 
 struct rma_hdr {
@@ -68,6 +70,14 @@ struct rma_peer {
     void *map;         /* what to unmap (allocate: its segment) */
     uint64_t base;     /* CMA: its window's address in its process */
     size_t map_len;
+    /* the node fast path (fast.c): its window memory as loads and stores
+     * reach it here (NODE: the mapping; SELF: this rank's own memory),
+     * NULL where operations go another way */
+    char *fast;
+    /* create over MPI_Alloc_mem memory: the mapping of its control words'
+     * chunk, where that is not the data's chunk */
+    void *ctl_map;
+    size_t ctl_map_len;
 };
 
 struct rma_waiter {
@@ -107,6 +117,9 @@ struct rd_rma_win {
     MPI_Aint *shoff;    /* shared: each rank's offset in the segment */
     int noncontig;
     MPI_Info info;      /* the keys the user gave (a copy) */
+    _Atomic unsigned idle_flushes; /* fast flushes since the last progress call (fast.c) */
+    void *ctl_blk;      /* create over MPI_Alloc_mem memory: its control words (a pool block) */
+    uint64_t split_seq; /* the last split Get this rank offered (fast.c) */
 };
 
 /* win.c */
@@ -187,6 +200,53 @@ int rma_apply_cas(struct rd_rma_win *rw, uint64_t addr, const void *data, size_t
  * record's packed result) from rank from */
 void rma_resp_arrived(struct rd_rma_win *rw, int from, uint64_t token, uint64_t ooff, const void *data,
                       size_t len, uint64_t covered);
+
+/* fast.c: accumulate-type operations on elements of the atomic types
+ * (integers and Fortran LOGICAL of 4 or 8 bytes) at naturally aligned
+ * addresses are CPU atomics, one element at a time, whoever applies them
+ * (origin, target, handler): the accumulate lock word is for the other
+ * types only. The class of element type t (rma_atom_class), 0: none. */
+enum { RMA_ATOM_NONE, RMA_ATOM_S32, RMA_ATOM_U32, RMA_ATOM_S64, RMA_ATOM_U64 };
+int rma_atom_class(MPI_Datatype t);
+static inline int rma_atom_at(int cls, const void *p)
+{
+    size_t sz = cls >= RMA_ATOM_S64 ? 8 : 4;
+    return cls != RMA_ATOM_NONE && (uintptr_t)p % sz == 0;
+}
+/* k elements at p (rma_atom_at): p[i] = in[i] op p[i] with op code `code`
+ * (in: NULL for MPI_NO_OP), the previous values to old (NULL: not
+ * wanted); in and old at any alignment. */
+void rma_atom_apply(int cls, int code, void *p, const void *in, void *old, size_t k);
+/* compare-and-swap of one element of n bytes (4 or 8) at p, aligned:
+ * data is compare then new; old gets the previous value */
+void rma_atom_cas(void *p, size_t n, const void *data, void *old);
+/* The split Get's claim word (fast.c): in the origin's control line
+ * (byte 32), seq << 2 | state */
+enum { RMA_CLAIM_NONE, RMA_CLAIM_OFFERED, RMA_CLAIM_TAKEN, RMA_CLAIM_DONE };
+static inline _Atomic uint64_t *rma_claimw(_Atomic uint32_t *acc)
+{
+    return (_Atomic uint64_t *)(void *)((char *)acc + 32);
+}
+/* the target's side: copy its part into the origin's memory if still offered */
+void rma_split_serve(struct rd_rma_win *rw, const struct rma_hdr *h);
+/* A full memory fence (flush, unlock on the direct paths). */
+static inline void rma_fence(void)
+{
+#if defined(__x86_64__)
+    /* a locked instruction on the stack orders like mfence for ordinary
+     * memory and costs less (the Linux kernel's smp_mb) */
+    __asm__ __volatile__("lock orq $0, (%%rsp)" ::: "memory", "cc");
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
+/* mem.c: the pool of MPI_Alloc_mem (node memory). find: the chunk
+ * holding [addr, addr + len), if any (1: its fd, addr's offset in it,
+ * its length). */
+void *rma_mem_alloc(size_t size, size_t align);
+int rma_mem_free(void *ptr);
+int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chunk_len);
 
 /* sync.c */
 /* Progress until every operation to target t (-1: to all) is done there. */

@@ -65,6 +65,33 @@ static int info_true(MPI_Info info, const char *key)
     return i >= 0 && strcmp(info->ent[i].value, "true") == 0;
 }
 
+/* A window over MPI_Alloc_mem memory (mem.c): its pool chunk, for node
+ * peers to map (the NODE path), and a line of the pool for its
+ * accumulate and lock words; otherwise nothing (CMA, as user memory). */
+static void pool_window(struct rd_rma_win *rw, void *base, size_t size, struct rd_rma_info *mine)
+{
+    int fd, cfd;
+    size_t off, len, coff, clen;
+    if (!rma_mem_find(base, size, &fd, &off, &len))
+        return;
+    void *ctl = rma_mem_alloc(64, 64);
+    if (!ctl)
+        return;
+    if (!rma_mem_find(ctl, 64, &cfd, &coff, &clen)) {
+        rma_mem_free(ctl);
+        return;
+    }
+    memset(ctl, 0, 64);
+    rw->ctl_blk = ctl;
+    rw->my_acc = (_Atomic uint32_t *)ctl;
+    mine->fd = fd;
+    mine->seg_off = off;
+    mine->seg_len = len;
+    mine->ctl_fd = cfd;
+    mine->ctl_off = coff;
+    mine->ctl_len = clen;
+}
+
 int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mine, char *why)
 {
     struct rd_rma_win *rw = calloc(1, sizeof(*rw));
@@ -114,6 +141,9 @@ int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mi
             w->base = rw->own;
         }
     }
+    mine->ctl_fd = -1;
+    if (flavor == MPI_WIN_FLAVOR_CREATE && w->size > 0 && rd_param.rma_path != RD_RMA_PATH_AM)
+        pool_window(rw, w->base, (size_t)w->size, mine);
     mine->node = rd_job_node_of(rd_comm_world_rank(w->comm, w->comm->rank));
     mine->base = (uint64_t)(uintptr_t)w->base;
     mine->size = (uint64_t)w->size;
@@ -159,6 +189,44 @@ static int map_peer(struct rd_rma_win *rw, int t, const struct rd_rma_info *in)
     return 1;
 }
 
+static void *map_fd(int pid, int fd, size_t len)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+    int f = open(path, O_RDWR | O_CLOEXEC);
+    if (f < 0) {
+        rd_debug("rma", "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    close(f);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+/* Map node peer t's window over MPI_Alloc_mem memory (its pool chunk and
+ * its control words' chunk): the NODE path, or 0 (CMA). */
+static int map_pool_peer(struct rd_rma_win *rw, int t, const struct rd_rma_info *in)
+{
+    struct rma_peer *p = &rw->peers[t];
+    char *m = map_fd(in->pid, in->fd, in->seg_len);
+    if (!m)
+        return 0;
+    char *c = m;
+    if (in->ctl_fd != in->fd && !(c = map_fd(in->pid, in->ctl_fd, in->ctl_len))) {
+        munmap(m, in->seg_len);
+        return 0;
+    }
+    p->map = m;
+    p->map_len = in->seg_len;
+    if (c != m) {
+        p->ctl_map = c;
+        p->ctl_map_len = in->ctl_len;
+    }
+    p->mem = m + in->seg_off;
+    p->acc = (_Atomic uint32_t *)(void *)(c + in->ctl_off);
+    return 1;
+}
+
 int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
 {
     struct rd_rma_win *rw = rma_of(w);
@@ -189,12 +257,21 @@ int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
         if (!force_am && t != rw->rank && rw->flavor == MPI_WIN_FLAVOR_ALLOCATE && rw->my_acc &&
             all[t].fd >= 0 && all[t].node >= 0 && all[t].node == all[rw->rank].node && map_peer(rw, t, &all[t]))
             p->path = RMA_PATH_NODE;
-        /* user memory on the node: Put and Get by single copies */
+        /* user memory on the node: Put and Get by single copies; memory
+         * of MPI_Alloc_mem (node memory) by loads and stores */
         if (!force_am && t != rw->rank && rw->flavor == MPI_WIN_FLAVOR_CREATE && all[t].node >= 0 &&
             all[t].node == all[rw->rank].node && all[t].size > 0) {
             p->path = RMA_PATH_CMA;
             p->base = all[t].base;
+            if (all[t].fd >= 0 && all[t].ctl_fd >= 0 && map_pool_peer(rw, t, &all[t]))
+                p->path = RMA_PATH_NODE;
         }
+        /* the fast path's view (fast.c; shared windows: rd_rma_shared_map) */
+        if (p->path == RMA_PATH_NODE)
+            p->fast = p->mem;
+        else if (p->path == RMA_PATH_SELF && rw->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+                 rw->flavor != MPI_WIN_FLAVOR_SHARED)
+            p->fast = w->base;
     }
     if (rw->flavor != MPI_WIN_FLAVOR_SHARED)
         print_table(rw);
@@ -293,6 +370,8 @@ int rd_rma_shared_map(MPI_Win w, int fd0, char *why)
         p->acc = (_Atomic uint32_t *)((char *)m + 64 * (size_t)t);
         if (t != rw->rank && !force_am)
             p->path = RMA_PATH_NODE;
+        if (!force_am)
+            p->fast = p->mem; /* (fast.c) */
     }
     print_table(rw);
     return MPI_SUCCESS;
@@ -447,6 +526,11 @@ void rd_rma_win_close(MPI_Win w)
     for (int t = 0; rw->peers && t < rw->size; t++)
         if (rw->peers[t].map)
             munmap(rw->peers[t].map, rw->peers[t].map_len);
+    for (int t = 0; rw->peers && t < rw->size; t++)
+        if (rw->peers[t].ctl_map)
+            munmap(rw->peers[t].ctl_map, rw->peers[t].ctl_map_len);
+    if (rw->ctl_blk)
+        rma_mem_free(rw->ctl_blk);
     if (rw->own_malloc)
         free(rw->own);
     else if (rw->own)

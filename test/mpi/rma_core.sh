@@ -30,12 +30,14 @@ case "$tls" in *" ucx"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ucx UCX_T
 case "$tls" in *" ofi"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ofi FI_PROVIDER=tcp FI_TCP_IFACE=lo" 3 "$prog" ;; esac
 # the per-window path table (RDMPI_LOG=debug:rma): Win_allocate's first
 # window on 2 ranks of one node, by loads and stores, and forced to
-# active messages; Win_create's windows over user memory by CMA
+# active messages; Win_create's window over MPI_Alloc_mem memory (node
+# memory) by loads and stores too (over malloc'd memory by CMA:
+# rma_allocmem.sh)
 out=$(RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
 like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)')" '0:self 1:node$' \
     "auto: rank 0 reaches rank 1's allocated window by loads and stores"
-like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[1\] rma debug: window 0 (flavour 1)')" '0:cma 1:self$' \
-    "auto: Put and Get into a node peer's user memory (Win_create) by single copies"
+like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[1\] rma debug: window 0 (flavour 1)')" '0:node 1:self$' \
+    "auto: a node peer's window over MPI_Alloc_mem memory (Win_create) by loads and stores"
 out=$(RDMPI_RMA_PATH=am RDMPI_LOG=debug:rma timeout -k 10 120 rrun -np 2 "$prog" 2>&1)
 like "$(printf '%s\n' "$out" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)')" '0:am 1:am$' \
     "RDMPI_RMA_PATH=am: active messages to every rank, itself included"
