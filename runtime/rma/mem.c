@@ -16,10 +16,20 @@
  *
  * A node peer maps a whole chunk through /proc/PID/fd/N when a window is
  * made over memory in it (win.c); the window's accumulate and lock words
- * are a line of the same pool. The memory is shared memory: a child made
- * by fork() shares it with its parent instead of getting a copy. */
+ * are a line of the same pool.
+ *
+ * fork(): the memory is shared memory, but a child made by fork() gets a
+ * copy of it, as of malloc's memory (linking rdmpi changes nothing a
+ * program sees of fork): an atfork handler in the child reads each chunk's
+ * data (holes stay unbacked) into private memory that takes the chunk's
+ * place, while the parent's fork() waits for it (a pipe), so that nothing
+ * the parent writes once fork() has returned reaches the child. The pool's
+ * lock is held across the fork, as malloc's are. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +65,80 @@ struct rma_blk {
 static struct rma_chunk *chunks;
 static struct rma_blk *blks;
 static size_t nblks, capblks;
+/* the pool's lock: MPI_Alloc_mem and MPI_Free_mem may be called by any
+ * thread, without the big lock, and fork() holds it (below) */
+static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static int fork_pipe[2] = {-1, -1};
+
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&mem_lock);
+    fork_pipe[0] = fork_pipe[1] = -1;
+    if (chunks && pipe2(fork_pipe, O_CLOEXEC) != 0)
+        fork_pipe[0] = fork_pipe[1] = -1;
+}
+
+static void fork_parent(void)
+{
+    if (fork_pipe[0] >= 0) {
+        char b;
+        close(fork_pipe[1]);
+        /* until the child has its copy (or is gone: end of file) */
+        while (read(fork_pipe[0], &b, 1) < 0 && errno == EINTR)
+            ;
+        close(fork_pipe[0]);
+    }
+    pthread_mutex_unlock(&mem_lock);
+}
+
+/* (in the child: system calls only) */
+static void fork_child(void)
+{
+    for (struct rma_chunk *c = chunks; c; c = c->next) {
+        if (c->fd < 0)
+            continue;
+        char *p = mmap(NULL, c->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            off_t at = 0, end = (off_t)c->len;
+            int ok = 1;
+            while (ok && at < end) {
+                off_t d = lseek(c->fd, at, SEEK_DATA), h;
+                if (d < 0 || d >= end)
+                    break; /* (ENXIO: no data after at) */
+                h = lseek(c->fd, d, SEEK_HOLE);
+                if (h < 0 || h > end)
+                    h = end;
+                for (off_t o = d; ok && o < h;) {
+                    ssize_t r = pread(c->fd, p + o, (size_t)(h - o), o);
+                    if (r > 0)
+                        o += r;
+                    else if (r < 0 && errno == EINTR)
+                        continue;
+                    else
+                        ok = 0;
+                }
+                at = h;
+            }
+            /* the copy takes the shared mapping's place (if anything
+             * failed the child keeps sharing, as before this handler) */
+            if (!ok || mremap(p, c->len, c->len, MREMAP_MAYMOVE | MREMAP_FIXED, c->base) == MAP_FAILED)
+                munmap(p, c->len);
+        }
+        close(c->fd);
+        c->fd = -1; /* (no window of the child's maps it) */
+    }
+    if (fork_pipe[1] >= 0) {
+        char b = 1;
+        while (write(fork_pipe[1], &b, 1) < 0 && errno == EINTR)
+            ;
+        close(fork_pipe[0]);
+        close(fork_pipe[1]);
+    }
+    pthread_mutex_unlock(&mem_lock);
+}
+
+static void fork_register(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
 /* the first block whose address is >= a */
 static size_t blk_search(uintptr_t a)
@@ -89,6 +173,7 @@ static int blk_add(uintptr_t a, size_t len, struct rma_chunk *c)
 
 static struct rma_chunk *chunk_new(size_t len, int own)
 {
+    pthread_once(&fork_once, fork_register);
     struct rma_chunk *c = calloc(1, sizeof(*c));
     if (!c)
         return NULL;
@@ -215,7 +300,7 @@ static size_t info_align(MPI_Info info)
     return a > RMA_LINE ? (size_t)a : RMA_LINE;
 }
 
-void *rma_mem_alloc(size_t size, size_t align)
+static void *mem_alloc(size_t size, size_t align)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (size > ((size_t)1 << 62))
@@ -254,7 +339,7 @@ void *rma_mem_alloc(size_t size, size_t align)
     return p;
 }
 
-int rma_mem_free(void *ptr)
+static int mem_free(void *ptr)
 {
     size_t i = blk_search((uintptr_t)ptr);
     if (i == nblks || blks[i].addr != (uintptr_t)ptr)
@@ -271,7 +356,7 @@ int rma_mem_free(void *ptr)
     return MPI_SUCCESS;
 }
 
-int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chunk_len)
+static int mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chunk_len)
 {
     uintptr_t a = (uintptr_t)addr;
     for (struct rma_chunk *c = chunks; c; c = c->next)
@@ -282,6 +367,30 @@ int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chu
             return 1;
         }
     return 0;
+}
+
+void *rma_mem_alloc(size_t size, size_t align)
+{
+    pthread_mutex_lock(&mem_lock);
+    void *p = mem_alloc(size, align);
+    pthread_mutex_unlock(&mem_lock);
+    return p;
+}
+
+int rma_mem_free(void *ptr)
+{
+    pthread_mutex_lock(&mem_lock);
+    int rc = mem_free(ptr);
+    pthread_mutex_unlock(&mem_lock);
+    return rc;
+}
+
+int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chunk_len)
+{
+    pthread_mutex_lock(&mem_lock);
+    int r = mem_find(addr, len, fd, off, chunk_len);
+    pthread_mutex_unlock(&mem_lock);
+    return r;
 }
 
 int rd_rma_alloc_mem(MPI_Aint size, MPI_Info info, void **ptr, char *why)

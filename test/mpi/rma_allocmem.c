@@ -26,9 +26,12 @@
  *   - Put and Get of 100003 bytes between odd addresses on both sides
  *     (with RDMPI_RMA_NT_COPY, the non-temporal copy's ends): every byte;
  *   - 40 Gets of 256 KiB + 8 from rank 1 while it waits in MPI_Recv (with
- *     RDMPI_RMA_SPLIT_GET, where it copies their tails): every byte. */
+ *     RDMPI_RMA_SPLIT_GET, where it copies their tails): every byte;
+ *   - fork(): the child gets a copy of Alloc_mem memory, not a share. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test/mpi/mtest.h"
 
@@ -396,6 +399,43 @@ int main(int argc, char **argv)
     mt_is_int(MPI_Free_mem(a), MPI_SUCCESS, "Free_mem of the block itself");
     mt_is_int(MPI_Free_mem(a), MPI_ERR_BASE, "Free_mem twice: MPI_ERR_BASE");
     mt_is_int(MPI_Free_mem(NULL), MPI_SUCCESS, "Free_mem(NULL) does nothing");
+
+    /* fork(): the child gets a copy of Alloc_mem memory, as of malloc's:
+     * it sees the parent's bytes, its writes stay its own, and the
+     * parent's writes after fork() returned do not reach it */
+    {
+        unsigned char *f = NULL, c = 0;
+        int up[2], down[2], st = -1;
+        MPI_Alloc_mem(8192, MPI_INFO_NULL, &f);
+        memset(f, 0x11, 8192);
+        mt_ok(pipe(up) == 0 && pipe(down) == 0, "fork: pipes");
+        pid_t pid = fork();
+        if (pid == 0) {
+            int same = 1;
+            for (int i = 0; i < 8192; i++)
+                same &= f[i] == 0x11;
+            memset(f, 0x22, 8192);
+            c = (unsigned char)same;
+            if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+                _exit(3);
+            same = 1;
+            for (int i = 0; i < 8192; i++)
+                same &= f[i] == 0x22;
+            _exit(same ? 0 : 1);
+        }
+        mt_ok(pid > 0, "fork");
+        mt_ok(read(up[0], &c, 1) == 1 && c == 1, "fork: the child sees the parent's bytes");
+        good = 1;
+        for (int i = 0; i < 8192; i++)
+            good &= f[i] == 0x11;
+        mt_ok(good, "fork: the child's writes do not reach the parent");
+        memset(f, 0x33, 8192);
+        mt_ok(write(down[1], &c, 1) == 1, "fork: the parent wrote");
+        mt_ok(waitpid(pid, &st, 0) == pid && WIFEXITED(st), "fork: the child ended");
+        mt_is_int(WEXITSTATUS(st), 0, "fork: the parent's writes after fork() do not reach the child");
+        close(up[0]), close(up[1]), close(down[0]), close(down[1]);
+        mt_is_int(MPI_Free_mem(f), MPI_SUCCESS, "fork: Free_mem in the parent");
+    }
 
     MPI_Finalize();
     return mt_done();
