@@ -110,10 +110,16 @@ int rma_net_open(struct rd_rma_win *rw, struct rd_rma_info *mine, char *why)
     if (!tl || tl->caps.rkey_max > RD_RMA_RKEY_MAX)
         return MPI_SUCCESS;
     int any = 0, hw = rd_param.rma_hw_atomics == RD_RMA_HW_ATOMICS_AUTO && tl->caps.atomics;
-    for (int t = 0; t < rw->size; t++) {
-        rd_ep *ep = reach(rw, t);
-        if (!ep || (hw && !ep->tl->caps.atomics))
+    /* (the rank itself last, and only while device atomics are still
+     * possible: its loopback endpoint is made on first use) */
+    for (int i = 1; i <= rw->size; i++) {
+        int t = (rw->rank + i) % rw->size;
+        rd_ep *ep = t == rw->rank && !hw ? NULL : reach(rw, t);
+        if (hw && (!ep || !ep->tl->caps.atomics)) {
+            rd_debug("rma", "window %u: rank %d is not reached by RDMA with atomics: no device atomics here",
+                     rw->id, t);
             hw = 0;
+        }
         if (ep && t != rw->rank)
             any = 1;
     }
@@ -152,6 +158,8 @@ int rma_net_open(struct rd_rma_win *rw, struct rd_rma_info *mine, char *why)
             }
         }
         hw = n->ctl != NULL;
+        if (!hw)
+            rd_debug("rma", "window %u: cannot register a lock word: no device atomics here", rw->id);
     }
     mine->net = 1;
     mine->hw_ok = (uint8_t)hw;
