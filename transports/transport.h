@@ -92,7 +92,14 @@ typedef struct rd_mr rd_mr;
 
 /* An RDMA read or write. The engine owns the structure until done() runs.
  * done() may run inside get()/put() (synchronous transports) or later from
- * progress(). */
+ * progress(). For a get, the data is in op->local; for a put, the data is
+ * in place in the peer's memory (complete at the target, not only sent):
+ * verbs, the RC write's completion (the responder acknowledges after
+ * placement); ucx, ucp_put_nbx's completion followed by ucp_ep_flush_nbx;
+ * ofi, fi_write with FI_DELIVERY_COMPLETE. The engine's FIN after a put,
+ * and runtime/rma's flush/unlock/fence/complete (a put counted complete
+ * at the target on its done()), rely on that; a transport whose put
+ * completes locally must flush before done(). */
 typedef struct rd_rma_op {
     void *local;             /* local buffer */
     size_t len;
@@ -148,6 +155,11 @@ struct rd_transport {
     rd_status (*activate)(rd_tl *tl);
     /* Whether this transport can reach peer at all (shm: same node). */
     int (*reachable)(rd_tl *tl, int peer);
+    /* A network transport may also be asked (runtime/p2p/net.h, for the
+     * one-sided floor's device atomics) to connect this rank itself, a
+     * loopback that reachable() need not announce (the engine never asks
+     * for it: self carries a rank's own messages); an error where it
+     * cannot (verbs on iWARP). */
     rd_status (*connect)(rd_tl *tl, int peer, rd_ep **ep);
 
     /* Send an active message: hdr (hlen <= RD_AM_HDR_MAX) then data.
