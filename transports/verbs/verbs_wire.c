@@ -646,10 +646,17 @@ static rd_status self_connect(vb_tl *tl, vb_ep **out)
 {
     if (tl->dev.iwarp)
         return RD_ERR_UNREACH;
-    vb_ep *ep;
-    rd_status st = vb_ep_new(tl, tl->rank, &ep);
-    if (st != RD_OK)
-        return st;
+    /* (as vb_ep_new, without receive buffers: no active message comes
+     * this way, the shared receive queue keeps its size) */
+    vb_ep *ep = calloc(1, sizeof(*ep));
+    if (!ep || !(ep->sq = calloc(tl->sq_depth, sizeof(*ep->sq)))) {
+        free(ep);
+        return RD_ERR_NOMEM;
+    }
+    ep->base.tl = &tl->base;
+    ep->base.peer = tl->rank;
+    tl->eps[tl->rank] = ep;
+    rd_status st;
     struct vb_addr me = {.mtu = (uint8_t)tl->dev.port_attr.active_mtu, .lid = tl->dev.port_attr.lid,
                          .psn = tl->psn};
     memcpy(me.gid, tl->dev.gid.raw, 16);
