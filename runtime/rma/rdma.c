@@ -66,13 +66,16 @@ struct rma_net_peer {
 struct rma_net {
     rd_mr *mr;      /* the window memory (NULL: none, size 0) */
     rd_mr *ctl_mr;  /* the control block */
-    uint64_t *ctl;  /* [0] the lock word others reach; [1] where my device atomics land */
+    uint64_t *ctl;  /* [0] the lock word others reach; [1..63] where my device atomics land */
+    uint64_t slots; /* bit i: ctl[i] is taken by an atomic in flight (waits let other threads in) */
     int hw;         /* -1: not decided yet; 1: accumulates on 8-byte elements and locks by the device */
     struct rma_net_peer *peers; /* by rank */
 };
 
 /* The lock word: the writer bit, or the number of readers. */
 #define HW_WRITER (1ull << 40)
+/* The control block: the lock word, then 63 result words */
+#define HW_CTL 512
 
 static int node_peer(struct rd_rma_win *rw, int t)
 {
@@ -147,9 +150,9 @@ int rma_net_open(struct rd_rma_win *rw, struct rd_rma_info *mine, char *why)
     if (hw) {
         void *c = NULL;
         klen = 0;
-        if (posix_memalign(&c, 64, 64) == 0) {
-            memset(c, 0, 64);
-            if (rd_net_mem_reg(c, 64, &n->ctl_mr, mine->ctl_rkey, &klen) == RD_OK) {
+        if (posix_memalign(&c, 64, HW_CTL) == 0) {
+            memset(c, 0, HW_CTL);
+            if (rd_net_mem_reg(c, HW_CTL, &n->ctl_mr, mine->ctl_rkey, &klen) == RD_OK) {
                 n->ctl = c;
                 mine->ctl = (uint64_t)(uintptr_t)c;
                 mine->ctl_rkey_len = (uint16_t)klen;
@@ -314,25 +317,33 @@ static uint64_t hw_atomic(struct rd_rma_win *rw, int t, int ctl, uint64_t off, i
     struct rma_net *n = rw->net;
     struct rma_net_peer *np = rw->peers[t].net;
     struct hw_wait w = {0, RD_OK};
-    volatile uint64_t *res = &n->ctl[1];
+    /* a result word of my own (another thread may be waiting for one too) */
+    long idle = 0;
+    int slot;
+    while ((slot = __builtin_ffsll((long long)~n->slots & ~1ll) - 1) < 0)
+        rd_wait_step(&idle);
+    n->slots |= 1ull << slot;
+    volatile uint64_t *res = &n->ctl[slot];
     *res = 0;
-    rd_atomic_op a = {.kind = kind, .operand = operand, .compare = compare, .result = &n->ctl[1],
+    rd_atomic_op a = {.kind = kind, .operand = operand, .compare = compare, .result = &n->ctl[slot],
                       .lmr = n->ctl_mr, .remote_addr = ctl ? np->ctl : np->base + off,
                       .rkey = ctl ? np->ctl_rkey : np->rkey, .rkey_len = ctl ? np->ctl_rkey_len : np->rkey_len,
                       .done = atom_done, .arg = &w};
     rd_status st = rd_net_atomic(np->ep, &a);
-    long idle = 0;
+    idle = 0;
     while (st == RD_OK && !w.done)
         rd_wait_step(&idle);
     if (st == RD_OK)
         st = w.st;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    uint64_t old = *res;
+    n->slots &= ~(1ull << slot);
     if (st != RD_OK) {
         *ok = 0;
         net_error(rw, t, "atomic");
         return 0;
     }
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    return *res;
+    return old;
 }
 
 int rma_hw_locks(struct rd_rma_win *rw, int t)
