@@ -92,14 +92,7 @@ typedef struct rd_mr rd_mr;
 
 /* An RDMA read or write. The engine owns the structure until done() runs.
  * done() may run inside get()/put() (synchronous transports) or later from
- * progress(). For a get, the data is in op->local; for a put, the data is
- * in place in the peer's memory (complete at the target, not only sent):
- * verbs, the RC write's completion (the responder acknowledges after
- * placement); ucx, ucp_put_nbx's completion followed by ucp_ep_flush_nbx;
- * ofi, fi_write with FI_DELIVERY_COMPLETE. The engine's FIN after a put,
- * and runtime/rma's flush/unlock/fence/complete (a put counted complete
- * at the target on its done()), rely on that; a transport whose put
- * completes locally must flush before done(). */
+ * progress(). */
 typedef struct rd_rma_op {
     void *local;             /* local buffer */
     size_t len;
