@@ -37,7 +37,8 @@ case "$tls" in *" ofi"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ofi FI_PR
 # with them turned off (RDMPI_RMA_HW_ATOMICS=no); the table says which
 # (RDMPI_LOG=debug:rma). The exact-value atomicity test
 # (test/mpi/rma_atomic.c: 4 x 10,000 Fetch_and_op, a CAS lock, derived
-# accumulates) on each. Over tcp a put needs the target's progress, so the
+# accumulates) on each, and rma_ops and rma_sync (every op and type, every
+# synchronisation mode). Over tcp a put needs the target's progress, so the
 # busy-target test runs with the progress thread here (without it in the
 # VM, test/mpi/verbs_suite.sh, part rma).
 net_paths() { # NAME ENVS
@@ -53,11 +54,14 @@ net_paths() { # NAME ENVS
     like "$row" "0:$([ "$atom" = yes ] && echo hw-atomic || echo rdma) 1:self" "$name: rdma forced: Win_create's window too"
     p2p_check "$envs" 4 "$RD_BUILDDIR/test/mpi/rma_atomic"
     if [ "$atom" = yes ]; then
-        p2p_check "$envs RDMPI_RMA_HW_ATOMICS=no RDMPI_LOG=debug:rma" 4 "$RD_BUILDDIR/test/mpi/rma_atomic"
+        p2p_check "$envs RDMPI_RMA_HW_ATOMICS=no RDMPI_LOG=debug:rma" 4 "$RD_BUILDDIR/test/mpi/rma_atomic" 2000
         like "$(printf '%s\n' "$P2P_OUT" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)')" '0:self 1:rdma 2:rdma 3:rdma$' \
             "$name: RDMPI_RMA_HW_ATOMICS=no: RDMA for Put and Get, accumulates and locks by active messages"
     fi
     p2p_check "$envs RDMPI_RMA_PROGRESS_THREAD=yes" 3 "$RD_BUILDDIR/test/mpi/rma_core_progress"
+    # every op and type, every synchronisation mode, on these paths
+    p2p_check "$envs" 3 "$RD_BUILDDIR/test/mpi/rma_ops"
+    p2p_check "$envs" 3 "$RD_BUILDDIR/test/mpi/rma_sync"
 }
 case "$tls" in *" ucx"*) net_paths ucx "RDMPI_TRANSPORTS=ucx UCX_TLS=tcp UCX_NET_DEVICES=lo" ;; esac
 case "$tls" in *" ofi"*) net_paths ofi "RDMPI_TRANSPORTS=ofi FI_PROVIDER=tcp FI_TCP_IFACE=lo" ;; esac
