@@ -36,8 +36,8 @@ case "$tls" in *" ofi"*) p2p_check "RDMPI_RMA_PATH=am RDMPI_TRANSPORTS=ofi FI_PR
 # (every rank reaches every rank, itself included, over loopback), then
 # with them turned off (RDMPI_RMA_HW_ATOMICS=no); the table says which
 # (RDMPI_LOG=debug:rma). The exact-value atomicity test
-# (test/mpi/rma_atomic.c: 4 x 10,000 Fetch_and_op, a CAS lock, derived
-# accumulates) on each, and rma_ops and rma_sync (every op and type, every
+# (test/mpi/rma_atomic.c: 4 x 10,000 Fetch_and_op, 2,000 with the device's
+# atomics off, a CAS lock, derived accumulates) on each, and rma_ops and rma_sync (every op and type, every
 # synchronisation mode). Over tcp a put needs the target's progress, so the
 # busy-target test runs with the progress thread here (without it in the
 # VM, test/mpi/verbs_suite.sh, part rma).
