@@ -167,7 +167,7 @@ rma() {
         like "$(rma_row)" '0:self 1:rdma 2:rdma 3:rdma$' "$dev: RDMPI_RMA_HW_ATOMICS=no: RDMA, accumulates and locks by messages"
     else
         like "$(rma_row)" '0:self 1:rdma 2:rdma$' "$dev: rank 0's path table: RDMA, accumulates and locks by messages"
-        p2p_check "$env" 4 "$B/test/mpi/rma_atomic" 200 50
+        p2p_check "$env" 4 "$B/test/mpi/rma_atomic" 100 30
         p2p_check "$env RDMPI_RMA_PROGRESS_THREAD=yes" 3 "$B/test/mpi/rma_core_progress"
     fi
 }
