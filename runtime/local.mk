@@ -34,7 +34,8 @@ RD_P2P_SOURCES = \
 	runtime/p2p/request.c runtime/p2p/request.h \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.h runtime/p2p/engine.c \
 	runtime/p2p/peers.c runtime/p2p/match.c runtime/p2p/rndv.c runtime/p2p/progress.c \
-	runtime/p2p/bsend.c runtime/p2p/bsend.h runtime/p2p/tl_peers.c
+	runtime/p2p/bsend.c runtime/p2p/bsend.h runtime/p2p/tl_peers.c \
+	runtime/p2p/net.c runtime/p2p/net.h
 
 lib_LTLIBRARIES += librdmpi.la
 include_HEADERS += include/mpi.h
@@ -53,7 +54,7 @@ librdmpi_la_SOURCES = \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h
 # one-sided communication (runtime/rma/) and its entry points
 librdmpi_la_SOURCES += runtime/rma/rma.h runtime/rma/rma_int.h runtime/rma/win.c runtime/rma/am.c \
-	runtime/rma/ops.c runtime/rma/sync.c runtime/rma/progress.c runtime/api/rma.c
+	runtime/rma/ops.c runtime/rma/sync.c runtime/rma/progress.c runtime/rma/rdma.c runtime/api/rma.c
 # the node fast path and CPU atomics of one-sided communication
 librdmpi_la_SOURCES += runtime/rma/fast.c runtime/rma/mem.c
 # intercommunicators

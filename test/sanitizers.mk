@@ -15,7 +15,8 @@
 #    on 3 ranks, intercoll.sh; communicators: comm, intercomm, idup_many;
 #  - one-sided communication: rma_core.sh (every path, the progress
 #    thread, UCX and libfabric over loopback: UBSan found the accumulates'
-#    unaligned loads there) and the rma_*.sh programs;
+#    unaligned loads there; the network's direct paths, RDMA and the
+#    device's atomics, over both) and the rma_*.sh programs;
 #  - lifetime.sh, memory.sh, untouched.sh (the network plug-ins loaded:
 #    ucx and ofi, built with the sanitizers too);
 #  - rrun: every rrun_*.sh test but the network-namespace one, rrun_kill

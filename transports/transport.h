@@ -182,6 +182,11 @@ struct rd_transport {
     rd_status (*activate)(rd_tl *tl);
     /* Whether this transport can reach peer at all (shm: same node). */
     int (*reachable)(rd_tl *tl, int peer);
+    /* A network transport may also be asked (runtime/p2p/net.h, for the
+     * one-sided floor's device atomics) to connect this rank itself, a
+     * loopback that reachable() need not announce (the engine never asks
+     * for it: self carries a rank's own messages); an error where it
+     * cannot (verbs on iWARP). */
     rd_status (*connect)(rd_tl *tl, int peer, rd_ep **ep);
 
     /* Send an active message: hdr (hlen <= RD_AM_HDR_MAX) then data.

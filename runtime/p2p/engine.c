@@ -15,6 +15,7 @@
 #include "runtime/base/report.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/p2p/engine.h"
+#include "runtime/p2p/net.h"
 #include "runtime/p2p/tl_load.h"
 
 struct rd_engine rd_eng;
@@ -342,6 +343,7 @@ void rd_p2p_close(void)
     for (int i = 0; i < rd_eng.ntls; i++)
         rd_eng.tls[i]->ops->close(rd_eng.tls[i]);
     rd_eng.ntls = 0;
+    rd_net_reset();
     rd_eng_free_messages();
     free(rd_eng.peers);
     free(rd_eng.flush_list);

@@ -382,9 +382,9 @@ int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, v
     if (rbuf && (!fast_type(rcount, rdt) || rdt->optype != e || (uint64_t)rcount * rdt->size != n))
         return RD_RMA_SLOW;
     struct rma_peer *p = fast_peer(w, t);
-    char *d = p ? fast_target(p, tdisp, tdt->true_lb, n) : NULL;
+    char *d = p && !p->net ? fast_target(p, tdisp, tdt->true_lb, n) : NULL;
     if (!d)
-        return RD_RMA_SLOW;
+        return RD_RMA_SLOW; /* (p->net: accumulates by the device's atomics, rdma.c) */
     const char *in = noop ? NULL : (const char *)obuf + odt->true_lb;
     char *old = rbuf ? (char *)rbuf + rdt->true_lb : NULL;
     int cls = classes[ti];
@@ -417,7 +417,7 @@ int rd_rma_fop_fast(MPI_Win w, const void *obuf, void *rbuf, MPI_Datatype dt, in
     if (!op->predefined || op->code >= RD_OP_USER || !(class_ops[i] >> op->code & 1))
         return RD_RMA_SLOW;
     struct rma_peer *p = fast_peer(w, t);
-    char *d = p ? fast_target(p, tdisp, 0, dt->size) : NULL;
+    char *d = p && !p->net ? fast_target(p, tdisp, 0, dt->size) : NULL;
     if (!d || !rma_atom_at(cls, d))
         return RD_RMA_SLOW;
     if (op->code == RD_OP_SUM && dt->size == 8) {
@@ -438,7 +438,7 @@ int rd_rma_cas_fast(MPI_Win w, const void *obuf, const void *cbuf, void *rbuf, M
     if (!rd_dt_valid(dt) || rma_atom_class(dt) == RMA_ATOM_NONE)
         return RD_RMA_SLOW;
     struct rma_peer *p = fast_peer(w, t);
-    char *d = p ? fast_target(p, tdisp, 0, dt->size) : NULL;
+    char *d = p && !p->net ? fast_target(p, tdisp, 0, dt->size) : NULL;
     if (!d || (uintptr_t)d % dt->size)
         return RD_RMA_SLOW;
     if (dt->size == 8) {
@@ -476,8 +476,8 @@ int rd_rma_lock_fast(MPI_Win w, int type, int t, int assert)
         (unsigned)t >= (unsigned)rw->size)
         return RD_RMA_SLOW;
     struct rma_peer *p = &rw->peers[t];
-    if (p->lock || rw->lock_all || rw->start || !p->acc || p->path == RMA_PATH_AM)
-        return RD_RMA_SLOW;
+    if (p->lock || rw->lock_all || rw->start || !p->acc || p->path == RMA_PATH_AM || p->net)
+        return RD_RMA_SLOW; /* (p->net: locks by the device's atomics, rdma.c) */
     /* (a failed try leaves the word as it was: the general call waits) */
     if (!rma_lockw_try(rma_lockw(p->acc), type))
         return RD_RMA_SLOW;
@@ -497,7 +497,7 @@ int rd_rma_unlock_fast(MPI_Win w, int t)
     if (rd_threaded || !rw || rw->err != MPI_SUCCESS || (unsigned)t >= (unsigned)rw->size)
         return RD_RMA_SLOW;
     struct rma_peer *p = &rw->peers[t];
-    if (!p->lock || (p->lock > 0 && !p->direct) || p->pending || idle_poll(rw))
+    if (!p->lock || (p->lock > 0 && !p->direct) || p->pending || p->net || idle_poll(rw))
         return RD_RMA_SLOW;
     /* as sync.c's release: the word given back (a locked instruction: a
      * full fence for the epoch's stores), the target's handler kicked if

@@ -134,6 +134,14 @@ static int cma_piece(struct walk *k, uint64_t addr, size_t n)
 
 static void piece(struct walk *k, uint64_t addr, size_t n)
 {
+    if ((k->p->path == RMA_PATH_RDMA || k->p->path == RMA_PATH_HW_ATOMIC) &&
+        (k->kind == RD_RMA_PUT || k->kind == RD_RMA_GET)) {
+        /* the network's put/get (rdma.c) */
+        rma_net_piece(k->rw, k->t, k->kind == RD_RMA_PUT, addr, k->src ? k->src + k->off : NULL, n,
+                      (uint64_t)(uintptr_t)k->rec, k->off);
+        k->off += n;
+        return;
+    }
     if (k->p->path == RMA_PATH_CMA && (k->kind == RD_RMA_PUT || k->kind == RD_RMA_GET) &&
         cma_piece(k, addr, n)) {
         k->off += n;
@@ -285,6 +293,12 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
             rd_req_complete(req);
         return MPI_SUCCESS;
     }
+    /* a window by the device's atomics: 8-byte elements go by them (rdma.c) */
+    int hwerr;
+    if (e && rma_hw_do(rw, o, e, tb, req, &hwerr))
+        return hwerr == MPI_SUCCESS ? MPI_SUCCESS
+                                    : fail(why, hwerr, "rank %d: the device's atomics failed (%s)", t,
+                                           hwerr == MPI_ERR_OP ? "bad op" : "transport error");
     /* the origin's data, packed (contiguous: in place) */
     void *tmp = NULL;
     const char *src = NULL;
@@ -321,6 +335,8 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
         (kind == RD_RMA_PUT || kind == RD_RMA_GET))
         room = (size_t)1 << 30; /* (one copy per contiguous run; AM sizes only if CMA fails;
                                  * SELF and NODE: one memcpy, straight between the buffers) */
+    if ((p->path == RMA_PATH_RDMA || p->path == RMA_PATH_HW_ATOMIC) && (kind == RD_RMA_PUT || kind == RD_RMA_GET))
+        room = (size_t)1 << 30; /* one transport put/get per contiguous run */
     if (room <= sizeof(struct rma_hdr) + 64) {
         free(tmp);
         return fail(why, MPI_ERR_INTERN, "rank %d cannot be reached", t);

@@ -14,6 +14,8 @@
 #include "runtime/p2p/request.h"
 
 #define RD_RMA_WHY 160
+/* the largest packed remote key a window's creation exchange carries */
+#define RD_RMA_RKEY_MAX 256
 
 /* At MPI_Init: register the active-message handler with the engine. */
 void rd_rma_init(void);
@@ -37,6 +39,13 @@ struct rd_rma_info {
      * chunk of its accumulate and lock words (ctl_fd -1: none) */
     uint64_t seg_off, seg_len, ctl_off, ctl_len;
     int32_t ctl_fd, pad;
+    /* the network's direct paths (rdma.c): its window memory and its
+     * lock word registered on the network transport, with their keys */
+    uint8_t net;       /* 1: the window memory is registered (rkey, base) */
+    uint8_t hw_ok;     /* it reaches every rank, itself included, by RDMA with atomics */
+    uint16_t rkey_len, ctl_rkey_len;
+    uint64_t ctl;      /* its lock word's address (hw_ok) */
+    unsigned char rkey[RD_RMA_RKEY_MAX], ctl_rkey[RD_RMA_RKEY_MAX];
 };
 
 /* Creation, in three steps around the API's allgather of rd_rma_info:

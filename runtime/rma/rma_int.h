@@ -48,8 +48,10 @@ struct rma_hdr {
 
 /* How the origin reaches each target (the per-window table, RDMPI_LOG=debug:rma).
  * CMA: Put and Get by single copies into a node peer's user memory
- * (create windows), accumulates and locks by AM. RDMA and HW_ATOMIC are
- * the places of the network's direct paths (later). */
+ * (create windows), accumulates and locks by AM. RDMA: Put and Get by the
+ * network transport's put/get into the target's registered window,
+ * accumulates and locks by AM; HW_ATOMIC: the same, and accumulates on
+ * 8-byte elements and the locks by the device's atomics (rdma.c). */
 enum rma_path { RMA_PATH_SELF, RMA_PATH_NODE, RMA_PATH_AM, RMA_PATH_RDMA, RMA_PATH_HW_ATOMIC, RMA_PATH_CMA };
 
 struct rma_peer {
@@ -78,6 +80,7 @@ struct rma_peer {
      * chunk, where that is not the data's chunk */
     void *ctl_map;
     size_t ctl_map_len;
+    struct rma_net_peer *net; /* RDMA, HW_ATOMIC: its endpoint and keys (rdma.c), or NULL */
 };
 
 struct rma_waiter {
@@ -120,6 +123,7 @@ struct rd_rma_win {
     _Atomic unsigned idle_flushes; /* fast flushes since the last progress call (fast.c) */
     void *ctl_blk;      /* create over MPI_Alloc_mem memory: its control words (a pool block) */
     uint64_t split_seq; /* the last split Get this rank offered (fast.c) */
+    struct rma_net *net; /* the network's direct paths (rdma.c), or NULL */
 };
 
 /* win.c */
@@ -253,5 +257,31 @@ int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chu
 void rma_flush(struct rd_rma_win *rw, int t);
 /* May this rank access target t now? */
 int rma_in_epoch(struct rd_rma_win *rw, int t);
+
+/* rdma.c: the network's direct paths (RDMA, HW_ATOMIC) */
+/* At open: register the window's memory and lock word, fill mine's net
+ * fields (nothing when the network is not used). */
+int rma_net_open(struct rd_rma_win *rw, struct rd_rma_info *mine, char *why);
+/* At table: whether origin this rank reaches target t by RDMA (fills
+ * the peer's net state), and whether the window's accumulates and locks
+ * go by the device (every rank said hw_ok). */
+int rma_net_peer(struct rd_rma_win *rw, int t, const struct rd_rma_info *all);
+void rma_net_close(struct rd_rma_win *rw);
+/* Put or Get of n bytes at target address addr (an offset from its base)
+ * by RDMA: src, n packed bytes (Put, copied); rec/ooff: the Get's record
+ * and offset (rma_resp_arrived on completion). */
+void rma_net_piece(struct rd_rma_win *rw, int t, int put, uint64_t addr, const void *src, size_t n,
+                   uint64_t rec, uint64_t ooff);
+/* Accumulate-type call o on target t by the device's atomics, if the
+ * window goes by them and o's elements qualify (1: done, *err its class;
+ * 0: not taken, the caller goes on). e: the element type; tb: target
+ * displacement in bytes. */
+int rma_hw_do(struct rd_rma_win *rw, const struct rd_rma_call *o, MPI_Datatype e, int64_t tb,
+              struct rd_request_s *req, int *err);
+/* Passive-target locks on target t by device atomics on its lock word:
+ * whether they do (HW windows), try (1: taken), release. */
+int rma_hw_locks(struct rd_rma_win *rw, int t);
+int rma_hw_lock_try(struct rd_rma_win *rw, int t, int type);
+void rma_hw_lock_release(struct rd_rma_win *rw, int t, int type);
 
 #endif

@@ -105,8 +105,14 @@ static void take(struct rd_rma_win *rw, int t, int type)
 {
     struct rma_peer *p = &rw->peers[t];
     p->granted = 0;
-    p->direct = p->acc && p->path != RMA_PATH_AM;
     p->want = type;
+    if (rma_hw_locks(rw, t)) {
+        /* the device's atomics on its lock word (rdma.c): no target CPU */
+        p->direct = 2;
+        p->granted = rma_hw_lock_try(rw, t, type);
+        return;
+    }
+    p->direct = p->acc && p->path != RMA_PATH_AM;
     if (p->direct)
         p->granted = rma_lockw_try(rma_lockw(p->acc), type);
     else
@@ -120,7 +126,7 @@ static void wait_taken(struct rd_rma_win *rw, int t)
     while (!p->granted) {
         rd_wait_step(&idle); /* serving the others meanwhile */
         if (p->direct && !p->granted)
-            p->granted = rma_lockw_try(rma_lockw(p->acc), p->want);
+            p->granted = p->direct == 2 ? rma_hw_lock_try(rw, t, p->want) : rma_lockw_try(rma_lockw(p->acc), p->want);
     }
 }
 
@@ -167,6 +173,12 @@ static void release(struct rd_rma_win *rw, int t, int type)
     rma_flush(rw, t);
     if (type <= 0)
         return;
+    if (p->direct == 2) {
+        rma_hw_lock_release(rw, t, type);
+        p->direct = 0;
+        p->unlocked = 1;
+        return;
+    }
     if (p->direct) {
         /* the lock word, and the target's handler woken if AM origins wait */
         rma_lockw_release(rma_lockw(p->acc), type);

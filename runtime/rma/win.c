@@ -94,6 +94,7 @@ static void pool_window(struct rd_rma_win *rw, void *base, size_t size, struct r
 
 int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mine, char *why)
 {
+    memset(mine, 0, sizeof(*mine));
     struct rd_rma_win *rw = calloc(1, sizeof(*rw));
     if (!rw || win_id(rw) != 0) {
         free(rw);
@@ -150,7 +151,7 @@ int rd_rma_win_open(MPI_Win w, int flavor, MPI_Info info, struct rd_rma_info *mi
     mine->disp_unit = w->disp_unit;
     mine->id = rw->id;
     mine->pid = (int32_t)getpid();
-    return MPI_SUCCESS;
+    return rma_net_open(rw, mine, why);
 }
 
 static const char *path_name[] = {"self", "node", "am", "rdma", "hw-atomic", "cma"};
@@ -160,7 +161,8 @@ static void print_table(struct rd_rma_win *rw)
     char line[512];
     int n = snprintf(line, sizeof(line), "window %u (flavour %d):", rw->id, rw->flavor);
     for (int t = 0; t < rw->size && n > 0 && (size_t)n < sizeof(line); t++)
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %d:%s", t, path_name[rw->peers[t].path]);
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " %d:%s%s", t, path_name[rw->peers[t].path],
+                      rw->peers[t].path == RMA_PATH_SELF && rw->peers[t].net ? "+hw-atomic" : "");
     rd_debug("rma", "%s", line);
 }
 
@@ -254,6 +256,10 @@ int rd_rma_win_table(MPI_Win w, const struct rd_rma_info *all, char *why)
         p->path = t == rw->rank && !force_am ? RMA_PATH_SELF : RMA_PATH_AM;
         if (t == rw->rank)
             p->acc = rw->my_acc; /* its own words (NULL without a segment) */
+        /* the network's direct paths (rdma.c): RDMA, HW_ATOMIC, and on
+         * a window by the device's atomics this rank's loopback */
+        if (rma_net_peer(rw, t, all))
+            continue;
         if (!force_am && t != rw->rank && rw->flavor == MPI_WIN_FLAVOR_ALLOCATE && rw->my_acc &&
             all[t].fd >= 0 && all[t].node >= 0 && all[t].node == all[rw->rank].node && map_peer(rw, t, &all[t]))
             p->path = RMA_PATH_NODE;
@@ -523,6 +529,7 @@ void rd_rma_win_close(MPI_Win w)
     if (!rw)
         return;
     wins[rw->id] = NULL;
+    rma_net_close(rw);
     for (int t = 0; rw->peers && t < rw->size; t++)
         if (rw->peers[t].map)
             munmap(rw->peers[t].map, rw->peers[t].map_len);

@@ -6,7 +6,10 @@
  * add, Put) loses no update; accumulates with a derived target type land
  * element by element: every rank adds to overlapping elements at once and
  * each ends with the exact sum. 64- and 32-bit counters both. Written
- * against the MPI standard only; rma_atomic.sh runs it on 1 to 4 ranks. */
+ * against the MPI standard only; rma_atomic.sh runs it on 1 to 4 ranks.
+ * Arguments (for slow emulated devices, test/mpi/verbs_suite.sh): the
+ * 64-bit increments per rank (NINC), then a cap on the rest (32-bit
+ * increments, CAS lock rounds, accumulate rounds). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #define NINC 10000
 #define NLOCKED 300
 #define NACC 200
+static int ninc64 = NINC, ninc32 = NINC, nlocked = NLOCKED, nacc = NACC;
 
 static int rank, size;
 
@@ -32,6 +36,7 @@ static int cmp_ll(const void *a, const void *b)
 static void t_fop_counter(int wide)
 {
     const char *what = wide ? "64-bit" : "32-bit";
+    int ninc = wide ? ninc64 : ninc32;
     MPI_Datatype t = wide ? MPI_INT64_T : MPI_INT32_T;
     void *base;
     MPI_Win win;
@@ -39,11 +44,11 @@ static void t_fop_counter(int wide)
     if (rank == 0)
         memset(base, 0, 8);
     MPI_Barrier(MPI_COMM_WORLD);
-    long long *seen = malloc(NINC * sizeof *seen);
+    long long *seen = malloc(ninc * sizeof *seen);
     int64_t one64 = 1, got64 = 0;
     int32_t one32 = 1, got32 = 0;
     MPI_Win_lock_all(0, win);
-    for (int i = 0; i < NINC; i++) {
+    for (int i = 0; i < ninc; i++) {
         if (wide)
             MPI_Fetch_and_op(&one64, &got64, t, 0, 0, MPI_SUM, win);
         else
@@ -55,21 +60,21 @@ static void t_fop_counter(int wide)
     MPI_Barrier(MPI_COMM_WORLD);
     /* each rank's own values rise */
     int rising = 1;
-    for (int i = 1; i < NINC; i++)
+    for (int i = 1; i < ninc; i++)
         if (seen[i] <= seen[i - 1])
             rising = 0;
     mt_ok(rising, "%s Fetch_and_op: the values one rank fetches rise", what);
-    long long *all = rank == 0 ? malloc((size_t)size * NINC * sizeof *all) : NULL;
-    MPI_Gather(seen, NINC, MPI_LONG_LONG, all, NINC, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    long long *all = rank == 0 ? malloc((size_t)size * ninc * sizeof *all) : NULL;
+    MPI_Gather(seen, ninc, MPI_LONG_LONG, all, ninc, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
     if (rank == 0) {
         long long total;
         MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
         total = wide ? *(int64_t *)base : *(int32_t *)base;
         MPI_Win_unlock(0, win);
-        mt_is_int(total, (long long)size * NINC, "%s Fetch_and_op: exact total", what);
-        qsort(all, (size_t)size * NINC, sizeof *all, cmp_ll);
+        mt_is_int(total, (long long)size * ninc, "%s Fetch_and_op: exact total", what);
+        qsort(all, (size_t)size * ninc, sizeof *all, cmp_ll);
         long long bad = -1;
-        for (long long i = 0; i < (long long)size * NINC && bad < 0; i++)
+        for (long long i = 0; i < (long long)size * ninc && bad < 0; i++)
             if (all[i] != i)
                 bad = i;
         mt_ok(bad < 0, "%s Fetch_and_op: every value 0..total-1 fetched exactly once", what);
@@ -94,7 +99,7 @@ static void t_cas_lock(void)
     MPI_Barrier(MPI_COMM_WORLD);
     long long me = rank + 1, zero = 0, old, v, overlap = 0;
     MPI_Win_lock_all(0, win);
-    for (int i = 0; i < NLOCKED; i++) {
+    for (int i = 0; i < nlocked; i++) {
         do {
             MPI_Compare_and_swap(&me, &zero, &old, MPI_LONG_LONG, 0, 0, win);
             MPI_Win_flush(0, win);
@@ -115,7 +120,7 @@ static void t_cas_lock(void)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-        long long exp = (long long)NLOCKED * size * (size + 1) / 2;
+        long long exp = (long long)nlocked * size * (size + 1) / 2;
         mt_is_int(base[1], exp, "CAS lock: no update of the guarded counter lost");
         mt_is_int(base[0], 0, "CAS lock: free at the end");
         MPI_Win_unlock(0, win);
@@ -148,20 +153,20 @@ static void t_acc_derived(void)
         ones[i] = rank + 1;
     long long fetched_bad = 0;
     MPI_Win_lock_all(0, win);
-    for (int k = 0; k < NACC; k++) {
+    for (int k = 0; k < nacc; k++) {
         MPI_Accumulate(ones, 8, MPI_INT, 0, 0, 1, vec, MPI_SUM, win);
         MPI_Get_accumulate(ones, 9, MPI_INT, got, 9, MPI_INT, 0, 0, 1, idx, MPI_SUM, win);
         MPI_Win_flush(0, win);
         /* a fetched element is a whole sum of (r + 1) terms, never torn: below the final total */
         for (int i = 0; i < 9; i++)
-            if (got[i] < 0 || got[i] > 2 * NACC * size * (size + 1) / 2)
+            if (got[i] < 0 || got[i] > 2 * nacc * size * (size + 1) / 2)
                 fetched_bad++;
     }
     MPI_Win_unlock_all(win);
     mt_is_int(fetched_bad, 0, "derived accumulate: fetched values in range");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
-        long long s = (long long)NACC * size * (size + 1) / 2;
+        long long s = (long long)nacc * size * (size + 1) / 2;
         int exp[64] = {0}, bad = -1;
         for (int i = 0; i < 24; i += 3)
             exp[i] += (int)s;
@@ -188,6 +193,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     mt_rank = rank;
+    if (argc > 1)
+        ninc64 = ninc32 = atoi(argv[1]);
+    if (argc > 2) {
+        int cap = atoi(argv[2]);
+        ninc32 = cap;
+        nlocked = cap < NLOCKED ? cap : NLOCKED;
+        nacc = cap < NACC ? cap : NACC;
+    }
     t_fop_counter(1);
     t_fop_counter(0);
     t_cas_lock();

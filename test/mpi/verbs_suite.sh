@@ -31,6 +31,8 @@
 #     QP vanished (retry exceeded) — provoked by RDMPI_VERBS_FAULT — each
 #     ends the job through the launcher, promptly, with the peer's rank and
 #     the verbs status in the message, no rank left behind
+#   - one-sided windows (rma below): Put/Get by RDMA, the device's atomics
+#     on and off (rxe), the active-message path forced once
 #   - in the VM only, last: the device removed under a running job
 # A job that outlives MPIEXEC_TIMEOUT (P2P_TIMEOUT - 15 s; P2P_TIMEOUT is
 # 120 s, 300 s in the VM) is ended by rrun,
@@ -40,7 +42,7 @@
 . "$RD_SRCDIR/test/mpi/lib.sh"
 
 B=$RD_BUILDDIR
-parts=${VB_SUITE_PARTS:-unit suite reuse peers report faults gone} # for working on one part
+parts=${VB_SUITE_PARTS:-unit suite reuse peers rma report faults gone} # for working on one part
 part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 devices=${RDMPI_TEST_VERBS_DEVICES:-$(ls /sys/class/infiniband 2>/dev/null)}
 is_iwarp() { case $(cat "/sys/class/infiniband/$1/node_type" 2>/dev/null) in 4:*) return 0 ;; esac; return 1; }
@@ -137,6 +139,45 @@ reuse() {
         is "$(printf '%s\n' "$P2P_OUT" | sed -n "s/^rdmpi\[$r\] verbs debug: registration cache: //p")" \
             "0 hits, 18 misses, 0 invalidated, 0 evicted" "$1 cache off: rank $r registers every message"
     done
+}
+
+# rma "ENV" DEV: one-sided windows over verbs (runtime/rma/rdma.c), every
+# target forced onto the network's paths (the VM's ranks share a node):
+# Put and Get by RDMA write and read; where the device has atomics (rxe),
+# accumulates on 8-byte elements and the passive-target locks by them
+# (every rank reaches itself by a loopback QP), and then with them off
+# (RDMPI_RMA_HW_ATOMICS=no: active messages); the active-message path
+# forced once. Exact values throughout: rma_atomic (4 x 10,000
+# Fetch_and_op by the device, every fetched value once, 200 where they go
+# by messages; a CAS lock loses no update; derived accumulates),
+# rma_core (every call), and passive progress on a
+# busy target (rma_core_progress) with no progress thread where locks are
+# the device's atomics (no target CPU), with it where they are messages.
+rma() {
+    local env="$1 RDMPI_RMA_PATH=rdma" dev=$2 atom hw
+    rma_row() { printf '%s\n' "$P2P_OUT" | grep -m1 'rdmpi\[0\] rma debug: window 0 (flavour 2)'; }
+    p2p_check "$env RDMPI_LOG=debug:rma" 3 "$B/test/mpi/rma_core"
+    atom=$(printf '%s\n' "$P2P_OUT" | grep -m1 'rdmpi\[0\] rma debug: window 0: RDMA by verbs (atomics: ' |
+        sed 's/.*(atomics: \([a-z]*\)).*/\1/')
+    ok $([ -n "$atom" ]; echo $?) "$dev: windows by RDMA on verbs (the device's atomics: ${atom:-?})"
+    hw=no
+    # iWARP has no loopback QP (its QPs connect through rdma_cm only)
+    [ "$atom" = yes ] && ! is_iwarp "$dev" && hw=yes
+    if [ "$hw" = yes ]; then
+        like "$(rma_row)" '0:self[+]hw-atomic 1:hw-atomic 2:hw-atomic$' \
+            "$dev: rank 0's path table: RDMA and the device's atomics, itself by its loopback QP"
+        # 4 x 10,000 Fetch_and_op by the device (the 32-bit counter, whose
+        # elements go by messages, and the rest cut to 100 rounds: the
+        # emulated device is slow)
+        p2p_check "$env" 4 "$B/test/mpi/rma_atomic" 10000 100
+        p2p_check "$env" 3 "$B/test/mpi/rma_core_progress"
+        p2p_check "$env RDMPI_RMA_HW_ATOMICS=no RDMPI_LOG=debug:rma" 4 "$B/test/mpi/rma_atomic" 200 50
+        like "$(rma_row)" '0:self 1:rdma 2:rdma 3:rdma$' "$dev: RDMPI_RMA_HW_ATOMICS=no: RDMA, accumulates and locks by messages"
+    else
+        like "$(rma_row)" '0:self 1:rdma 2:rdma$' "$dev: rank 0's path table: RDMA, accumulates and locks by messages"
+        p2p_check "$env" 4 "$B/test/mpi/rma_atomic" 100 30
+        p2p_check "$env RDMPI_RMA_PROGRESS_THREAD=yes" 3 "$B/test/mpi/rma_core_progress"
+    fi
 }
 
 # peers "ENV": rdma_cm connects on first use only, and simultaneous connects
@@ -359,6 +400,13 @@ for dev in $devices; do
     if part peers; then
         diag "$dev: connections ($(since))"
         peers "$base"
+    fi
+    if part rma; then
+        diag "$dev: one-sided windows ($(since))"
+        rma "$base" "$dev"
+        if [ "$dev" = "$suite_dev" ]; then
+            p2p_check "$base RDMPI_RMA_PATH=am" 4 "$B/test/mpi/rma_atomic" 200 50
+        fi
     fi
     if part report && [ "$dev" = "$suite_dev" ]; then
         diag "$dev: a hung job's report ($(since))"

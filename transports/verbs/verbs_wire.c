@@ -635,6 +635,42 @@ rd_status vb_wire_activate(vb_tl *tl)
     return RD_OK;
 }
 
+/* This rank itself: a QP connected to itself (a loopback, made on first
+ * use from local facts only, whatever the wire-up), which the engine never
+ * asks for (the self transport carries a rank's own messages) but the
+ * floors above may, through the engine's runtime/p2p/net.h: one-sided
+ * windows use the device's atomics only where every rank, the target
+ * itself included, goes through the device (runtime/rma/rdma.c). Not on
+ * iWARP, whose QPs connect only through rdma_cm. */
+static rd_status self_connect(vb_tl *tl, vb_ep **out)
+{
+    if (tl->dev.iwarp)
+        return RD_ERR_UNREACH;
+    /* (as vb_ep_new, without receive buffers: no active message comes
+     * this way, the shared receive queue keeps its size) */
+    vb_ep *ep = calloc(1, sizeof(*ep));
+    if (!ep || !(ep->sq = calloc(tl->sq_depth, sizeof(*ep->sq)))) {
+        free(ep);
+        return RD_ERR_NOMEM;
+    }
+    ep->base.tl = &tl->base;
+    ep->base.peer = tl->rank;
+    tl->eps[tl->rank] = ep;
+    rd_status st;
+    struct vb_addr me = {.mtu = (uint8_t)tl->dev.port_attr.active_mtu, .lid = tl->dev.port_attr.lid,
+                         .psn = tl->psn};
+    memcpy(me.gid, tl->dev.gid.raw, 16);
+    ep->remote_cw = (uint64_t)(uintptr_t)tl->cw + (uint64_t)tl->rank * 4;
+    ep->remote_cw_rkey = tl->cw_mr->rkey;
+    if ((st = qp_create(tl, ep)) != RD_OK || (st = qp_connect(tl, ep, &me, ep->qp->qp_num)) != RD_OK) {
+        vb_ep_free(tl, ep);
+        return st;
+    }
+    rd_debug("verbs", "a loopback QP for this rank (%u)", ep->qp->qp_num);
+    *out = ep;
+    return RD_OK;
+}
+
 rd_status vb_wire_connect(vb_tl *tl, int peer, vb_ep **out)
 {
     vb_ep *ep = tl->eps[peer];
@@ -642,6 +678,8 @@ rd_status vb_wire_connect(vb_tl *tl, int peer, vb_ep **out)
         *out = ep;
         return RD_OK;
     }
+    if (peer == tl->rank)
+        return self_connect(tl, out);
     if (tl->cm == VB_CM_PMIX || !tl->serves[peer]) {
         rd_error("verbs", "no QP for rank %d", peer);
         return RD_ERR_UNREACH;
