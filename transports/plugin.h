@@ -24,7 +24,7 @@
 
 /* Raised whenever struct rd_tl_host or struct rd_transport changes in a
  * way a plug-in built for the old one would misread. */
-#define RD_TL_PLUGIN_ABI 3
+#define RD_TL_PLUGIN_ABI 4
 
 struct rd_transport;
 struct rd_report_buf;

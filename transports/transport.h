@@ -76,6 +76,10 @@ typedef struct rd_tl_caps {
      * (runtime/base/nodemem.h: shm, once activated; valid until close):
      * the engine hands it on, the transport writes nowhere else */
     const struct rd_node_mem *node_mem;
+    /* a put's done() means only that its bytes have left, not that they
+     * are placed (verbs on iWARP; rd_rma_op): one-sided Put does not go
+     * by put() on it (runtime/rma) */
+    int put_sent_only;
 } rd_tl_caps;
 
 /* An open transport. Backends embed it as their first member. */
@@ -108,13 +112,21 @@ typedef struct rd_mr rd_mr;
  *          self, shm  the copy is made inside put()
  *          verbs      the RC write's completion, which comes with the
  *                     responder's acknowledgement (taken as placement,
- *                     as MPI implementations do)
+ *                     as MPI implementations do) on InfiniBand and RoCE;
+ *                     not on iWARP, where it means the bytes have left
+ *                     (TCP took them): caps.put_sent_only is set, and
+ *                     all that holds there is that a message sent after
+ *                     done() is delivered after the bytes are placed
+ *                     (what a rendezvous FIN needs); a 1-byte RDMA read
+ *                     behind the writes did not make done() later than
+ *                     placement on siw0
  *          ucx        the put's own callback is local only: ucx.c flushes
  *                     the endpoint (ucp_ep_flush_nbx) after it and runs
  *                     done() when the flush completes
  *          ofi        fi_writemsg with FI_DELIVERY_COMPLETE
  *        test/unit/tl_contract checks it on every transport: done() finds
- *        the bytes in the target's memory. */
+ *        the bytes in the target's memory (with caps.put_sent_only: a
+ *        message sent after done() finds them). */
 typedef struct rd_rma_op {
     void *local;             /* local buffer */
     size_t len;

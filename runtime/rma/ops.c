@@ -132,10 +132,18 @@ static int cma_piece(struct walk *k, uint64_t addr, size_t n)
     return 0;
 }
 
+/* whether a Put or Get to p goes by the network's put/get: a Put only
+ * where a put's done() means placed at the target (not verbs on iWARP:
+ * transport.h, caps.put_sent_only), since flush and unlock count on it */
+static int net_xfer(const struct rma_peer *p, int kind)
+{
+    return (p->path == RMA_PATH_RDMA || p->path == RMA_PATH_HW_ATOMIC) &&
+           (kind == RD_RMA_GET || (kind == RD_RMA_PUT && rma_net_put_placed()));
+}
+
 static void piece(struct walk *k, uint64_t addr, size_t n)
 {
-    if ((k->p->path == RMA_PATH_RDMA || k->p->path == RMA_PATH_HW_ATOMIC) &&
-        (k->kind == RD_RMA_PUT || k->kind == RD_RMA_GET)) {
+    if (net_xfer(k->p, k->kind)) {
         /* the network's put/get (rdma.c) */
         rma_net_piece(k->rw, k->t, k->kind == RD_RMA_PUT, addr, k->src ? k->src + k->off : NULL, n,
                       (uint64_t)(uintptr_t)k->rec, k->off);
@@ -335,7 +343,7 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
         (kind == RD_RMA_PUT || kind == RD_RMA_GET))
         room = (size_t)1 << 30; /* (one copy per contiguous run; AM sizes only if CMA fails;
                                  * SELF and NODE: one memcpy, straight between the buffers) */
-    if ((p->path == RMA_PATH_RDMA || p->path == RMA_PATH_HW_ATOMIC) && (kind == RD_RMA_PUT || kind == RD_RMA_GET))
+    if (net_xfer(p, kind))
         room = (size_t)1 << 30; /* one transport put/get per contiguous run */
     if (room <= sizeof(struct rma_hdr) + 64) {
         free(tmp);

@@ -264,6 +264,12 @@ static void xfer_done(rd_rma_op *op, rd_status st)
     free(x);
 }
 
+int rma_net_put_placed(void)
+{
+    const rd_tl *tl = rd_net_tl();
+    return tl && !tl->caps.put_sent_only;
+}
+
 void rma_net_piece(struct rd_rma_win *rw, int t, int put, uint64_t addr, const void *src, size_t n,
                    uint64_t rec, uint64_t ooff)
 {

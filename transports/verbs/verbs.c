@@ -81,6 +81,7 @@ static rd_status open_mode(const struct rd_job *job, const unsigned char *peers,
     tl->base.caps.am_max = tl->buf_size - sizeof(struct vb_hdr);
     tl->base.caps.eager_limit = tl->base.caps.am_max - RD_AM_HDR_MAX;
     tl->base.caps.rma = 1;
+    tl->base.caps.put_sent_only = tl->dev.iwarp; /* (transport.h, rd_rma_op) */
     tl->base.caps.needs_reg = 1;
     tl->base.caps.rkey_max = 4;
     tl->base.caps.latency_ns = 2000;
