@@ -425,7 +425,7 @@ done
 # No RDMPI_VERBS_DEVICE: every rank takes a device of the same, best kind
 # (the VM has RoCE rxe0 and iWARP siw0: rxe0 for all)
 if part peers && [ "${RDMA_VM:-}" = 1 ] && [ -e /sys/class/infiniband/siw0 ]; then
-    p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_LOG=debug:verbs" 3 "$B/test/mpi/p2p_order"
+    p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_LOG=debug:verbs" 3 "$B/test/mpi/p2p_peers" all
     for r in 0 1 2; do
         is "$(log_count $r 'device rxe0 port 1 \(RoCE\)')" 1 "no device named: rank $r takes rxe0 (RoCE before iWARP)"
     done
@@ -434,9 +434,12 @@ fi
 # forced: shm between the ranks of a host, verbs between hosts, and no other
 # network transport opened
 if part peers; then
-    for prog in p2p_order coll; do
+    # (every rank to every other: p2p_peers all; the collectives on two levels)
+    for prog in "p2p_peers all" coll; do
+        read -r pname pargs <<<"$prog"
+        # shellcheck disable=SC2086 # the arguments are words
         RD_P2P_LAUNCHER="rrun --host a:2,b:2 --launch-agent $RD_SRCDIR/test/launcher/agent_local.sh -np" \
-            p2p_check "RDMPI_LOG=debug:p2p" 4 "$B/test/mpi/$prog"
+            p2p_check "RDMPI_LOG=debug:p2p" 4 "$B/test/mpi/$pname" $pargs
         for r in 0 1 2 3; do
             mate=$((r ^ 1))
             via=$(printf '%s\n' "$P2P_OUT" | sed -n "s/^rdmpi\[$r\] p2p debug: rank \([0-9]\) via \([a-z]*\):.*/\1 \2/p" | sort)
@@ -456,7 +459,7 @@ elif [ "${RDMA_VM:-}" = 1 ]; then
     # listen on, and auto wires up through PMIx even in a "large" job
     if [ -e /sys/class/infiniband/rxe0 ] && ip addr del "$RDMA_VM_RXE_IP/24" dev rdmavm_rxe; then
         p2p_check "RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=rxe0 RDMPI_VERBS_LAZY_MIN=2 RDMPI_LOG=debug:verbs" 3 \
-            "$B/test/mpi/p2p_order"
+            "$B/test/mpi/p2p_peers" all
         for r in 0 1 2; do
             is "$(log_count $r 'no rdma_cm address for connections on first use: PMIx wire-up'):$(log_count $r 'pmix wire-up: 2 QPs connected')" \
                 1:1 "rxe0 without an IP address, auto in a job above RDMPI_VERBS_LAZY_MIN: rank $r wires up through PMIx"
