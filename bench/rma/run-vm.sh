@@ -13,7 +13,9 @@
 #             and CMP_AND_SWAP, 8 bytes), RMA_VM_ROUNDS times each (median),
 #             server and client on this host
 #   rma       bench/rma/run.sh --libs rdmpi,openmpi with RDMPI_TRANSPORTS=verbs
-#             RDMPI_VERBS_DEVICE=DEV, and Open MPI's UCX one-sided component
+#             RDMPI_VERBS_DEVICE=DEV RDMPI_RMA_PATH=rdma (both ranks share the
+#             VM, a node: without it one-sided calls take the node's shared
+#             memory, not the device), and Open MPI's UCX one-sided component
 #             forced onto DEV (--mca pml ucx --mca osc ucx, UCX_TLS=rc_v); a
 #             library that cannot run there is reported n/a with its error
 #   ratios    rdmpi's put / ib_write_lat, get / ib_read_lat, fop and cas /
@@ -76,7 +78,7 @@ done
 
 echo "# rdmpi (RDMPI_TRANSPORTS=verbs) and Open MPI (UCX pml and osc on $dev) through bench/rma/run.sh"
 # shellcheck disable=SC2086 # RMA_VM_ARGS is a list of options
-RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev \
+RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev RDMPI_RMA_PATH=rdma \
     RMA_OMPI_FLAGS="--mca pml ucx --mca osc ucx -x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v -x UCX_IB_GID_INDEX=$gid" \
     RMA_TIMEOUT=300 bash "$src/bench/rma/run.sh" --libs rdmpi,openmpi --no-summary \
     ${RMA_VM_ARGS:---rounds "$rounds" --reps 3 --time 100 --sizes 4K,64K,1M} "$builddir" 2>/dev/null | tee "$tmp/rma"
