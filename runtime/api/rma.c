@@ -167,15 +167,21 @@ int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf, MPI_Da
     return op("MPI_Compare_and_swap", win, &o, NULL);
 }
 
+/* the R-forms: op() with the request they must be given */
+static int rop(const char *name, MPI_Win win, struct rd_rma_call *o, MPI_Request *req)
+{
+    if (!req)
+        return rd_err_raise_win(win, MPI_ERR_ARG, name, "request is NULL");
+    return op(name, win, o, req);
+}
+
 #pragma weak MPI_Rput = PMPI_Rput
 int PMPI_Rput(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
               MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
 {
     struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
                             .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    if (!req)
-        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
-    return op("MPI_Rput", win, &o, req);
+    return rop("MPI_Rput", win, &o, req);
 }
 
 #pragma weak MPI_Rget = PMPI_Rget
@@ -184,9 +190,7 @@ int PMPI_Rget(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdi
 {
     struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt, .target = target,
                             .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    if (!req)
-        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
-    return op("MPI_Rget", win, &o, req);
+    return rop("MPI_Rget", win, &o, req);
 }
 
 #pragma weak MPI_Raccumulate = PMPI_Raccumulate
@@ -195,9 +199,7 @@ int PMPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype odt, int target,
 {
     struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
                             .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};
-    if (!req)
-        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Raccumulate", "request is NULL");
-    return op("MPI_Raccumulate", win, &o, req);
+    return rop("MPI_Raccumulate", win, &o, req);
 }
 
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
@@ -208,9 +210,7 @@ int PMPI_Rget_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *r
     struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,
                             .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp, .tcount = tcount,
                             .tdt = tdt, .op = mop};
-    if (!req)
-        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
-    return op("MPI_Rget_accumulate", win, &o, req);
+    return rop("MPI_Rget_accumulate", win, &o, req);
 }
 
 /* ------------------------------------------------------------ synchronisation */

@@ -140,6 +140,12 @@ int main(int argc, char **argv)
     EXPECT(MPI_Get(&g, 1, MPI_INT, -5, 0, 1, MPI_INT, win), MPI_ERR_RANK, "Get from a negative rank");
     EXPECT(MPI_Put(&v, 1, MPI_DATATYPE_NULL, to, 0, 1, MPI_INT, win), MPI_ERR_TYPE,
            "Put with MPI_DATATYPE_NULL");
+    EXPECT(MPI_Rput(&v, 1, MPI_INT, to, 0, 1, MPI_INT, win, NULL), MPI_ERR_ARG, "Rput with a NULL request");
+    EXPECT(MPI_Rget(&g, 1, MPI_INT, to, 0, 1, MPI_INT, win, NULL), MPI_ERR_ARG, "Rget with a NULL request");
+    EXPECT(MPI_Raccumulate(&v, 1, MPI_INT, to, 0, 1, MPI_INT, MPI_SUM, win, NULL), MPI_ERR_ARG,
+           "Raccumulate with a NULL request");
+    EXPECT(MPI_Rget_accumulate(&v, 1, MPI_INT, &g, 1, MPI_INT, to, 0, 1, MPI_INT, MPI_SUM, win, NULL), MPI_ERR_ARG,
+           "Rget_accumulate with a NULL request");
     {
         MPI_Datatype unc;
         MPI_Type_contiguous(2, MPI_INT, &unc); /* never committed */
