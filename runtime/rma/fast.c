@@ -273,16 +273,27 @@ static inline int fast_type(int count, MPI_Datatype dt)
     return count > 0 && rd_dt_valid(dt) && dt->committed && dt->contig && dt->size > 0;
 }
 
+/* Put's and Get's common case: both sides contiguous, the same bytes,
+ * the target's memory mapped here; where its n bytes are (NULL: the
+ * general call) and the peer's entry in *pp */
+static inline char *fast_xfer(MPI_Win w, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+                              MPI_Datatype tdt, uint64_t *n, struct rma_peer **pp)
+{
+    if (!fast_type(ocount, odt) || !fast_type(tcount, tdt))
+        return NULL;
+    *n = (uint64_t)ocount * odt->size;
+    if (*n != (uint64_t)tcount * tdt->size)
+        return NULL;
+    struct rma_peer *p = *pp = fast_peer(w, t);
+    return p ? fast_target(p, tdisp, tdt->true_lb, *n) : NULL;
+}
+
 int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
                     MPI_Datatype tdt)
 {
-    if (!fast_type(ocount, odt) || !fast_type(tcount, tdt))
-        return RD_RMA_SLOW;
-    uint64_t n = (uint64_t)ocount * odt->size;
-    if (n != (uint64_t)tcount * tdt->size)
-        return RD_RMA_SLOW;
-    struct rma_peer *p = fast_peer(w, t);
-    char *d = p ? fast_target(p, tdisp, tdt->true_lb, n) : NULL;
+    uint64_t n;
+    struct rma_peer *p;
+    char *d = fast_xfer(w, ocount, odt, t, tdisp, tcount, tdt, &n, &p);
     if (!d)
         return RD_RMA_SLOW;
     copy(d, (const char *)obuf + odt->true_lb, n);
@@ -344,13 +355,9 @@ void rma_split_serve(struct rd_rma_win *rw, const struct rma_hdr *h)
 int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
                     MPI_Datatype tdt)
 {
-    if (!fast_type(ocount, odt) || !fast_type(tcount, tdt))
-        return RD_RMA_SLOW;
-    uint64_t n = (uint64_t)ocount * odt->size;
-    if (n != (uint64_t)tcount * tdt->size)
-        return RD_RMA_SLOW;
-    struct rma_peer *p = fast_peer(w, t);
-    const char *s = p ? fast_target(p, tdisp, tdt->true_lb, n) : NULL;
+    uint64_t n;
+    struct rma_peer *p;
+    const char *s = fast_xfer(w, ocount, odt, t, tdisp, tcount, tdt, &n, &p);
     if (!s)
         return RD_RMA_SLOW;
     struct rd_rma_win *rw = rma_of(w);
