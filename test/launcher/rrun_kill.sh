@@ -94,7 +94,8 @@ trial $i: rrun took $took ms after the kill"; }
 trial $i: killed pid $victim after $delay ms; rrun exited $rc: $(printf '%s' "$err" | head -3 | tr '\n' ' ')"
     fi
     what=""
-    [ -n "$(ls -A "$RRUN_TMP")" ] && what="$what session directory;"
+    [ -n "$(ls -A "$RRUN_TMP")" ] &&
+        what="$what session directory ($(cd "$RRUN_TMP" && find . -mindepth 1 | head -8 | tr '\n' ' '));"
     for p in $kids; do
         if kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
             what="$what process $p;"
