@@ -7,8 +7,8 @@
 # transport itself: test/unit/tl_contract_ucx.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
-# p2p_large's 2 GiB over loopback TCP, pipelined, took over 120 s on a
-# loaded host (2 cores beside the verbs VM): the limit p2p_large.sh has
+# (a job over loopback TCP beside the verbs VM can take minutes on a
+# loaded host: the limit p2p_large.sh has)
 P2P_TIMEOUT=300
 transport_suite ucx "UCX_TLS=tcp UCX_NET_DEVICES=lo"
 p2p_check "RDMPI_TRANSPORTS=ucx UCX_NET_DEVICES=lo" 4 "$RD_BUILDDIR/test/mpi/coll"

@@ -643,6 +643,114 @@ static void section_rma(rd_ep **eps)
     free(local);
 }
 
+/* ---- beyond 2 GiB: one get, one put and (caps.own_rndv) one rendezvous
+ * message of 2 GiB + 1 MiB + 8 bytes between ranks 0 and 1, every 64-bit
+ * word checked (word i is a + i * b, b odd: no other content passes). A
+ * length kept in an int or a 32-bit field anywhere on the way shows here,
+ * at the transport, once per backend; the engine's offsets beyond 2 GiB
+ * are test/mpi/p2p_large.sh's (over shm). On by default for the network
+ * backends over loopback (TL_CONTRACT_LARGE=0: off; the VM's verbs has
+ * 2 GiB of memory: off there unless asked). */
+#if defined(TL_UCX) || defined(TL_OFI)
+#define LARGE_DEFAULT 1
+#else
+#define LARGE_DEFAULT 0
+#endif
+#define LARGE (((size_t)2 << 30) + ((size_t)1 << 20) + 8)
+
+static uint64_t large_a(int k) { return 0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1); }
+static uint64_t large_b(int k) { return (0xd1b54a32d192ed03ULL * (uint64_t)(k + 7)) | 1; }
+
+__attribute__((optimize("O3"))) static void large_fill(uint64_t *w, int k)
+{
+    const uint64_t a = large_a(k), b = large_b(k);
+    for (size_t i = 0; i < LARGE / 8; i++)
+        w[i] = a + i * b;
+}
+
+__attribute__((optimize("O3"))) static size_t large_bad(const uint64_t *w, int k)
+{
+    const uint64_t a = large_a(k), b = large_b(k);
+    size_t bad = 0;
+    for (size_t i = 0; i < LARGE / 8; i++)
+        bad += w[i] != a + i * b;
+    return bad;
+}
+
+static void section_large(rd_ep **eps)
+{
+    const char *e = getenv("TL_CONTRACT_LARGE");
+    if (!(e && *e ? atoi(e) : LARGE_DEFAULT) || NR < 2)
+        return;
+    /* rank 1 exposes the region, rank 0 moves the data; the others wait */
+    uint64_t *buf = me < 2 ? malloc(LARGE) : NULL;
+    rd_mr *mr = NULL;
+    unsigned char key[256];
+    size_t klen = 0;
+    if (me < 2) {
+        CHECK(buf != NULL, "beyond 2 GiB: %zu bytes allocated", LARGE);
+        if (!buf)
+            exit(1);
+        large_fill(buf, me == 1 ? 1 : 0);
+        CHECK_INT(t->mem_reg(tl, buf, LARGE, &mr, me == 1 ? key : NULL, me == 1 ? &klen : NULL), RD_OK,
+                  "beyond 2 GiB: mem_reg of %zu bytes", LARGE);
+        if (me == 1) {
+            sh->addr[1] = (uint64_t)(uintptr_t)buf;
+            memcpy(sh->rkey[1], key, klen < sizeof(key) ? klen : sizeof(key));
+            sh->rkey_len[1] = klen;
+        }
+    }
+    barrier();
+    if (me == 0) {
+        done_rec d = {0, RD_ERR_INTERNAL};
+        rd_rma_op op = {.local = buf, .len = LARGE, .lmr = mr, .remote_addr = sh->addr[1], .rkey = sh->rkey[1],
+                        .rkey_len = sh->rkey_len[1], .done = done_cb, .arg = &d};
+        CHECK_INT(t->get(eps[1], &op), RD_OK, "beyond 2 GiB: get of %zu bytes", LARGE);
+        wait_flag(&d.calls);
+        CHECK_INT(d.calls * 1000 + d.st, 1000, "beyond 2 GiB: get's done() ran once, with RD_OK");
+        CHECK_INT(large_bad(buf, 1), 0, "beyond 2 GiB: get brought every word of the peer's");
+        large_fill(buf, 2);
+        d.calls = 0;
+        d.st = RD_ERR_INTERNAL;
+        CHECK_INT(t->put(eps[1], &op), RD_OK, "beyond 2 GiB: put of %zu bytes", LARGE);
+        wait_flag(&d.calls);
+        CHECK_INT(d.calls * 1000 + d.st, 1000, "beyond 2 GiB: put's done() ran once, with RD_OK");
+    }
+    barrier();
+    if (me == 1)
+        CHECK_INT(large_bad(buf, 2), 0, "beyond 2 GiB: put placed every word at the target");
+    barrier();
+    if (tl->caps.own_rndv) {
+        long hv = 4343;
+        done_rec ds = {0, RD_ERR_INTERNAL}, dr = {0, RD_ERR_INTERNAL};
+        rv_got = 0;
+        barrier();
+        if (me == 0) {
+            large_fill(buf, 3);
+            rd_rma_op sop = {.local = buf, .len = LARGE, .lmr = mr, .done = done_cb, .arg = &ds};
+            CHECK_INT(t->rndv_send(eps[1], 11, &hv, sizeof(hv), &sop), RD_OK, "beyond 2 GiB: rndv_send");
+            wait_flag(&ds.calls);
+            CHECK_INT(ds.calls * 1000 + ds.st, 1000, "beyond 2 GiB: rndv_send's done() ran once, with RD_OK");
+        } else if (me == 1) {
+            for (long s = 0; !rv_got && s < 400000000L; s++)
+                t->progress(tl);
+            CHECK_INT(rv_got * 10000 + (rv_len == LARGE), 10001,
+                      "beyond 2 GiB: the rendezvous announcement arrived once, with the data's length");
+            if (rv_got == 1) {
+                rd_rma_op rop = {.local = buf, .len = LARGE, .lmr = mr, .done = done_cb, .arg = &dr};
+                CHECK_INT(t->rndv_recv(tl, rv_desc, &rop), RD_OK, "beyond 2 GiB: rndv_recv");
+                wait_flag(&dr.calls);
+                CHECK_INT(dr.calls * 1000 + dr.st, 1000, "beyond 2 GiB: rndv_recv's done() ran once, with RD_OK");
+                CHECK_INT(large_bad(buf, 3), 0, "beyond 2 GiB: the rendezvous message arrived, every word");
+            }
+        }
+        barrier();
+    }
+    if (mr)
+        t->mem_dereg(tl, mr);
+    free(buf);
+}
+
 /* ---- remote completion: a put's done() means the data is in the
  * target's memory, visible to its loads (transport.h). The target's memory
  * here is a slice of vis, which the writer maps too: done() itself reads
@@ -955,6 +1063,7 @@ static void contract(const char *nspace)
     section_am(eps);
     if (tl->caps.rma) {
         section_rma(eps);
+        section_large(eps);
         section_remote(eps);
     } else
         CHECK(1, "no get/put here (caps.rma 0): the engine pipelines through active messages");
