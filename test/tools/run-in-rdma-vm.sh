@@ -8,6 +8,10 @@
 # (rdma_rxe, device rxe0) and soft-iWARP (siw, device siw0) verbs devices.
 #
 #   run-in-rdma-vm.sh [--] COMMAND [ARG...]
+#   run-in-rdma-vm.sh --prepare     only build the cache below (vmlinux,
+#                                   siw.ko, initramfs) and exit: quickstart
+#                                   runs it while the build's single-threaded
+#                                   steps leave a core free
 #
 # The guest sees the host's whole filesystem (read-only 9p export of "/", with
 # a tmpfs overlay on top, so writes anywhere succeed but vanish), so binaries
@@ -66,8 +70,10 @@ set -u -o pipefail
 die() { echo "run-in-rdma-vm: $*" >&2; exit 125; }
 note() { echo "run-in-rdma-vm: $*" >&2; }
 
+PREPARE=0
+[ "${1:-}" = "--prepare" ] && { PREPARE=1; shift; }
 [ "${1:-}" = "--" ] && shift
-[ $# -ge 1 ] || die "usage: $0 [--] COMMAND [ARG...]"
+[ $PREPARE = 1 ] || [ $# -ge 1 ] || die "usage: $0 [--] COMMAND [ARG...] | $0 --prepare"
 
 CACHE=${RDMA_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/rdma-vm}
 MEM=${RDMA_VM_MEM:-2G}
@@ -272,6 +278,7 @@ if [ ! -s "$INITRD" ]; then
   [ -s "$INITRD" ] || die "initramfs build failed"
 fi
 flock -u 9
+[ $PREPARE = 1 ] && exit 0
 
 # ---------------------------------------------------------------- per run
 X=$(mktemp -d "${TMPDIR:-/tmp}/rdma-vm.XXXXXX") || die "mktemp"
