@@ -46,6 +46,12 @@
  *   putbw  WINDOW Puts of SIZE bytes to distinct offsets, then one flush
  *          (WINDOW = 64 up to 128 KiB, then 8 MiB / SIZE, at least 2)
  *   getbw  the same with Gets into distinct local buffers
+ *   putpp  half the round trip of a ping-pong of 8-byte Puts, each rank
+ *          in a lock_all epoch polling its own window's word for the
+ *          other's value (calling MPI_Win_sync and MPI_Iprobe while it
+ *          polls), each Put followed by a flush: the one-sided
+ *          counterpart of perftest's ib_write_lat (not in the default
+ *          list; run-vm.sh runs it)
  *
  * Iteration counts as in bench/p2p: uncounted warm-up batches of 1, 2, 4,
  * ... iterations until a batch lasts a tenth of the target, then REPS
@@ -143,8 +149,9 @@ static void fail(const char *test, const char *what, long got, long want)
 
 /* ---------------------------------------------------------------- tests */
 
-enum kind { PUT, GET, ACC, FOP, CAS, FENCE, LOCK, PUTBW, GETBW, NKINDS };
-static const char *const names[NKINDS] = {"put", "get", "acc", "fop", "cas", "fence", "lock", "putbw", "getbw"};
+enum kind { PUT, GET, ACC, FOP, CAS, FENCE, LOCK, PUTBW, GETBW, PUTPP, NKINDS };
+static const char *const names[NKINDS] = {"put", "get", "acc", "fop", "cas", "fence", "lock", "putbw", "getbw",
+                                          "putpp"};
 
 /* What a test works on. The window's first 64 bytes hold the 64-bit
  * counter of acc, fop and cas and the 8 bytes of put and get; putbw and
@@ -232,6 +239,29 @@ static void kernel(struct ctx *c, long iters)
             MPI_Win_flush(1, win);
         }
         break;
+    case PUTPP: {
+        /* each rank's 8 bytes at offset 8 are what the other one writes */
+        volatile int64_t *mine = (volatile int64_t *)(void *)(c->base + 8);
+        int peer = 1 - rank, flag;
+        for (long i = 0; i < iters; i++) {
+            int64_t v = ++c->count;
+            if (rank == 0) {
+                MPI_Put(&v, 1, MPI_INT64_T, peer, 8, 1, MPI_INT64_T, win);
+                MPI_Win_flush(peer, win);
+            }
+            /* the peer's value, polled in memory; Win_sync and Iprobe give
+             * a library that needs this rank's CPU its progress */
+            while (*mine != v) {
+                MPI_Win_sync(win);
+                MPI_Iprobe(peer, TAG_DONE, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            }
+            if (rank == 1) {
+                MPI_Put(&v, 1, MPI_INT64_T, peer, 8, 1, MPI_INT64_T, win);
+                MPI_Win_flush(peer, win);
+            }
+        }
+        break;
+    }
     default:
         break;
     }
@@ -245,12 +275,12 @@ static double batch(void *ctx, long iters)
     struct ctx *c = ctx;
     char d = 0;
     double t = 0;
-    if (rank == 0 || c->kind == FENCE) {
+    if (rank == 0 || c->kind == FENCE || c->kind == PUTPP) {
         double t0 = MPI_Wtime();
         kernel(c, iters);
         t = MPI_Wtime() - t0;
     }
-    if (c->kind != FENCE) {
+    if (c->kind != FENCE && c->kind != PUTPP) {
         if (rank == 0)
             MPI_Send(&d, 0, MPI_BYTE, 1, TAG_DONE, MPI_COMM_WORLD);
         else
@@ -345,7 +375,7 @@ static void run(enum kind k, long size, int reps, MPI_Win win, unsigned char *ba
         buf[i] = k == PUT || k == PUTBW ? pattern(0, i) : 0;
     sync_pair();
 
-    if (all && rank == 0)
+    if (all && (rank == 0 || k == PUTPP))
         MPI_Win_lock_all(0, win);
     long iters = warm_up_pair(batch, &c, lat ? 10 : 3, lat ? 10000000 : 1000000);
     if (k == PUT || k == PUTBW || k == GET || k == GETBW) {
@@ -358,9 +388,9 @@ static void run(enum kind k, long size, int reps, MPI_Win win, unsigned char *ba
     for (int r = 0; r < reps; r++) {
         sync_pair();
         double t = batch(&c, iters);
-        v[r] = lat ? t * 1e6 / (double)iters : (double)span * (double)iters / t / 1e6;
+        v[r] = lat ? t * 1e6 / (double)iters / (k == PUTPP ? 2 : 1) : (double)span * (double)iters / t / 1e6;
     }
-    if (all && rank == 0)
+    if (all && (rank == 0 || k == PUTPP))
         MPI_Win_unlock_all(win);
     if (k == FENCE) /* no epoch follows: locks may come next */
         MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
@@ -371,7 +401,7 @@ static void run(enum kind k, long size, int reps, MPI_Win win, unsigned char *ba
 
 /* ----------------------------------------------------------------- main */
 
-static const char usage[] = "usage: rma [-t put,get,acc,fop,cas,fence,lock,putbw,getbw] [-s SIZES] "
+static const char usage[] = "usage: rma [-t put,get,acc,fop,cas,fence,lock,putbw,getbw,putpp] [-s SIZES] "
                             "[-r REPS] [-T MS]\n       rma -F [-r REPS]   (the floor, no MPI)\n";
 
 int main(int argc, char **argv)
@@ -431,7 +461,7 @@ int main(int argc, char **argv)
             while (k < NKINDS && strcmp(t, names[k]))
                 k++;
             if (k == NKINDS)
-                die("unknown test (put, get, acc, fop, cas, fence, lock, putbw, getbw)");
+                die("unknown test (put, get, acc, fop, cas, fence, lock, putbw, getbw, putpp)");
             if (k == PUTBW || k == GETBW)
                 for (int i = 0; i < nsizes; i++)
                     run((enum kind)k, sizes[i], reps, win, base, buf);

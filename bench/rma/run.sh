@@ -8,7 +8,9 @@
 #
 #   --quick          bandwidth sizes 1K,64K,1M,4M, 3 rounds, 3 repetitions of ~5 ms
 #   --sizes LIST     bandwidth sizes (putbw, getbw): 1K,1M or ranges 1K-4M
-#   --tests LIST     put,get,acc,fop,cas,fence,lock,putbw,getbw (default: all)
+#   --tests LIST     put,get,acc,fop,cas,fence,lock,putbw,getbw,putpp (default:
+#                    all but putpp, the ping-pong run-vm.sh sets beside
+#                    ib_write_lat)
 #   --libs LIST      rdmpi,openmpi,ompi-sm,mpich (default: all; ompi-sm is
 #                    Open MPI forced onto its shared-memory windows, --mca osc sm)
 #   --rounds N       interleaved rounds; the tables show medians over them
@@ -33,8 +35,8 @@ set -u
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-all_tests=put,get,acc,fop,cas,fence,lock,putbw,getbw
-quick=0 sizes='' tests=$all_tests libs=rdmpi,openmpi,ompi-sm,mpich
+all_tests=put,get,acc,fop,cas,fence,lock,putbw,getbw,putpp
+quick=0 sizes='' tests=${all_tests%,putpp} libs=rdmpi,openmpi,ompi-sm,mpich
 rounds='' reps='' tgt='' raw='' builddir='' summary=1
 own_option() { [ "$1" = --no-summary ] && summary=0; }
 bench_options "$@"
@@ -152,7 +154,8 @@ END {
     nt = split(tests, T, ",")
     printf "\n## latency, us per operation (lower is better); ratio = rdmpi / min(peers)\n"
     printf "## put/get: 8 B + MPI_Win_flush in a lock_all epoch; acc: 8 B SUM + flush; fop, cas: 8 B + flush;\n"
-    printf "## fence: an empty MPI_Win_fence; lock: MPI_Win_lock(EXCLUSIVE) + MPI_Win_unlock, no operations\n"
+    printf "## fence: an empty MPI_Win_fence; lock: MPI_Win_lock(EXCLUSIVE) + MPI_Win_unlock, no operations;\n"
+    printf "## putpp: half the round trip of a ping-pong of 8-byte Put + flush, each rank polling its window\n"
     printf "## floor: cache-line hand-off %s us one-way (an 8-byte operation and its completion cross it at least twice)\n", cl == "" ? "n/a" : sprintf("%.3f", cl)
     print hdr
     for (k = 1; k <= nt; k++) {
