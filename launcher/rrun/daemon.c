@@ -229,17 +229,12 @@ static const struct rrun_mode_ops daemon_ops = {
     .fence_out = fence_out,
 };
 
-/* The daemon's last word: every rank reaped, everything cleaned up. */
-static void say_done(struct rrun_job *job)
-{
-    send_head(job, RRUN_MSG_DONE, NULL);
-}
-
 int rrun_daemon_main(void)
 {
     struct rrun_options opt;
     struct rrun_job job;
     struct rrun_chan_in in = {0};
+    struct rrun_buf done = {0};
     struct rrun_host *hosts = NULL;
     char *nspace = NULL, **strings = NULL, *exe = NULL;
     int nhosts = 0, my_host = -1, nstrings = 0, sig_fd = -1, status = RRUN_EXIT_INTERNAL;
@@ -326,7 +321,10 @@ int rrun_daemon_main(void)
     rrun_supervise(&job, sig_fd);
     status = 0;
 out:
-    rrun_teardown(&job, status, say_done);
+    /* the last word, once every rank is reaped and everything is cleaned
+     * up: made here, written by the teardown (which allocates nothing) */
+    rrun_chan_frame(&done, RRUN_MSG_DONE, NULL);
+    rrun_teardown(&job, status, done.bad ? -1 : job.to_head, &done);
 out_strings:
     for (int i = 0; i < nstrings; i++)
         free(strings[i]);

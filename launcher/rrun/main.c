@@ -187,5 +187,5 @@ int main(int argc, char **argv)
     rrun_job_say_end(&job);
     status = job.exit_status;
 out:
-    rrun_teardown(&job, status, NULL);
+    rrun_teardown(&job, status, -1, NULL);
 }

@@ -340,17 +340,14 @@ void rrun_job_say_end(const struct rrun_job *job);
 /* ------------------------------------------------------------ session.c */
 /* Make a private directory under $TMPDIR (or /tmp); NULL on error. */
 char *rrun_session_create(void);
-/* Remove it with everything in it. */
-void rrun_session_remove(char *dir);
-void rrun_shm_sweep(const char *nspace);
 /* "rdmpi-<nspace as a file name>-" into out; its length, 0 if too long. */
 size_t rrun_shm_prefix(const char *nspace, char *out, size_t size);
 
 /* ----------------------------------------------------------- teardown.c */
-/* The end: remove the session directory and the job's shm names, call
- * last (if any) and _exit(status). The PMIx server is not finalized
- * (teardown.c says why). */
-_Noreturn void rrun_teardown(struct rrun_job *job, int status, void (*last)(struct rrun_job *));
+/* The end: park rrun's other threads, remove the session directory and
+ * the job's shm names, write last (a whole frame, if any) to last_fd and
+ * _exit(status). The PMIx server is not finalized (teardown.c says why). */
+_Noreturn void rrun_teardown(struct rrun_job *job, int status, int last_fd, const struct rrun_buf *last);
 /* From here on a crash of rrun kills the job's ranks and removes the
  * session directory and shm names before rrun dies of its signal. */
 void rrun_crash_guard(struct rrun_job *job);

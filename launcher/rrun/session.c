@@ -2,15 +2,14 @@
  *
  * libpmix keeps its rendezvous socket and data-store files under the
  * directories given by PMIX_SERVER_TMPDIR / PMIX_SYSTEM_TMPDIR. rrun points
- * both at a fresh directory of its own and removes it, with everything in
- * it, on every way out, so a crashed job leaves nothing behind in /tmp. */
+ * both at a fresh directory of its own, which teardown.c removes with
+ * everything in it on every way out, so a crashed job leaves nothing
+ * behind in /tmp. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "config.h"
 
-#include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,23 +34,6 @@ char *rrun_session_create(void)
     return dir;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb;
-    (void)type;
-    (void)ftw;
-    remove(path); /* best effort: keep going */
-    return 0;
-}
-
-void rrun_session_remove(char *dir)
-{
-    if (dir == NULL)
-        return;
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(dir);
-}
-
 size_t rrun_shm_prefix(const char *nspace, char *out, size_t size)
 {
     size_t n = (size_t)snprintf(out, size, "rdmpi-%s-", nspace);
@@ -66,30 +48,4 @@ size_t rrun_shm_prefix(const char *nspace, char *out, size_t size)
               *p == '.' || *p == '_'))
             *p = '_';
     return n;
-}
-
-/* The shared-memory transport names its node segment
- * /dev/shm/rdmpi-<namespace>-<suffix> (when it cannot use an anonymous
- * memory file) and unlinks it as soon as every local rank has attached; if
- * a rank died before that, the name is still there. After the job, remove
- * whatever is left under this job's prefix. */
-void rrun_shm_sweep(const char *nspace)
-{
-    char prefix[300];
-    size_t n = rrun_shm_prefix(nspace, prefix, sizeof(prefix));
-
-    if (n == 0)
-        return;
-    DIR *d = opendir("/dev/shm");
-    if (d == NULL)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, prefix, n) == 0) {
-            char path[600];
-            snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
-            unlink(path);
-        }
-    }
-    closedir(d);
 }

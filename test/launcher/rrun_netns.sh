@@ -87,6 +87,7 @@ if [ -n "${RD_OMPI_MPIRUN:-}" ]; then
         -x UCX_TLS -x UCX_NET_DEVICES -x FI_PROVIDER -x FI_TCP_IFACE -x RDMPI_OVERSUBSCRIBED -np"
     out=$($RD_P2P_LAUNCHER 4 "$RD_BUILDDIR/examples/hello" 2>&1); rc=$?
     is "$rc" 0 "Open MPI's mpirun across the namespace hosts: exit status"
+    [ "$rc" = 0 ] || diag "$(printf '%s\n' "$out" | tail -n 20)"
     # (only the ranks' lines: mpirun may add warnings of its own)
     is "$(printf '%s\n' "$out" | grep '^Hello' | sort)" "Hello from rank 0 of 4 on $H1
 Hello from rank 1 of 4 on $H1

@@ -307,8 +307,10 @@ faults() {
     while read -r f proto want; do
         label="$1 RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto"
         # shellcheck disable=SC2086
+        local t1=$SECONDS
         out=$(env $env RDMPI_VERBS_FAULT=$f RDMPI_RNDV_PROTOCOL=$proto timeout -k 10 "$(limit 60)" rrun --timeout "$(limit 50)" -np 2 \
             "$B/test/mpi/p2p_large" 1 1 2>&1); rc=$?
+        diag "$label: $((SECONDS - t1)) s"
         ok "$([ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ]; echo $?)" \
             "$label: the job ends with an error, not a hang (rrun's status $rc)"
         like "$out" "$want" "$label: the failing operation, the peer's rank and the verbs status"
