@@ -48,8 +48,8 @@
  *   getbw  the same with Gets into distinct local buffers
  *   putpp  half the round trip of a ping-pong of 8-byte Puts, each rank
  *          in a lock_all epoch polling its own window's word for the
- *          other's value (calling MPI_Win_sync and MPI_Iprobe while it
- *          polls), each Put followed by a flush: the one-sided
+ *          other's value (MPI_Win_sync and MPI_Iprobe every 64 loads, for
+ *          libraries that need the CPU), each Put flushed: the one-sided
  *          counterpart of perftest's ib_write_lat (not in the default
  *          list; run-vm.sh runs it)
  *
@@ -249,12 +249,15 @@ static void kernel(struct ctx *c, long iters)
                 MPI_Put(&v, 1, MPI_INT64_T, peer, 8, 1, MPI_INT64_T, win);
                 MPI_Win_flush(peer, win);
             }
-            /* the peer's value, polled in memory; Win_sync and Iprobe give
-             * a library that needs this rank's CPU its progress */
-            while (*mine != v) {
-                MPI_Win_sync(win);
-                MPI_Iprobe(peer, TAG_DONE, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-            }
+            /* the peer's value, polled in memory as ib_write_lat polls its
+             * buffer; every 64 loads, Win_sync and Iprobe give a library
+             * that needs this rank's CPU its progress */
+            for (unsigned spins = 1; *mine != v; spins++)
+                if (spins % 64 == 0) {
+                    MPI_Win_sync(win);
+                    MPI_Iprobe(peer, TAG_DONE, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+                }
+            MPI_Win_sync(win);
             if (rank == 1) {
                 MPI_Put(&v, 1, MPI_INT64_T, peer, 8, 1, MPI_INT64_T, win);
                 MPI_Win_flush(peer, win);
