@@ -10,14 +10,15 @@
 #
 # In one run, on device RMA_VM_DEV (default rxe0; the VM's RoCE device):
 #   perftest  ib_write_lat -s 8, ib_read_lat -s 8, ib_atomic_lat (FETCH_AND_ADD
-#             and CMP_AND_SWAP, 8 bytes), RMA_VM_ROUNDS times each (median),
-#             server and client on this host
+#             and CMP_AND_SWAP, 8 bytes), server and client on this host
 #   rma       bench/rma/run.sh --libs rdmpi,openmpi with RDMPI_TRANSPORTS=verbs
 #             RDMPI_VERBS_DEVICE=DEV RDMPI_RMA_PATH=rdma (both ranks share the
 #             VM, a node: without it one-sided calls take the node's shared
 #             memory, not the device), and Open MPI's UCX one-sided component
 #             forced onto DEV (--mca pml ucx --mca osc ucx, UCX_TLS=rc_v); a
 #             library that cannot run there is reported n/a with its error
+#   rounds    RMA_VM_ROUNDS of them, perftest and rma interleaved (one of
+#             each per round), medians over the rounds
 #   ratios    rdmpi's put / ib_write_lat, get / ib_read_lat, fop and cas /
 #             ib_atomic_lat (to perftest's mean, t_avg, like rdmpi's figure)
 #
@@ -32,8 +33,8 @@
 # Settings: RMA_VM_DEV, RMA_VM_GID (GID index for perftest, default: the
 # VM's RDMA_VM_RXE_GID_INDEX, else 1), RMA_VM_IP (the device's address for
 # perftest's handshake; default: the VM's RDMA_VM_RXE_IP), RMA_VM_ROUNDS
-# (default 5), RMA_VM_ARGS (more bench/rma/run.sh options; default
-# "--rounds ROUNDS --reps 3 --time 100 --sizes 4K,64K,1M"),
+# (default 5), RMA_VM_ARGS (more bench/rma/run.sh options for each
+# round's run; default "--reps 3 --time 100 --sizes 4K,64K,1M"),
 # RDMPI_TEST_RDMA_VM (the VM runner; default test/tools/run-in-rdma-vm.sh).
 # Needs perftest (and, for the VM, what test/mpi/verbs.sh lists).
 set -u
@@ -57,41 +58,55 @@ perftest() {
     awk '$1 == 8 && NF >= 6 { print; exit }' "$tmp/client"
 }
 
-echo "# perftest: $rounds runs per figure, median of the runs (t_avg: the mean, t_typical: the median of one run)"
-declare -A pa pt
-for what in write read fadd cas; do
-    case $what in
-    write) set -- ib_write_lat ;;
-    read) set -- ib_read_lat ;;
-    fadd) set -- ib_atomic_lat -A FETCH_AND_ADD ;;
-    cas) set -- ib_atomic_lat -A CMP_AND_SWAP ;;
-    esac
-    avgs='' typs=''
-    for _ in $(seq 1 "$rounds"); do
+# perftest and rdmpi interleaved, round by round: under the VM's software
+# emulation the speed of everything drifts between minutes (perftest's own
+# figures moved 1.5-2 x between runs), so ratios of medians taken in
+# separate phases meant little
+echo "# $rounds rounds, each: perftest's four tools once (t_avg: the mean, t_typical: the median of one run), then"
+echo "# rdmpi (RDMPI_TRANSPORTS=verbs) and Open MPI (UCX pml and osc on $dev) through bench/rma/run.sh --rounds 1;"
+echo "# the tables at the end are medians over the rounds"
+declare -A avgs typs rv pa pt
+lat_tests="putpp put get acc fop cas fence lock"
+# the rdmpi figure of a row of run.sh's latency table: "test | size | rdmpi | ..."
+row_of() { awk -v t="$1" '$1 == t && $2 == "|" && $4 == "|" { print ($5 == "n/a" ? "" : $5); exit }' "$2"; }
+for r in $(seq 1 "$rounds"); do
+    for what in write read fadd cas; do
+        case $what in
+        write) set -- ib_write_lat ;;
+        read) set -- ib_read_lat ;;
+        fadd) set -- ib_atomic_lat -A FETCH_AND_ADD ;;
+        cas) set -- ib_atomic_lat -A CMP_AND_SWAP ;;
+        esac
         line=$(perftest "$@")
         a=$(echo "$line" | awk '{ print $6 }') t=$(echo "$line" | awk '{ print $5 }')
-        [ -n "$a" ] && avgs="$avgs$a"$'\n'
-        [ -n "$t" ] && typs="$typs$t"$'\n'
+        [ -n "$a" ] && avgs[$what]="${avgs[$what]:-}$a"$'\n'
+        [ -n "$t" ] && typs[$what]="${typs[$what]:-}$t"$'\n'
+        [ -n "$a" ] || echo "# note: round $r: $* gave no figure: $(tail -n 2 "$tmp/client" | tr '\n' ' ')"
+        echo "# round $r: $* ${a:-n/a} / ${t:-n/a} us"
     done
-    pa[$what]=$(printf '%s' "$avgs" | bench_median)
-    pt[$what]=$(printf '%s' "$typs" | bench_median)
-    [ -n "${pa[$what]}" ] || echo "# note: $* gave no figure: $(tail -n 2 "$tmp/client" | tr '\n' ' ')"
+    # shellcheck disable=SC2086 # RMA_VM_ARGS is a list of options
+    RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev RDMPI_RMA_PATH=rdma \
+        RMA_OMPI_FLAGS="--mca pml ucx --mca osc ucx -x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v -x UCX_IB_GID_INDEX=$gid" \
+        RMA_TIMEOUT=300 bash "$src/bench/rma/run.sh" --libs rdmpi,openmpi --no-summary \
+        --tests put,get,acc,fop,cas,fence,lock,putbw,getbw,putpp \
+        ${RMA_VM_ARGS:---reps 3 --time 100 --sizes 4K,64K,1M} --rounds 1 "$builddir" 2>/dev/null >"$tmp/rma.$r"
+    [ "$r" = "$rounds" ] && cat "$tmp/rma.$r" # (the last round's tables: its notes and bandwidths)
+    for t in $lat_tests; do
+        v=$(row_of "$t" "$tmp/rma.$r")
+        [ -n "$v" ] && rv[$t]="${rv[$t]:-}$v"$'\n'
+        echo "# round $r: rdmpi $t ${v:-n/a} us"
+    done
 done
-
-echo "# rdmpi (RDMPI_TRANSPORTS=verbs) and Open MPI (UCX pml and osc on $dev) through bench/rma/run.sh"
-# shellcheck disable=SC2086 # RMA_VM_ARGS is a list of options
-RDMPI_TRANSPORTS=verbs RDMPI_VERBS_DEVICE=$dev RDMPI_RMA_PATH=rdma \
-    RMA_OMPI_FLAGS="--mca pml ucx --mca osc ucx -x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v -x UCX_IB_GID_INDEX=$gid" \
-    RMA_TIMEOUT=300 bash "$src/bench/rma/run.sh" --libs rdmpi,openmpi --no-summary \
-    --tests put,get,acc,fop,cas,fence,lock,putbw,getbw,putpp \
-    ${RMA_VM_ARGS:---rounds "$rounds" --reps 3 --time 100 --sizes 4K,64K,1M} "$builddir" 2>/dev/null | tee "$tmp/rma"
-
-# the rdmpi figure of a row of run.sh's latency table: "test | size | rdmpi | ..."
-row() { awk -v t="$1" '$1 == t && $2 == "|" && $4 == "|" { print ($5 == "n/a" ? "" : $5); exit }' "$tmp/rma"; }
+for what in write read fadd cas; do
+    pa[$what]=$(printf '%s' "${avgs[$what]:-}" | bench_median)
+    pt[$what]=$(printf '%s' "${typs[$what]:-}" | bench_median)
+done
+# rdmpi's median over the rounds
+row() { printf '%s' "${rv[$1]:-}" | bench_median; }
 
 echo
-echo "## 8-byte one-sided operations on $dev, us; perftest: median of runs of t_avg (its mean, like rdmpi's"
-echo "## figure) / t_typical (its median). ib_write_lat is half a round trip, the others a whole one"
+echo "## 8-byte one-sided operations on $dev, us, medians over the $rounds interleaved rounds; perftest: t_avg (its"
+echo "## mean, like rdmpi's figure) / t_typical (its median). ib_write_lat is half a round trip, the others a whole one"
 printf '%-6s | %10s | %-27s | %19s | %10s | %10s\n' test rdmpi "perftest" "avg / typ" "rdmpi/avg" "rdmpi/typ"
 for pair in putpp:write:ib_write_lat put:write:ib_write_lat get:read:ib_read_lat fop:fadd:"ib_atomic_lat FETCH_AND_ADD" cas:cas:"ib_atomic_lat CMP_AND_SWAP"; do
     t=${pair%%:*} rest=${pair#*:}
