@@ -267,13 +267,13 @@ int rma_net_open(struct rd_rma_win *rw, struct rd_rma_info *mine, char *why);
  * go by the device (every rank said hw_ok). */
 int rma_net_peer(struct rd_rma_win *rw, int t, const struct rd_rma_info *all);
 void rma_net_close(struct rd_rma_win *rw);
-/* Put or Get of n bytes at target address addr (an offset from its base)
- * by RDMA: src, n packed bytes (Put, copied); rec/ooff: the Get's record
- * and offset (rma_resp_arrived on completion). */
 /* whether the network transport's put() completes at the target
  * (transport.h: not verbs on iWARP, caps.put_sent_only); else Put goes by
  * active messages on the RDMA path */
 int rma_net_put_placed(void);
+/* Put or Get of n bytes at target address addr (an offset from its base)
+ * by RDMA: src, n packed bytes (Put, copied); rec/ooff: the Get's record
+ * and offset (rma_resp_arrived on completion). */
 void rma_net_piece(struct rd_rma_win *rw, int t, int put, uint64_t addr, const void *src, size_t n,
                    uint64_t rec, uint64_t ooff);
 /* Accumulate-type call o on target t by the device's atomics, if the
