@@ -202,17 +202,43 @@ void rma_atom_cas(void *p, size_t n, const void *data, void *old)
 
 /* ------------------------------------------------------------ the fast path */
 
-/* target t's entry if the fast path may reach it now: a known rank, its
- * memory here, an epoch open to it (PSCW goes the general way) */
-static inline struct rma_peer *fast_peer(MPI_Win w, int t)
+/* target t's entry if an epoch is open to it (PSCW goes the general way) */
+static inline struct rma_peer *epoch_peer(MPI_Win w, int t)
 {
     struct rd_rma_win *rw = rma_of(w);
     if (!rw || (unsigned)t >= (unsigned)rw->size)
         return NULL;
     struct rma_peer *p = &rw->peers[t];
-    if (!p->fast || !(rw->lock_all || p->lock || rw->fence))
-        return NULL;
-    return p;
+    return rw->lock_all || p->lock || rw->fence ? p : NULL;
+}
+
+/* target t's entry if the fast path may reach it now: a known rank, its
+ * memory here, an epoch open to it */
+static inline struct rma_peer *fast_peer(MPI_Win w, int t)
+{
+    struct rma_peer *p = epoch_peer(w, t);
+    return p && p->fast ? p : NULL;
+}
+
+/* The network's fast path: a target reached by the network transport
+ * (p->net: the RDMA and HW_ATOMIC paths, and on a window that goes by
+ * the device's atomics the rank itself, by its loopback endpoint) gets
+ * its small common cases straight from here too, single-threaded (the
+ * network's waits give the big lock up and take it back, so its holder
+ * only): a contiguous Put is one transport put (rdma.c's
+ * rma_net_piece, from its pool of registered bounce buffers), a
+ * Fetch_and_op of MPI_SUM or MPI_NO_OP and a Compare_and_swap on an
+ * 8-byte integer one device atomic (rma_hw_fetch). The offset of n target
+ * bytes at displacement disp (plus lb) in p's window, or -1 if any is
+ * outside it. */
+static inline int64_t net_offset(const struct rma_peer *p, MPI_Aint disp, MPI_Aint lb, uint64_t n)
+{
+    int64_t tb;
+    if (__builtin_mul_overflow((int64_t)disp, p->disp_unit, &tb) || __builtin_add_overflow(tb, (int64_t)lb, &tb))
+        return -1;
+    if (tb < 0 || (uint64_t)tb > p->size || n > p->size - (uint64_t)tb)
+        return -1;
+    return tb;
 }
 
 /* where n target bytes at displacement disp (plus lb) start in p's
@@ -314,19 +340,29 @@ static inline char *fast_xfer(MPI_Win w, int ocount, MPI_Datatype odt, int t, MP
     *n = (uint64_t)ocount * odt->size;
     if (*n != (uint64_t)tcount * tdt->size)
         return NULL;
-    struct rma_peer *p = *pp = fast_peer(w, t);
-    return p ? fast_target(p, tdisp, tdt->true_lb, *n) : NULL;
+    struct rma_peer *p = *pp = epoch_peer(w, t);
+    return p && p->fast ? fast_target(p, tdisp, tdt->true_lb, *n) : NULL;
 }
 
 int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
                     MPI_Datatype tdt)
 {
     uint64_t n;
-    struct rma_peer *p;
+    struct rma_peer *p = NULL;
     char *d = fast_xfer(w, ocount, odt, t, tdisp, tcount, tdt, &n, &p);
-    if (!d)
+    if (d) {
+        copy(d, (const char *)obuf + odt->true_lb, n);
+        return MPI_SUCCESS;
+    }
+    /* the network's: one put (where its completion means placed, as the
+     * general call's rule; ops.c's net_xfer) */
+    if (!p || rd_threaded || (p->path != RMA_PATH_RDMA && p->path != RMA_PATH_HW_ATOMIC) ||
+        n >= ((uint64_t)1 << 30) || !rma_net_put_placed())
         return RD_RMA_SLOW;
-    copy(d, (const char *)obuf + odt->true_lb, n);
+    int64_t off = net_offset(p, tdisp, tdt->true_lb, n);
+    if (off < 0)
+        return RD_RMA_SLOW;
+    rma_net_piece(rma_of(w), t, 1, (uint64_t)off, (const char *)obuf + odt->true_lb, n, 0, 0);
     return MPI_SUCCESS;
 }
 
@@ -443,6 +479,24 @@ int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, v
     return rma_acc_at(d, p->acc, arg, in, n, old) == MPI_SUCCESS ? MPI_SUCCESS : RD_RMA_SLOW;
 }
 
+/* Fetch_and_op (cbuf NULL; add: the addend, NULL for MPI_NO_OP, p itself
+ * for another op: the general call) or Compare_and_swap (cbuf) of one
+ * 8-byte integer dt on a network target p, by the device's atomics */
+static int net_fetch(MPI_Win w, struct rma_peer *p, int t, MPI_Aint tdisp, const void *add, const void *cbuf,
+                     void *rbuf, MPI_Datatype dt)
+{
+    if (rd_threaded || dt->size != 8 || add == (const void *)p)
+        return RD_RMA_SLOW;
+    int64_t off = net_offset(p, tdisp, 0, 8);
+    uint64_t v = 0, c = 0;
+    if (add)
+        memcpy(&v, add, 8);
+    if (cbuf)
+        memcpy(&c, cbuf, 8);
+    return off >= 0 && rma_hw_fetch(rma_of(w), t, (uint64_t)off, cbuf != NULL, v, c, rbuf) ? MPI_SUCCESS
+                                                                                             : RD_RMA_SLOW;
+}
+
 int rd_rma_fop_fast(MPI_Win w, const void *obuf, void *rbuf, MPI_Datatype dt, int t, MPI_Aint tdisp, MPI_Op op)
 {
     if (!rd_dt_valid(dt) || !dt->predefined || !rd_op_valid(op))
@@ -453,8 +507,11 @@ int rd_rma_fop_fast(MPI_Win w, const void *obuf, void *rbuf, MPI_Datatype dt, in
     /* the common case: one CPU atomic */
     if (!op->predefined || op->code >= RD_OP_USER || !(class_ops[i] >> op->code & 1))
         return RD_RMA_SLOW;
-    struct rma_peer *p = fast_peer(w, t);
-    char *d = p && !p->net ? fast_target(p, tdisp, 0, dt->size) : NULL;
+    struct rma_peer *p = epoch_peer(w, t);
+    if (p && p->net)
+        return net_fetch(w, p, t, tdisp, op->code == RD_OP_SUM ? obuf : op->code == RD_OP_NO_OP ? NULL : p,
+                         NULL, rbuf, dt);
+    char *d = p && p->fast ? fast_target(p, tdisp, 0, dt->size) : NULL;
     if (!d || !rma_atom_at(cls, d))
         return RD_RMA_SLOW;
     if (op->code == RD_OP_SUM && dt->size == 8) {
@@ -474,8 +531,10 @@ int rd_rma_cas_fast(MPI_Win w, const void *obuf, const void *cbuf, void *rbuf, M
 {
     if (!rd_dt_valid(dt) || rma_atom_class(dt) == RMA_ATOM_NONE)
         return RD_RMA_SLOW;
-    struct rma_peer *p = fast_peer(w, t);
-    char *d = p && !p->net ? fast_target(p, tdisp, 0, dt->size) : NULL;
+    struct rma_peer *p = epoch_peer(w, t);
+    if (p && p->net)
+        return net_fetch(w, p, t, tdisp, obuf, cbuf, rbuf, dt);
+    char *d = p && p->fast ? fast_target(p, tdisp, 0, dt->size) : NULL;
     if (!d || (uintptr_t)d % dt->size)
         return RD_RMA_SLOW;
     if (dt->size == 8) {

@@ -10,7 +10,10 @@
  * and packed keys (struct rd_rma_info). Put and Get of each contiguous
  * run of the target layout are one transport put/get between a
  * registered bounce buffer (the origin's data copied in: Put is complete
- * at the origin in the call, as on the AM path) and the target's window;
+ * at the origin in the call, as on the AM path) and the target's window:
+ * for runs of up to POOL_BYTES a slot of the window's pool, registered
+ * once on first use, for longer ones (or with every slot in flight) a
+ * buffer registered for the transfer (the registration cache's hit);
  * every one counts in the target's `pending` until its done() has run,
  * which on every transport means "in place at the target" for a put
  * (transport.h), so flush, unlock, complete and fence wait for the same
@@ -63,14 +66,26 @@ struct rma_net_peer {
     unsigned char rkey[RD_RMA_RKEY_MAX], ctl_rkey[RD_RMA_RKEY_MAX];
 };
 
+struct xfer;
+
 struct rma_net {
     rd_mr *mr;      /* the window memory (NULL: none, size 0) */
+    /* small Puts' and Gets' bounce buffers, registered once (on first
+     * use): POOL_SLOTS of them, bit i of pool_free set while slot i is free */
+    char *pool;
+    rd_mr *pool_mr;
+    uint64_t pool_free;
+    int pool_failed;
     rd_mr *ctl_mr;  /* the control block */
     uint64_t *ctl;  /* [0] the lock word others reach; [1..63] where my device atomics land */
     uint64_t slots; /* bit i: ctl[i] is taken by an atomic in flight (waits let other threads in) */
     int hw;         /* -1: not decided yet; 1: accumulates on 8-byte elements and locks by the device */
     struct rma_net_peer *peers; /* by rank */
 };
+
+/* The bounce pool: 64 transfers of at most POOL_BYTES each */
+#define POOL_SLOTS 64
+#define POOL_BYTES 256
 
 /* The lock word: the writer bit, or the number of readers. */
 #define HW_WRITER (1ull << 40)
@@ -220,6 +235,10 @@ void rma_net_close(struct rd_rma_win *rw)
     if (!n)
         return;
     rd_net_mem_dereg(n->mr);
+    if (n->pool) {
+        rd_net_mem_dereg(n->pool_mr);
+        free(n->pool);
+    }
     if (n->ctl) {
         rd_net_mem_dereg(n->ctl_mr);
         free(n->ctl);
@@ -236,6 +255,7 @@ struct xfer {
     rd_rma_op op;
     struct rd_rma_win *rw;
     int t, put;
+    int slot;   /* its slot in the window's bounce pool, or -1 (malloc'd, registered alone) */
     rd_mr *mr;
     uint64_t rec, ooff;
     size_t n;
@@ -250,18 +270,66 @@ static void net_error(struct rd_rma_win *rw, int t, const char *what)
     }
 }
 
+/* the pool's slot i */
+static inline struct xfer *pool_slot(struct rma_net *n, int i)
+{
+    return (struct xfer *)(void *)(n->pool + (size_t)i * (sizeof(struct xfer) + POOL_BYTES));
+}
+
+/* A transfer of n bytes: a free slot of the pool (registered on first
+ * use), else its own buffer, registered now; NULL if neither. */
+static struct xfer *xfer_new(struct rma_net *net, size_t n)
+{
+    if (n <= POOL_BYTES && !net->pool && !net->pool_failed) {
+        size_t len = POOL_SLOTS * (sizeof(struct xfer) + POOL_BYTES);
+        void *c = NULL;
+        if (posix_memalign(&c, 64, len) == 0 && rd_net_mem_reg(c, len, &net->pool_mr, NULL, NULL) == RD_OK) {
+            net->pool = c;
+            net->pool_free = ~0ull;
+        } else {
+            free(c);
+            net->pool_failed = 1; /* (each transfer registers its own) */
+        }
+    }
+    if (n <= POOL_BYTES && net->pool_free) {
+        int i = __builtin_ctzll(net->pool_free);
+        net->pool_free &= ~(1ull << i);
+        struct xfer *x = pool_slot(net, i);
+        x->slot = i;
+        x->mr = net->pool_mr;
+        return x;
+    }
+    struct xfer *x = malloc(sizeof(*x) + (n ? n : 1));
+    if (x && rd_net_mem_reg(x->buf, n, &x->mr, NULL, NULL) != RD_OK) {
+        free(x);
+        return NULL;
+    }
+    if (x)
+        x->slot = -1;
+    return x;
+}
+
+static void xfer_free(struct rma_net *net, struct xfer *x)
+{
+    if (x->slot >= 0) {
+        net->pool_free |= 1ull << x->slot;
+        return;
+    }
+    rd_net_mem_dereg(x->mr);
+    free(x);
+}
+
 static void xfer_done(rd_rma_op *op, rd_status st)
 {
     struct xfer *x = op->arg;
     struct rd_rma_win *rw = x->rw;
-    rd_net_mem_dereg(x->mr);
     if (st != RD_OK)
         net_error(rw, x->t, x->put ? "put" : "get");
     if (x->put)
         rw->peers[x->t].pending--;
     else /* (the data unpacked into the origin's buffer, the count taken down) */
         rma_resp_arrived(rw, x->t, x->rec, x->ooff, x->buf, st == RD_OK ? x->n : 0, x->n);
-    free(x);
+    xfer_free(rw->net, x);
 }
 
 int rma_net_put_placed(void)
@@ -274,9 +342,8 @@ void rma_net_piece(struct rd_rma_win *rw, int t, int put, uint64_t addr, const v
                    uint64_t rec, uint64_t ooff)
 {
     struct rma_net_peer *np = rw->peers[t].net;
-    struct xfer *x = malloc(sizeof(*x) + (n ? n : 1));
-    if (!x || rd_net_mem_reg(x->buf, n, &x->mr, NULL, NULL) != RD_OK) {
-        free(x);
+    struct xfer *x = xfer_new(rw->net, n);
+    if (!x) {
         net_error(rw, t, "registration");
         if (!put) { /* (the record still waits for these bytes) */
             rw->peers[t].pending++;
@@ -375,6 +442,17 @@ void rma_hw_lock_release(struct rd_rma_win *rw, int t, int type)
 {
     int ok = 1;
     hw_atomic(rw, t, 1, 0, RD_ATOMIC_FADD, type == MPI_LOCK_EXCLUSIVE ? -HW_WRITER : (uint64_t)-1, 0, &ok);
+}
+
+int rma_hw_fetch(struct rd_rma_win *rw, int t, uint64_t off, int cas, uint64_t operand, uint64_t compare,
+                 void *old)
+{
+    if (!rma_hw_locks(rw, t) || (rw->peers[t].net->base + off) % 8)
+        return 0;
+    int ok = 1;
+    uint64_t v = hw_atomic(rw, t, 0, off, cas ? RD_ATOMIC_CSWAP : RD_ATOMIC_FADD, operand, compare, &ok);
+    memcpy(old, &v, 8);
+    return 1;
 }
 
 /* An accumulate-type call's target runs: all 8-byte aligned? */

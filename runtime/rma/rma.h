@@ -88,7 +88,11 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
  * when it did the operation, RD_RMA_SLOW when the general call must run
  * instead (which checks everything again and raises what is wrong); the
  * fast path changes nothing before it is sure to succeed. Callers have
- * checked that the library is ready and the window valid. */
+ * checked that the library is ready and the window valid. Targets the
+ * network transport reaches (RDMA, HW_ATOMIC) take it too, single-threaded:
+ * a contiguous Put is one transport put, a Fetch_and_op (MPI_SUM,
+ * MPI_NO_OP) or Compare_and_swap of an 8-byte integer on a window by the
+ * device's atomics one device atomic (fast.c, "the network's fast path"). */
 #define RD_RMA_SLOW (-1)
 int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
                     MPI_Datatype tdt);

@@ -282,6 +282,14 @@ void rma_net_piece(struct rd_rma_win *rw, int t, int put, uint64_t addr, const v
  * displacement in bytes. */
 int rma_hw_do(struct rd_rma_win *rw, const struct rd_rma_call *o, MPI_Datatype e, int64_t tb,
               struct rd_request_s *req, int *err);
+/* The fast path's Fetch_and_op (fetch-and-add of operand: MPI_SUM, or 0
+ * for MPI_NO_OP) or Compare_and_swap (cas) of one 8-byte integer at
+ * target offset off (inside the window), if the window goes by the
+ * device's atomics and the address is aligned (1: done, the old value in
+ * old; a transport failure is the window's error, rw->err, raised at the
+ * next synchronisation; 0: not taken). Single-threaded callers only. */
+int rma_hw_fetch(struct rd_rma_win *rw, int t, uint64_t off, int cas, uint64_t operand, uint64_t compare,
+                 void *old);
 /* Passive-target locks on target t by device atomics on its lock word:
  * whether they do (HW windows), try (1: taken), release. */
 int rma_hw_locks(struct rd_rma_win *rw, int t);

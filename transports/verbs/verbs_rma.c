@@ -5,7 +5,9 @@
  * RDMA read/write of a rendezvous: pieces of at most the port's
  * max_msg_sz, posted as send-queue room allows (the rest waits on the
  * endpoint and is posted from progress, vb_rma_retry); done() runs on the
- * last piece's completion (verbs_sq.c). Registrations go through the
+ * last piece's completion (verbs_sq.c). A write of at most the inline
+ * size (RDMPI_VERBS_INLINE) goes inline, its data copied into the
+ * request at posting, as perftest's latency tests do. Registrations go through the
  * registration cache (verbs_rcache.c); a registration is the rd_mr the
  * engine holds, and its rkey the 4 bytes of struct vb_rkey.
  */
@@ -48,6 +50,8 @@ static int rma_post(vb_tl *tl, vb_ep *ep, struct vb_rma *x)
                               .lkey = lkey_of(op->lmr)};
         struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1,
                                  .opcode = x->is_put ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ};
+        if (x->is_put && n <= tl->max_inline)
+            wr.send_flags = IBV_SEND_INLINE; /* (a small write's data go in the request: no fetch by the device) */
         wr.wr.rdma.remote_addr = op->remote_addr + x->off;
         wr.wr.rdma.rkey = k.rkey ^ x->rkey_xor;
         /* every read asks for its completion (see vb_poll_send) */
