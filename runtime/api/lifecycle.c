@@ -80,6 +80,7 @@ rd_status rd_finalize(void)
     if (st == RD_OK)
         st = rd_job_fence(0);
     rd_report_fini();
+    rd_rma_mem_close();
     rd_p2p_close();
     rd_comm_fini();
     RD_UNLOCK();

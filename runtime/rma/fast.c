@@ -46,6 +46,7 @@
 
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/op.h"
+#include "runtime/p2p/request.h"
 #include "runtime/rma/rma_int.h"
 
 /* one call in RMA_FLUSH_POLL of a fast flush runs the general flush for
@@ -372,14 +373,17 @@ int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, i
  * back if the target has not claimed it (a busy target costs nothing but
  * the message) or waits for the target's copy (Cross Memory Attach into
  * the origin's buffer; if the kernel refuses, the origin copies it). One
- * offer at a time per window; the sequence number makes a late message
- * for an offer taken back harmless. Needs the big lock off (the message is
+ * offer at a time per window; the sequence number, unique in the
+ * process (not per window: a window id is reused after free), makes a
+ * late message for an offer taken back harmless, even one read after the
+ * window is gone (am.c drops it) or its id reused. Needs the big lock off (the message is
  * posted here), the target to map this rank's control line (NODE both
  * ways), and a core per rank (not when oversubscribed). */
 static void split_get(struct rd_rma_win *rw, struct rma_peer *p, char *dst, const char *src, uint64_t n,
                       uint64_t toff)
 {
-    uint64_t a = (n * 5 / 8) & ~(uint64_t)63, seq = ++rw->split_seq;
+    static uint64_t split_seq; /* (single-threaded callers) */
+    uint64_t a = (n * 5 / 8) & ~(uint64_t)63, seq = ++split_seq;
     _Atomic uint64_t *cw = rma_claimw(rw->my_acc);
     uint64_t offered = seq << 2 | RMA_CLAIM_OFFERED;
     atomic_store_explicit(cw, offered, memory_order_release);
@@ -627,8 +631,21 @@ int rd_rma_flush_fast(MPI_Win w, int t)
         if ((unsigned)t >= (unsigned)rw->size)
             return RD_RMA_SLOW;
         struct rma_peer *p = &rw->peers[t];
-        if (!(rw->lock_all || p->lock) || __atomic_load_n(&p->pending, __ATOMIC_RELAXED))
+        if (!(rw->lock_all || p->lock))
             return RD_RMA_SLOW;
+        if (__atomic_load_n(&p->pending, __ATOMIC_RELAXED)) {
+            /* the network's transfers to it (the network's fast path,
+             * single-threaded): their completions, waited for here */
+            if (rd_threaded || !p->net)
+                return RD_RMA_SLOW;
+            long idle = 0;
+            while (p->pending > 0)
+                rd_wait_step(&idle);
+            if (rw->err != MPI_SUCCESS)
+                return RD_RMA_SLOW; /* (the general call raises it) */
+            rma_fence();
+            return MPI_SUCCESS;
+        }
     }
     if (idle_poll(rw))
         return RD_RMA_SLOW;

@@ -18,6 +18,15 @@
  * made over memory in it (win.c); the window's accumulate and lock words
  * are a line of the same pool.
  *
+ * Where one-sided operations go by the network (the job spans nodes, or
+ * RDMPI_RMA_PATH=rdma) each chunk is registered with the network
+ * transport when it is made, whole, and stays registered until it is
+ * unmapped (or MPI_Finalize): a window over the memory uses that
+ * registration and its key (rdma.c, rma_mem_net) rather than registering
+ * again, and the transport's own registration cache (verbs) serves
+ * transfers from the memory without a new registration. A registration
+ * that fails leaves the chunk as it was (windows register their range).
+ *
  * fork(): the memory is shared memory, but a child made by fork() gets a
  * copy of it, as of malloc's memory (linking rdmpi changes nothing a
  * program sees of fork): an atfork handler in the child reads each chunk's
@@ -36,7 +45,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "runtime/base/job.h"
+#include "runtime/base/log.h"
+#include "runtime/base/params.h"
 #include "runtime/objects/info.h"
+#include "runtime/p2p/net.h"
 #include "runtime/rma/rma_int.h"
 
 #define RMA_CHUNK ((size_t)4 << 20)
@@ -54,6 +67,9 @@ struct rma_chunk {
     int fd;
     int own;               /* one block of its own (large, or aligned beyond a page) */
     struct rma_free *free; /* pool chunks: free ranges by offset, merged */
+    rd_mr *mr;             /* its registration with the network transport, or NULL */
+    size_t rkey_len;
+    unsigned char rkey[RD_RMA_RKEY_MAX];
 };
 
 struct rma_blk {
@@ -63,6 +79,7 @@ struct rma_blk {
 };
 
 static struct rma_chunk *chunks;
+static int net_closed; /* MPI_Finalize released the registrations: no more */
 static struct rma_blk *blks;
 static size_t nblks, capblks;
 /* the pool's lock: MPI_Alloc_mem and MPI_Free_mem may be called by any
@@ -171,6 +188,26 @@ static int blk_add(uintptr_t a, size_t len, struct rma_chunk *c)
     return 0;
 }
 
+/* Register chunk c with the network transport if one-sided operations
+ * go by it (the callers hold the big lock: transport calls are the
+ * engine's, one thread at a time). */
+static void chunk_register(struct rma_chunk *c)
+{
+    rd_tl *tl = rd_net_tl();
+    if (net_closed || !tl || rd_param.rma_path == RD_RMA_PATH_AM || tl->caps.rkey_max > RD_RMA_RKEY_MAX ||
+        (rd_param.rma_path != RD_RMA_PATH_RDMA && rd_job.num_nodes <= 1))
+        return;
+    size_t klen = 0;
+    if (rd_net_mem_reg(c->base, c->len, &c->mr, c->rkey, &klen) != RD_OK) {
+        c->mr = NULL;
+        rd_debug("rma", "MPI_Alloc_mem: cannot register a chunk of %zu bytes on %s: windows register their own",
+                 c->len, tl->ops->name);
+        return;
+    }
+    c->rkey_len = klen;
+    rd_debug("rma", "MPI_Alloc_mem: a chunk of %zu bytes registered on %s", c->len, tl->ops->name);
+}
+
 static struct rma_chunk *chunk_new(size_t len, int own)
 {
     pthread_once(&fork_once, fork_register);
@@ -203,11 +240,14 @@ static struct rma_chunk *chunk_new(size_t len, int own)
     }
     c->next = chunks;
     chunks = c;
+    chunk_register(c);
     return c;
 }
 
 static void chunk_drop(struct rma_chunk *c)
 {
+    if (c->mr)
+        rd_net_mem_dereg(c->mr);
     for (struct rma_chunk **pc = &chunks; *pc; pc = &(*pc)->next)
         if (*pc == c) {
             *pc = c->next;
@@ -391,6 +431,34 @@ int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chu
     int r = mem_find(addr, len, fd, off, chunk_len);
     pthread_mutex_unlock(&mem_lock);
     return r;
+}
+
+int rma_mem_net(const void *addr, size_t len, rd_mr **mr, void *rkey, size_t *rkey_len)
+{
+    pthread_mutex_lock(&mem_lock);
+    uintptr_t a = (uintptr_t)addr;
+    int r = 0;
+    for (struct rma_chunk *c = chunks; c && !r; c = c->next)
+        if (c->mr && a >= (uintptr_t)c->base && len <= c->len && a - (uintptr_t)c->base <= c->len - len) {
+            *mr = c->mr;
+            memcpy(rkey, c->rkey, c->rkey_len);
+            *rkey_len = c->rkey_len;
+            r = 1;
+        }
+    pthread_mutex_unlock(&mem_lock);
+    return r;
+}
+
+void rd_rma_mem_close(void)
+{
+    pthread_mutex_lock(&mem_lock);
+    for (struct rma_chunk *c = chunks; c; c = c->next)
+        if (c->mr) {
+            rd_net_mem_dereg(c->mr);
+            c->mr = NULL;
+        }
+    net_closed = 1;
+    pthread_mutex_unlock(&mem_lock);
 }
 
 int rd_rma_alloc_mem(MPI_Aint size, MPI_Info info, void **ptr, char *why)

@@ -70,6 +70,7 @@ struct xfer;
 
 struct rma_net {
     rd_mr *mr;      /* the window memory (NULL: none, size 0) */
+    int mr_chunk;   /* mr is MPI_Alloc_mem's chunk's (mem.c keeps it) */
     /* small Puts' and Gets' bounce buffers, registered once (on first
      * use): POOL_SLOTS of them, bit i of pool_free set while slot i is free */
     char *pool;
@@ -153,8 +154,12 @@ int rma_net_open(struct rd_rma_win *rw, struct rd_rma_info *mine, char *why)
     n->peers = np;
     n->hw = -1;
     size_t klen = 0;
-    if (rw->win->size > 0 &&
-        rd_net_mem_reg(rw->win->base, (size_t)rw->win->size, &n->mr, mine->rkey, &klen) != RD_OK) {
+    /* MPI_Alloc_mem's memory is registered already, its chunk whole (mem.c) */
+    if (rw->win->size > 0 && rma_mem_net(rw->win->base, (size_t)rw->win->size, &n->mr, mine->rkey, &klen)) {
+        n->mr_chunk = 1;
+        rd_debug("rma", "window %u: its memory is MPI_Alloc_mem's, registered with its chunk", rw->id);
+    } else if (rw->win->size > 0 &&
+               rd_net_mem_reg(rw->win->base, (size_t)rw->win->size, &n->mr, mine->rkey, &klen) != RD_OK) {
         rd_debug("rma", "window %u: cannot register its %lld bytes on %s: active messages", rw->id,
                  (long long)rw->win->size, tl->ops->name);
         free(np);
@@ -234,7 +239,8 @@ void rma_net_close(struct rd_rma_win *rw)
     struct rma_net *n = rw->net;
     if (!n)
         return;
-    rd_net_mem_dereg(n->mr);
+    if (!n->mr_chunk)
+        rd_net_mem_dereg(n->mr);
     if (n->pool) {
         rd_net_mem_dereg(n->pool_mr);
         free(n->pool);

@@ -25,6 +25,10 @@ void rd_rma_init(void);
 void rd_rma_progress_start(void);
 void rd_rma_progress_stop(void);
 
+/* At MPI_Finalize, before the transports close: MPI_Alloc_mem's chunks
+ * give their network registrations back (mem.c). */
+void rd_rma_mem_close(void);
+
 /* What each rank tells the others when a window is made (allgathered). */
 struct rd_rma_info {
     uint64_t size;
@@ -106,7 +110,8 @@ int rd_rma_cas_fast(MPI_Win w, const void *obuf, const void *cbuf, void *rbuf, M
                     MPI_Aint tdisp);
 /* flush and flush_local to rank t (RD_RMA_ALL: every rank) when nothing
  * is pending: a memory fence (and, one call in RMA_FLUSH_POLL, the
- * general call, for its progress) */
+ * general call, for its progress); to one target the network reaches,
+ * single-threaded: its transfers' completions waited for, then the fence */
 int rd_rma_flush_fast(MPI_Win w, int t);
 /* lock and unlock of a target whose lock word is mapped here (NODE, SELF
  * with a segment), single-threaded, at the first try: the word's atomic

@@ -122,7 +122,6 @@ struct rd_rma_win {
     MPI_Info info;      /* the keys the user gave (a copy) */
     _Atomic unsigned idle_flushes; /* fast flushes since the last progress call (fast.c) */
     void *ctl_blk;      /* create over MPI_Alloc_mem memory: its control words (a pool block) */
-    uint64_t split_seq; /* the last split Get this rank offered (fast.c) */
     struct rma_net *net; /* the network's direct paths (rdma.c), or NULL */
 };
 
@@ -251,6 +250,10 @@ static inline void rma_fence(void)
 void *rma_mem_alloc(size_t size, size_t align);
 int rma_mem_free(void *ptr);
 int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chunk_len);
+/* the registration of the pool's chunk holding [addr, addr + len) with
+ * the network transport, if it has one (1: *mr and its packed key; the
+ * chunk keeps it, the caller must not deregister it) */
+int rma_mem_net(const void *addr, size_t len, rd_mr **mr, void *rkey, size_t *rkey_len);
 
 /* sync.c */
 /* Progress until every operation to target t (-1: to all) is done there. */

@@ -52,6 +52,12 @@ net_paths() { # NAME ENVS
     like "$row" "$exp" "$name: rdma forced: rank 0 reaches ranks 1 and 2 by $([ "$atom" = yes ] && echo "RDMA and the device's atomics" || echo RDMA)"
     row=$(printf '%s\n' "$P2P_OUT" | grep -m1 'rdmpi\[1\] rma debug: window 0 (flavour 1)')
     like "$row" "0:$([ "$atom" = yes ] && echo hw-atomic || echo rdma) 1:self" "$name: rdma forced: Win_create's window too"
+    # (MPI_Alloc_mem's chunk is registered once, whole, when made; the
+    # Win_create window over it uses that registration on every rank)
+    is "$(printf '%s\n' "$P2P_OUT" | grep -c "rma debug: MPI_Alloc_mem: a chunk of [0-9]* bytes registered on $name\$")" 3 \
+        "$name: rdma forced: MPI_Alloc_mem's chunk registered with the transport when made, on each of the 3 ranks"
+    is "$(printf '%s\n' "$P2P_OUT" | grep -c "rma debug: window [0-9]*: its memory is MPI_Alloc_mem's, registered with its chunk\$")" 3 \
+        "$name: rdma forced: the window over MPI_Alloc_mem memory registers nothing again, on each of the 3 ranks"
     p2p_check "$envs" 4 "$RD_BUILDDIR/test/mpi/rma_atomic"
     if [ "$atom" = yes ]; then
         p2p_check "$envs RDMPI_RMA_HW_ATOMICS=no RDMPI_LOG=debug:rma" 4 "$RD_BUILDDIR/test/mpi/rma_atomic" 2000
