@@ -12,10 +12,11 @@ launcher_rdmpi_info_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) \
 	-DRD_INFO_UCM_LIBS='"$(UCM_LIBS)"'
 launcher_rdmpi_info_LDADD = librdutil.la
 
-# ---------------------------------------------------------------- rdmpicc, rdmpicxx
-# One template, launcher/rdmpicc.in, makes both wrappers twice:
+# ---------------------------------------------------------------- rdmpicc, rdmpicxx, rdmpifort
+# One template, launcher/rdmpicc.in, makes each wrapper twice:
 #  - launcher/rdmpicc, launcher/rdmpicxx: for the build tree (mpi.h from the
-#    source tree, librdmpi from the build tree's .libs); made by `make`, not
+#    source tree, mpif.h from the build tree's runtime/fortran, the
+#    libraries from the build tree's .libs); made by `make`, not
 #    installed; tests find them first in PATH.
 #  - launcher/inst/rdmpicc, launcher/inst/rdmpicxx: installed in $(bindir), with
 #    the install paths. They are remade at every make run (cheaply, rewritten
@@ -30,7 +31,17 @@ bin_SCRIPTS += $(rd_wrappers_inst)
 EXTRA_DIST += launcher/rdmpicc.in
 CLEANFILES += $(rd_wrappers_build) $(rd_wrappers_inst)
 
-# The shell variables wname, wlang, wenv, wcomp, wincdir, wlibdir choose the wrapper.
+# rdmpifort (with --enable-fortran) also answers to rdmpif90 and rdmpif77,
+# symbolic links made beside it in both places.
+rd_fort_links =
+if RD_FORTRAN
+rd_wrappers_build += launcher/rdmpifort launcher/rdmpif90 launcher/rdmpif77
+rd_wrappers_inst += launcher/inst/rdmpifort
+rd_fort_links += rdmpif90 rdmpif77
+endif
+
+# The shell variables wname, wlang, wenv, wcomp, wlibs, wflags, wincdir, wlibdir choose
+# the wrapper.
 rd_wrapper_edit = sed \
 	-e "s|@RD_VERSION@|$(PACKAGE_VERSION)|g" \
 	-e "s|@RD_WRAPPER_NAME@|$$wname|g" \
@@ -39,11 +50,16 @@ rd_wrapper_edit = sed \
 	-e "s|@RD_WRAPPER_COMPILER@|$$wcomp|g" \
 	-e "s|@RD_WRAPPER_INCDIR@|$$wincdir|g" \
 	-e "s|@RD_WRAPPER_LIBDIR@|$$wlibdir|g" \
+	-e "s|@RD_WRAPPER_LIBS@|$$wlibs|g" \
+	-e "s|@RD_WRAPPER_FLAGS@|$$wflags|g" \
 	-e "s|@RD_WRAPPER_EXTRA@|$(RD_SAN_FLAGS)|g" \
 	$(srcdir)/launcher/rdmpicc.in
-rd_wrapper_cc = wname=rdmpicc; wlang=C; wenv=RDMPI_CC; wcomp='$(CC)'
-rd_wrapper_cxx = wname=rdmpicxx; wlang=C++; wenv=RDMPI_CXX; wcomp='$(CXX)'
+rd_wrapper_cc = wname=rdmpicc; wlang=C; wenv=RDMPI_CC; wcomp='$(CC)'; wlibs=rdmpi; wflags=
+rd_wrapper_cxx = wname=rdmpicxx; wlang=C++; wenv=RDMPI_CXX; wcomp='$(CXX)'; wlibs=rdmpi; wflags=
+rd_wrapper_fort = wname=rdmpifort; wlang=Fortran; wenv=RDMPI_FC; wcomp='$(FC)'; wlibs='rdmpifort rdmpi'; \
+	wflags='$(RD_FC_WRAPPER_FLAGS)'
 rd_wrapper_build_dirs = wincdir=`cd '$(top_srcdir)/include' && pwd`; wlibdir='$(abs_top_builddir)/.libs'
+rd_wrapper_fort_build_dirs = wincdir='$(abs_top_builddir)/runtime/fortran'; wlibdir='$(abs_top_builddir)/.libs'
 rd_wrapper_inst_dirs = wincdir='$(includedir)'; wlibdir='$(libdir)'
 
 launcher/rdmpicc: $(srcdir)/launcher/rdmpicc.in Makefile
@@ -52,6 +68,11 @@ launcher/rdmpicc: $(srcdir)/launcher/rdmpicc.in Makefile
 launcher/rdmpicxx: $(srcdir)/launcher/rdmpicc.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) launcher && $(rd_wrapper_cxx); $(rd_wrapper_build_dirs); \
 	$(rd_wrapper_edit) > $@.tmp$$$$ && chmod +x $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+launcher/rdmpifort: $(srcdir)/launcher/rdmpicc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) launcher && $(rd_wrapper_fort); $(rd_wrapper_fort_build_dirs); \
+	$(rd_wrapper_edit) > $@.tmp$$$$ && chmod +x $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+launcher/rdmpif90 launcher/rdmpif77: launcher/rdmpifort
+	$(AM_V_GEN)rm -f $@ && $(LN_S) rdmpifort $@
 
 # Remade every time (see above); touched only when the text changes.
 launcher/inst/rdmpicc: $(srcdir)/launcher/rdmpicc.in Makefile rd-wrappers-force
@@ -64,3 +85,15 @@ launcher/inst/rdmpicxx: $(srcdir)/launcher/rdmpicc.in Makefile rd-wrappers-force
 	if cmp -s $@.tmp$$$$ $@; then rm -f $@.tmp$$$$; else echo "  GEN      $@"; mv -f $@.tmp$$$$ $@; fi
 rd-wrappers-force:
 .PHONY: rd-wrappers-force
+launcher/inst/rdmpifort: $(srcdir)/launcher/rdmpicc.in Makefile rd-wrappers-force
+	@$(MKDIR_P) launcher/inst && $(rd_wrapper_fort); $(rd_wrapper_inst_dirs); \
+	$(rd_wrapper_edit) > $@.tmp$$$$ && chmod +x $@.tmp$$$$ && \
+	if cmp -s $@.tmp$$$$ $@; then rm -f $@.tmp$$$$; else echo "  GEN      $@"; mv -f $@.tmp$$$$ $@; fi
+# rdmpif90 and rdmpif77 beside the installed rdmpifort
+install-exec-hook:
+	@for l in $(rd_fort_links); do \
+		echo " $(LN_S) rdmpifort '$(DESTDIR)$(bindir)/'$$l"; \
+		(cd '$(DESTDIR)$(bindir)' && rm -f $$l && $(LN_S) rdmpifort $$l) || exit 1; \
+	done
+uninstall-hook:
+	@for l in $(rd_fort_links); do rm -f '$(DESTDIR)$(bindir)/'$$l; done

@@ -59,6 +59,8 @@ librdmpi_la_SOURCES += runtime/rma/rma.h runtime/rma/rma_int.h runtime/rma/win.c
 librdmpi_la_SOURCES += runtime/rma/fast.c runtime/rma/mem.c
 # intercommunicators
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
+# the Fortran special objects MPI_BOTTOM, MPI_IN_PLACE (runtime/fortran/)
+librdmpi_la_SOURCES += runtime/api/fspecial.c runtime/api/fspecial.h
 librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
 librdmpi_la_LIBADD = librdop.la librdutil.la $(PMIX_LIBS) -lpthread
 # Only the MPI API and its predefined objects leave the library (and, in a

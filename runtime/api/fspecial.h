@@ -1,0 +1,18 @@
+/* fspecial.h - the storage of the Fortran special objects (MPI_BOTTOM,
+ * MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE): INTEGER
+ * variables in librdmpi that mpif.h names as common blocks (gfortran's
+ * symbol of /rd_mpi_f_bottom/ is rd_mpi_f_bottom_). The Fortran glue
+ * (runtime/fortran/fglue.h) knows a special argument by its address: one
+ * of these. The status ones are runtime/api/f2c.c's (C's
+ * MPI_F_STATUS_IGNORE points at them), the others fspecial.c's. */
+#ifndef RD_API_FSPECIAL_H
+#define RD_API_FSPECIAL_H
+
+#include <mpi.h>
+
+extern MPI_Fint rd_mpi_f_bottom_[1];
+extern MPI_Fint rd_mpi_f_in_place_[1];
+extern MPI_Fint rd_mpi_f_status_ignore_[MPI_F_STATUS_SIZE];
+extern MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
+
+#endif

@@ -1,0 +1,98 @@
+/* fglue.h - what the generated C glue of the Fortran bindings
+ * (fglue.c, from runtime/fortran/gen.awk) uses to convert arguments:
+ * special objects known by address, temporary arrays, strings, statuses.
+ * Handles go through the MPI_*_f2c / _c2f functions of librdmpi. */
+#ifndef RD_FORTRAN_FGLUE_H
+#define RD_FORTRAN_FGLUE_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/api/fspecial.h"
+
+/* A Fortran INTEGER is a C int: integer arguments pass through. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not an int");
+_Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
+               "a Fortran status does not hold a C status");
+
+/* Arrays of up to RD_FG_STACK handles or statuses are converted on the
+ * stack, larger ones on the heap. */
+#define RD_FG_STACK 64
+
+/* A choice buffer: the address of MPI_BOTTOM's common block is C's
+ * MPI_BOTTOM, MPI_IN_PLACE's C's MPI_IN_PLACE where the argument may be
+ * that (inplace), any other address itself. */
+static inline void *rd_fg_buf(void *buf, int inplace)
+{
+    if (buf == (void *)rd_mpi_f_bottom_)
+        return MPI_BOTTOM;
+    if (inplace && buf == (void *)rd_mpi_f_in_place_)
+        return MPI_IN_PLACE;
+    return buf;
+}
+
+/* Is a Fortran status argument MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE? */
+static inline int rd_fg_status_ignored(const MPI_Fint *f)
+{
+    return f == rd_mpi_f_status_ignore_ || f == rd_mpi_f_statuses_ignore_;
+}
+
+/* An array length from Fortran, 0 when negative (the C call raises the
+ * error). */
+static inline int rd_fg_n(MPI_Fint n)
+{
+    return n > 0 ? n : 0;
+}
+
+/* Room for n elements of size bytes: stack (RD_FG_STACK of them) when they
+ * fit, else the heap; NULL when out of memory. */
+static inline void *rd_fg_tmp(void *stack, size_t size, MPI_Fint n)
+{
+    if (n <= RD_FG_STACK)
+        return stack;
+    return malloc(size * (size_t)n);
+}
+
+static inline void rd_fg_free(void *p, void *stack)
+{
+    if (p != stack)
+        free(p);
+}
+
+/* Out of memory converting arguments: MPI_ERR_NO_MEM through
+ * MPI_COMM_WORLD's error handler (fatal by default). */
+static inline int rd_fg_nomem(void)
+{
+    MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+    return MPI_ERR_NO_MEM;
+}
+
+/* A CHARACTER argument in: its LEN bytes, trailing blanks dropped, as a C
+ * string on the heap (NULL when out of memory). */
+static inline char *rd_fg_str_in(const char *f, size_t len)
+{
+    char *s;
+
+    while (len > 0 && f[len - 1] == ' ')
+        len--;
+    if (!(s = malloc(len + 1)))
+        return NULL;
+    memcpy(s, f, len);
+    s[len] = '\0';
+    return s;
+}
+
+/* A CHARACTER argument out: the C string, cut at LEN, blank-padded to LEN. */
+static inline void rd_fg_str_out(char *f, size_t len, const char *c)
+{
+    size_t n = strlen(c);
+
+    if (n > len)
+        n = len;
+    memcpy(f, c, n);
+    memset(f + n, ' ', len - n);
+}
+
+#endif

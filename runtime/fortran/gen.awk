@@ -1,0 +1,625 @@
+# gen.awk - rdmpi's Fortran bindings from one description.
+#
+#   awk -v outdir=DIR -f gen.awk runtime/api/mpi.api include/mpi.h
+#
+# Reads the API description (runtime/api/mpi.api: its header says the
+# format) and mpi.h (integer constants, the predefined datatype and
+# operation lists, the prototypes), and writes into DIR:
+#   mpif.h      the Fortran header: INTEGER constants, handles, special
+#               objects (common blocks), the functions that are not
+#               subroutines; valid in fixed and free source form
+#   fglue.c     the C glue of librdmpifort: per function MPI_X, a strong
+#               pmpi_x_ and a weak mpi_x_ (gfortran's names) that convert
+#               the Fortran arguments and call the C MPI_X; one compile-time
+#               check per function that the C signature derived from
+#               mpi.api is mpi.h's
+#   fhandles.c  a C program that checks each handle PARAMETER of mpif.h
+#               against MPI_*_c2f of the C handle
+# each written as FILE.tmp (the make rule moves them). Any error (an entry
+# without a prototype in mpi.h, a kind not handled, a line too long for
+# fixed form) is printed on stderr and the exit status is 1.
+#
+# POSIX awk only (mawk runs it): no gensub, asort, length(array), arrays
+# of arrays.
+
+function err(msg) {
+    print "gen.awk: " msg | "cat 1>&2"
+    nerr++
+}
+function trim(s) {
+    sub(/^[ \t]+/, "", s)
+    sub(/[ \t]+$/, "", s)
+    return s
+}
+
+# ---------------------------------------------------------------- reading mpi.api
+function api_record(rec, indented,   f, n, i, t) {
+    rec = trim(rec)
+    if (rec == "")
+        return
+    n = split(rec, f, /[ \t]+/)
+    if (indented) {
+        if (nfn == 0) {
+            err(FILENAME ":" FNR ": an argument outside a function")
+            return
+        }
+        if (n < 3) {
+            err(FILENAME ":" FNR ": an argument needs NAME KIND INTENT: " rec)
+            return
+        }
+        i = ++fnargs[nfn]
+        aname[nfn, i] = f[1]
+        t = f[2]
+        alen[nfn, i] = ""
+        if (t ~ /\[/) {
+            alen[nfn, i] = t
+            sub(/^[^[]*\[/, "", alen[nfn, i])
+            sub(/\]$/, "", alen[nfn, i])
+            sub(/\[.*/, "", t)
+        }
+        akind[nfn, i] = t
+        aintent[nfn, i] = f[3]
+        if (f[3] != "in" && f[3] != "out" && f[3] != "inout")
+            err(FILENAME ":" FNR ": intent must be in, out or inout: " rec)
+        aflags[nfn, i] = " "
+        for (t = 4; t <= n; t++)
+            aflags[nfn, i] = aflags[nfn, i] f[t] " "
+        return
+    }
+    if (f[1] == "fn") {
+        nfn++
+        fname[nfn] = f[2]
+        fret[nfn] = "int"
+        fnargs[nfn] = 0
+        if (n >= 4 && f[3] == "->")
+            fret[nfn] = f[4]
+        if (f[2] in fnum)
+            err(FILENAME ":" FNR ": MPI_" f[2] " is described twice")
+        fnum[f[2]] = nfn
+    } else if (f[1] == "handle") {
+        nhk++
+        hkname[nhk] = f[2]
+        hkcode[nhk] = f[3] + 0
+        hkitems[nhk] = ""
+        for (i = 4; i <= n; i++)
+            hkitems[nhk] = hkitems[nhk] " " f[i]
+    } else if (f[1] == "const") {
+        if (f[3] != "=") {
+            err(FILENAME ":" FNR ": const NAME = VALUE: " rec)
+            return
+        }
+        ncst++
+        cstname[ncst] = f[2]
+        cstexpr[ncst] = ""
+        for (i = 4; i <= n; i++)
+            cstexpr[ncst] = cstexpr[ncst] (i > 4 ? " " : "") f[i]
+    } else if (f[1] == "special") {
+        nsp++
+        spname[nsp] = f[2]
+        spsym[nsp] = f[3]
+        spdims[nsp] = f[4]
+    } else
+        err(FILENAME ":" FNR ": unknown record " f[1])
+}
+
+# ---------------------------------------------------------------- reading mpi.h
+function h_xmacro_line(line,   item) {
+    while (match(line, /X\([A-Za-z0-9_]+/)) {
+        item = substr(line, RSTART + 2, RLENGTH - 2)
+        line = substr(line, RSTART + RLENGTH)
+        if (xcur == "RD_MPI_PREDEFINED_OPS")
+            item = toupper(item)
+        xmacro[xcur] = xmacro[xcur] " MPI_" item
+    }
+}
+function h_proto(text,   ret, name, args, n, p, i) {
+    sub(/^RD_MPI_PROTO\(/, "", text)
+    ret = trim(substr(text, 1, index(text, ",") - 1))
+    text = substr(text, index(text, ",") + 1)
+    name = trim(substr(text, 1, index(text, ",") - 1))
+    args = trim(substr(text, index(text, ",") + 1))
+    sub(/\)$/, "", args)
+    sub(/^\(/, "", args)
+    sub(/\)$/, "", args)
+    gsub(/[ \t]+/, " ", args)
+    pret[name] = ret
+    pnargs[name] = 0
+    if (trim(args) == "void")
+        return
+    n = split(args, p, ",")
+    for (i = 1; i <= n; i++) {
+        p[i] = trim(p[i])
+        parg[name, i] = p[i]
+    }
+    pnargs[name] = n
+}
+
+FNR == 1 { fileno++ }
+
+fileno == 1 {
+    line = $0
+    sub(/#.*/, "", line)
+    indented = (line ~ /^[ \t]/)
+    n = split(line, recs, ";")
+    for (r = 1; r <= n; r++)
+        api_record(recs[r], indented)
+    next
+}
+
+fileno == 2 && xcur != "" {
+    h_xmacro_line($0)
+    if ($0 !~ /\\$/)
+        xcur = ""
+    next
+}
+fileno == 2 && /^#define RD_MPI_PREDEFINED_[A-Z]+\(X\)/ {
+    xcur = $2
+    sub(/\(X\)$/, "", xcur)
+    xmacro[xcur] = ""
+    h_xmacro_line(substr($0, index($0, "(X)") + 3))
+    if ($0 !~ /\\$/)
+        xcur = ""
+    next
+}
+fileno == 2 && /^#define[ \t]+MPI_[A-Za-z0-9_]+[ \t]+\(?-?[0-9]+\)?[ \t]*(\/\*.*)?$/ {
+    v = $3
+    gsub(/[()]/, "", v)
+    if (!($2 in hdef))
+        hdorder[++nhd] = $2
+    hdef[$2] = v + 0
+    next
+}
+fileno == 2 && ptext != "" {
+    ptext = ptext " " trim($0)
+    pdepth += gsub(/\(/, "(", $0) - gsub(/\)/, ")", $0)
+    if (pdepth == 0) {
+        h_proto(ptext)
+        ptext = ""
+    }
+    next
+}
+fileno == 2 && /^RD_MPI_PROTO\(/ {
+    ptext = trim($0)
+    pdepth = gsub(/\(/, "(", $0) - gsub(/\)/, ")", $0)
+    if (pdepth == 0) {
+        h_proto(ptext)
+        ptext = ""
+    }
+    next
+}
+
+# ---------------------------------------------------------------- mpif.h
+# one statement, in columns 7-72
+function fst(s) {
+    s = "      " s
+    if (length(s) > 72)
+        err("mpif.h: a statement longer than 72 columns: " s)
+    print s > fout
+}
+function fcom(s) {
+    print "!" (s == "" ? "" : " " s) > fout
+}
+function fparam(name, value, type) {
+    if (length(name) > 31)
+        err("mpif.h: " name " is longer than 31 characters")
+    if (name in fdone)
+        err("mpif.h: " name " is defined twice")
+    fdone[name] = 1
+    fst((type == "" ? "INTEGER" : type) " " name)
+    fst("PARAMETER (" name "=" value ")")
+}
+# a list of names after a type word, as many statements as fit
+function fdecl(word, names,   n, w, i, s) {
+    n = split(names, w, " ")
+    s = ""
+    for (i = 1; i <= n; i++) {
+        if (s != "" && length("      " word " " s ", " w[i]) > 72) {
+            fst(word " " s)
+            s = ""
+        }
+        s = s (s == "" ? "" : ", ") w[i]
+    }
+    if (s != "")
+        fst(word " " s)
+}
+# the value of a const record's expression: a number, a LOGICAL, or an
+# integer constant of mpi.h with an optional "+ N" / "- N"
+function cst_value(e,   w, n, v) {
+    if (e ~ /^-?[0-9]+$/)
+        return e + 0
+    if (e == ".TRUE." || e == ".FALSE.")
+        return e
+    n = split(e, w, " ")
+    if (!(w[1] in hdef)) {
+        err("mpi.api: const refers to " w[1] ", not an integer constant of mpi.h")
+        return 0
+    }
+    v = hdef[w[1]]
+    if (n == 3 && w[2] == "+")
+        v += w[3]
+    else if (n == 3 && w[2] == "-")
+        v -= w[3]
+    else if (n != 1)
+        err("mpi.api: const expression not understood: " e)
+    return v
+}
+# the handle items of kind k, X-macros expanded, into hitem[k, 0..]
+function handle_items(k,   n, w, i, m, x, j, cnt) {
+    n = split(hkitems[k], w, " ")
+    cnt = 0
+    for (i = 1; i <= n; i++) {
+        if (w[i] ~ /^@/) {
+            x = substr(w[i], 2)
+            if (!(x in xmacro)) {
+                err("mpi.api: handle " hkname[k] ": no X-macro " x " in mpi.h")
+                continue
+            }
+            m = split(xmacro[x], xw, " ")
+            for (j = 1; j <= m; j++)
+                hitem[k, cnt++] = xw[j]
+        } else
+            hitem[k, cnt++] = w[i]
+    }
+    hcount[k] = cnt
+}
+function write_mpifh(   i, k, j, v, names, dims) {
+    fout = outdir "/mpif.h.tmp"
+    fcom("mpif.h - rdmpi's Fortran header. Generated by runtime/fortran/gen.awk")
+    fcom("from runtime/api/mpi.api and include/mpi.h: do not edit.")
+    fcom("Fixed and free source form alike: statements in columns 7-72.")
+    fcom("Default INTEGER and LOGICAL of 4 bytes (no -fdefault-integer-8).")
+    fcom("")
+    fcom("Integer constants of mpi.h (string maxima one less than C's)")
+    for (i = 1; i <= nhd; i++) {
+        if (hdorder[i] ~ /^MPI_F_/)
+            continue # C's view of the Fortran status
+        v = hdef[hdorder[i]]
+        if (hdorder[i] ~ /^MPI_MAX_/)
+            v--
+        fparam(hdorder[i], v)
+    }
+    fcom("")
+    fcom("Fortran-only constants")
+    for (i = 1; i <= ncst; i++) {
+        v = cst_value(cstexpr[i])
+        fparam(cstname[i], v, v ~ /^\./ ? "LOGICAL" : "INTEGER")
+    }
+    fcom("")
+    fcom("Handles: kind * 2**24 + index, index 0 the kind's _NULL")
+    for (k = 1; k <= nhk; k++) {
+        handle_items(k)
+        for (j = 0; j < hcount[k]; j++)
+            fparam(hitem[k, j], hkcode[k] * 16777216 + j)
+    }
+    fcom("")
+    fcom("Special objects: the library knows them by their addresses")
+    for (i = 1; i <= nsp; i++) {
+        dims = spdims[i] == "1" ? "" : "(" spdims[i] ")"
+        fst("INTEGER " spname[i] dims)
+        fst("COMMON /" toupper(spsym[i]) "/ " spname[i])
+    }
+    fcom("")
+    fcom("Functions")
+    names = ""
+    for (i = 1; i <= nfn; i++)
+        if (fret[i] != "int") {
+            if (fret[i] != "double")
+                err("mpi.api: MPI_" fname[i] " returns " fret[i] ": mpif.h knows only double")
+            names = names " " toupper("MPI_" fname[i]) " " toupper("PMPI_" fname[i])
+        }
+    fdecl("DOUBLE PRECISION", names)
+    fdecl("EXTERNAL", names)
+    close(fout)
+}
+
+# ---------------------------------------------------------------- the C glue
+function is_handle(kind) {
+    return kind in hkind_code
+}
+# the suffix of MPI_X_c2f / _f2c for a handle kind
+function conv(kind) {
+    return kind == "Datatype" ? "Type" : kind
+}
+function has(i, j, flag) {
+    return index(aflags[i, j], " " flag " ") > 0
+}
+# the C type of argument j of function i, as mpi.api says it
+function ctype(i, j,   k, isin, arr, t) {
+    k = akind[i, j]
+    isin = aintent[i, j] == "in"
+    arr = alen[i, j] != ""
+    if (k == "cnull") {
+        t = parg[fname[i], j]
+        sub(/[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])*$/, "", t)
+        return trim(t)
+    }
+    if (k == "choice")
+        return isin ? "const void *" : "void *"
+    if (k == "string")
+        return isin ? "const char *" : "char *"
+    if (k == "Status")
+        return isin ? "const MPI_Status *" : "MPI_Status *"
+    if (k == "int" || k == "logical")
+        t = "int"
+    else if (k == "aint")
+        t = "MPI_Aint"
+    else if (k == "count")
+        t = "MPI_Count"
+    else if (k == "offset")
+        t = "MPI_Offset"
+    else if (k == "double")
+        t = "double"
+    else if (is_handle(k))
+        t = "MPI_" k
+    else {
+        err("mpi.api: MPI_" fname[i] ": argument " aname[i, j] " has an unknown kind " k)
+        return "int"
+    }
+    if (isin && !arr)
+        return t
+    return (isin ? "const " : "") t " *"
+}
+# the glue's parameter for argument j (empty: Fortran has none)
+function fctype(i, j,   k) {
+    k = akind[i, j]
+    if (k == "cnull")
+        return ""
+    if (k == "choice")
+        return "void *"
+    if (k == "string")
+        return "char *"
+    if (k == "aint")
+        return "MPI_Aint *"
+    if (k == "count")
+        return "MPI_Count *"
+    if (k == "offset")
+        return "MPI_Offset *"
+    if (k == "double")
+        return "double *"
+    return "MPI_Fint *"
+}
+# an array length as a C expression
+function lenexpr(i, j,   l, m) {
+    l = alen[i, j]
+    for (m = 1; m <= fnargs[i]; m++)
+        if (aname[i, m] == l)
+            return "*" l
+    if (l ~ /^[0-9]+$/ || l in hdef)
+        return l
+    err("mpi.api: MPI_" fname[i] ": length " l " of " aname[i, j] " is neither an argument nor a constant of mpi.h")
+    return "0"
+}
+function gline(s) {
+    print s > gout
+}
+# the parameter list of pmpi_x_ for function i
+function glue_params(i,   j, s, hid) {
+    s = ""
+    hid = ""
+    for (j = 1; j <= fnargs[i]; j++) {
+        if (fctype(i, j) == "")
+            continue
+        s = s (s == "" ? "" : ", ") fctype(i, j) aname[i, j]
+        if (akind[i, j] == "string")
+            hid = hid ", size_t " aname[i, j] "_len"
+    }
+    if (fret[i] == "int")
+        s = s (s == "" ? "" : ", ") "MPI_Fint *ierr"
+    s = s hid
+    return s == "" ? "void" : s
+}
+function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always, frees, ctypes, tmp, n, inl, rt) {
+    low = tolower(fname[i])
+    if (!(fname[i] in pret)) {
+        err("mpi.api: MPI_" fname[i] " has no prototype in mpi.h")
+        return
+    }
+    if (pnargs[fname[i]] != fnargs[i])
+        err("mpi.api: MPI_" fname[i] " has " fnargs[i] " arguments, mpi.h " pnargs[fname[i]])
+    ctypes = ""
+    for (j = 1; j <= fnargs[i]; j++)
+        ctypes = ctypes (j > 1 ? ", " : "") ctype(i, j)
+    if (ctypes == "")
+        ctypes = "void"
+    gline("")
+    gline("/* MPI_" toupper(fname[i]) " */")
+    gline("_Static_assert(__builtin_types_compatible_p(__typeof__(&PMPI_" fname[i] "), " fret[i] " (*)(" ctypes ")),")
+    gline("               \"mpi.api: the arguments of MPI_" fname[i] " are not mpi.h's\");")
+    params = glue_params(i)
+    rt = fret[i] == "int" ? "void" : fret[i]
+    gline(rt " pmpi_" low "_(" params ");")
+    gline(rt " mpi_" low "_(" params ");")
+    gline("#pragma weak mpi_" low "_ = pmpi_" low "_")
+    if (fret[i] != "int") {
+        call = ""
+        for (j = 1; j <= fnargs[i]; j++) {
+            if (akind[i, j] != "int" && akind[i, j] != "double" || aintent[i, j] != "in" || alen[i, j] != "")
+                err("mpi.api: MPI_" fname[i] " returns " fret[i] ": only scalar in arguments are handled")
+            call = call (j > 1 ? ", " : "") "*" aname[i, j]
+        }
+        gline(fret[i] " pmpi_" low "_(" params ")")
+        gline("{")
+        gline("    return MPI_" fname[i] "(" call ");")
+        gline("}")
+        return
+    }
+    decl = ""; pre = ""; call = ""; post = ""; always = ""; frees = ""; tmp = 0
+    for (j = 1; j <= fnargs[i]; j++) {
+        a = aname[i, j]
+        k = akind[i, j]
+        c = "c_" a
+        inl = aintent[i, j] == "in"
+        n = alen[i, j] != "" ? lenexpr(i, j) : ""
+        if (k == "cnull")
+            t = "NULL"
+        else if (k == "choice") {
+            decl = decl "    void *" c " = rd_fg_buf(" a ", " (has(i, j, "inplace") ? 1 : 0) ");\n"
+            t = c
+        } else if (k == "int" || k == "aint" || k == "count" || k == "offset" || k == "double") {
+            t = inl && n == "" ? "*" a : a
+        } else if (k == "logical") {
+            if (n != "")
+                err("mpi.api: MPI_" fname[i] ": LOGICAL arrays are not handled yet")
+            if (inl)
+                t = "*" a " != 0"
+            else {
+                decl = decl "    int " c " = " (aintent[i, j] == "inout" ? "*" a " != 0" : "0") ";\n"
+                t = "&" c
+                post = post "        *" a " = " c " ? 1 : 0;\n"
+            }
+        } else if (k == "string") {
+            if (inl) {
+                decl = decl "    char *" c " = NULL;\n"
+                pre = pre "    if (!(" c " = rd_fg_str_in(" a ", " a "_len)))\n        goto nomem_;\n"
+                frees = frees "    free(" c ");\n"
+                tmp = 1
+            } else {
+                if (n == "")
+                    err("mpi.api: MPI_" fname[i] ": an out string needs its C size, string[SIZE]")
+                decl = decl "    char " c "[" n "] = \"\";\n"
+                post = post "        rd_fg_str_out(" a ", " a "_len, " c ");\n"
+            }
+            t = c
+        } else if (k == "Status") {
+            if (n == "") {
+                if (inl) {
+                    decl = decl "    MPI_Status " c ";\n"
+                    pre = pre "    memcpy(&" c ", " a ", sizeof " c ");\n"
+                    t = "&" c
+                } else {
+                    decl = decl "    MPI_Status " c " = {0};\n"
+                    t = (has(i, j, "ignore") ? "rd_fg_status_ignored(" a ") ? MPI_STATUS_IGNORE : " : "") "&" c
+                    # (also on errors: MPI_ERR_TRUNCATE's status says what came)
+                    if (has(i, j, "ignore"))
+                        always = always "    if (!rd_fg_status_ignored(" a "))\n        memcpy(" a ", &" c ", sizeof " c ");\n"
+                    else
+                        always = always "    memcpy(" a ", &" c ", sizeof " c ");\n"
+                }
+            } else {
+                if (inl)
+                    err("mpi.api: MPI_" fname[i] ": Status arrays in are not handled yet")
+                decl = decl "    MPI_Status s_" a "[RD_FG_STACK], *" c " = NULL;\n"
+                pre = pre "    if (" (has(i, j, "ignore") ? "!rd_fg_status_ignored(" a ") && " : "") "!(" c " = rd_fg_tmp(s_" a ", sizeof *" c ", " n ")))\n        goto nomem_;\n"
+                t = c " ? " c " : MPI_STATUSES_IGNORE"
+                post = post "        if (" c ")\n            memcpy(" a ", " c ", (size_t)rd_fg_n(" n ") * sizeof *" c ");\n"
+                frees = frees "    rd_fg_free(" c ", s_" a ");\n"
+                tmp = 1
+            }
+        } else if (is_handle(k)) {
+            if (n == "") {
+                if (inl)
+                    t = "PMPI_" conv(k) "_f2c(*" a ")"
+                else {
+                    decl = decl "    MPI_" k " " c " = " (aintent[i, j] == "inout" ? "PMPI_" conv(k) "_f2c(*" a ")" : "(MPI_" k ")0") ";\n"
+                    t = "&" c
+                    if (aintent[i, j] == "inout")
+                        always = always "    *" a " = PMPI_" conv(k) "_c2f(" c ");\n"
+                    else
+                        post = post "        *" a " = PMPI_" conv(k) "_c2f(" c ");\n"
+                }
+            } else {
+                decl = decl "    MPI_" k " s_" a "[RD_FG_STACK], *" c " = NULL;\n"
+                pre = pre "    if (!(" c " = rd_fg_tmp(s_" a ", sizeof *" c ", " n ")))\n        goto nomem_;\n"
+                if (aintent[i, j] != "out")
+                    pre = pre "    for (int i_ = 0; i_ < " n "; i_++)\n        " c "[i_] = PMPI_" conv(k) "_f2c(" a "[i_]);\n"
+                if (aintent[i, j] == "inout")
+                    always = always "    for (int i_ = 0; i_ < " n "; i_++)\n        " a "[i_] = PMPI_" conv(k) "_c2f(" c "[i_]);\n"
+                else if (aintent[i, j] == "out")
+                    post = post "        for (int i_ = 0; i_ < " n "; i_++)\n            " a "[i_] = PMPI_" conv(k) "_c2f(" c "[i_]);\n"
+                frees = frees "    rd_fg_free(" c ", s_" a ");\n"
+                t = c
+                tmp = 1
+            }
+        } else {
+            err("mpi.api: MPI_" fname[i] ": argument " a " has an unknown kind " k)
+            t = "0"
+        }
+        call = call (j > 1 ? ", " : "") t
+    }
+    gline("void pmpi_" low "_(" params ")")
+    gline("{")
+    gline("    int rc_;")
+    printf "%s", decl > gout
+    printf "%s", pre > gout
+    gline("    rc_ = MPI_" fname[i] "(" call ");")
+    printf "%s", always > gout
+    if (post != "") {
+        gline("    if (rc_ == MPI_SUCCESS || rc_ == MPI_ERR_IN_STATUS) {")
+        printf "%s", post > gout
+        gline("    }")
+    }
+    if (tmp) {
+        gline("    goto out_;")
+        gline("nomem_:")
+        gline("    rc_ = rd_fg_nomem();")
+        gline("out_:")
+        printf "%s", frees > gout
+    }
+    gline("    *ierr = rc_;")
+    gline("}")
+}
+function write_glue(   i) {
+    gout = outdir "/fglue.c.tmp"
+    gline("/* fglue.c - the C glue of rdmpi's Fortran bindings (librdmpifort).")
+    gline(" * Generated by runtime/fortran/gen.awk from runtime/api/mpi.api and")
+    gline(" * include/mpi.h: do not edit. Each MPI_X is a strong pmpi_x_ and a weak")
+    gline(" * mpi_x_ that convert the Fortran arguments (runtime/fortran/fglue.h)")
+    gline(" * and call the C MPI_X, so C profiling tools see Fortran calls too. */")
+    gline("#include \"config.h\"")
+    gline("")
+    gline("#include \"runtime/fortran/fglue.h\"")
+    for (i = 1; i <= nfn; i++)
+        glue_fn(i)
+    close(gout)
+}
+
+# ---------------------------------------------------------------- the handle check
+function write_fhandles(   k, j, n) {
+    hout = outdir "/fhandles.c.tmp"
+    print "/* fhandles.c - each handle PARAMETER of mpif.h is MPI_*_c2f of its C" > hout
+    print " * handle. Generated by runtime/fortran/gen.awk: do not edit. */" > hout
+    print "#include <mpi.h>" > hout
+    print "#include <stdio.h>" > hout
+    print "" > hout
+    print "static int checks, failed;" > hout
+    print "" > hout
+    print "/* got: MPI_*_c2f of the C handle; back: whether MPI_*_f2c of mpif.h's" > hout
+    print " * value is the C handle */" > hout
+    print "static void check(const char *name, MPI_Fint got, MPI_Fint expected, int back)" > hout
+    print "{" > hout
+    print "    checks++;" > hout
+    print "    if (got != expected || !back) {" > hout
+    print "        failed++;" > hout
+    print "        printf(\"not ok %s: MPI_*_c2f gives %d, mpif.h says %d%s\\n\", name, got, expected," > hout
+    print "               back ? \"\" : \", which MPI_*_f2c does not take back to it\");" > hout
+    print "    }" > hout
+    print "}" > hout
+    print "" > hout
+    print "int main(void)" > hout
+    print "{" > hout
+    n = 0
+    for (k = 1; k <= nhk; k++)
+        for (j = 0; j < hcount[k]; j++)
+            printf "    check(\"%s\", PMPI_%s_c2f(%s), %d, PMPI_%s_f2c(%d) == %s);\n", hitem[k, j], conv(hkname[k]),
+                hitem[k, j], hkcode[k] * 16777216 + j, conv(hkname[k]), hkcode[k] * 16777216 + j, hitem[k, j] > hout
+    print "    printf(\"%d handles, %d wrong\\n\", checks, failed);" > hout
+    print "    return failed != 0;" > hout
+    print "}" > hout
+    close(hout)
+}
+
+END {
+    if (outdir == "")
+        err("usage: awk -v outdir=DIR -f gen.awk mpi.api mpi.h")
+    if (fileno != 2)
+        err("usage: awk -v outdir=DIR -f gen.awk mpi.api mpi.h")
+    if (nerr)
+        exit 1
+    for (k = 1; k <= nhk; k++)
+        hkind_code[hkname[k]] = hkcode[k]
+    write_mpifh()
+    write_glue()
+    write_fhandles()
+    if (nerr)
+        exit 1
+}

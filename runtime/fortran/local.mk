@@ -1,0 +1,33 @@
+# runtime/fortran/: the Fortran bindings (runtime/fortran/README.md).
+# gen.awk reads the API description (runtime/api/mpi.api) and mpi.h and
+# writes, in the build tree: mpif.h (installed), fglue.c (the C glue,
+# librdmpifort) and fhandles.c (a check of mpif.h's handle values,
+# test/fortran/). librdmpifort is C only: no Fortran compiler builds it.
+EXTRA_DIST += runtime/api/mpi.api runtime/fortran/gen.awk runtime/fortran/README.md \
+	runtime/fortran/PLAN.md runtime/fortran/fglue.h
+
+rd_fort_gen = runtime/fortran/mpif.h runtime/fortran/fglue.c runtime/fortran/fhandles.c
+rd_fort_gen_in = $(srcdir)/runtime/api/mpi.api $(srcdir)/include/mpi.h $(srcdir)/runtime/fortran/gen.awk
+CLEANFILES += $(rd_fort_gen) runtime/fortran/gen.stamp
+
+# One run writes the three files (as .tmp, moved when it succeeds); the
+# stamp stands for them. A file lost since is made again.
+runtime/fortran/gen.stamp: $(rd_fort_gen_in)
+	$(AM_V_GEN)$(MKDIR_P) runtime/fortran && \
+	$(AWK) -v outdir=runtime/fortran -f $(srcdir)/runtime/fortran/gen.awk \
+		$(srcdir)/runtime/api/mpi.api $(srcdir)/include/mpi.h && \
+	for f in $(rd_fort_gen); do mv -f $$f.tmp $$f || exit 1; done && touch $@
+$(rd_fort_gen): runtime/fortran/gen.stamp
+	@test -f $@ || { rm -f runtime/fortran/gen.stamp && $(MAKE) $(AM_MAKEFLAGS) runtime/fortran/gen.stamp; }
+
+if RD_FORTRAN
+BUILT_SOURCES += $(rd_fort_gen)
+nodist_include_HEADERS = runtime/fortran/mpif.h
+lib_LTLIBRARIES += librdmpifort.la
+librdmpifort_la_SOURCES = runtime/fortran/fglue.h
+nodist_librdmpifort_la_SOURCES = runtime/fortran/fglue.c
+librdmpifort_la_LIBADD = librdmpi.la
+# Only the Fortran names leave it: pmpi_x_ and mpi_x_.
+librdmpifort_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \
+	-export-symbols-regex '^p?mpi_[a-z0-9_]*_$$'
+endif

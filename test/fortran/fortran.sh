@@ -1,0 +1,83 @@
+#!/bin/bash
+# fortran.sh - the Fortran bindings: mpif.h's handle values are the
+# library's (test/fortran/fhandles), librdmpifort exports pmpi_x_ and a
+# weak mpi_x_ for each function of runtime/api/mpi.api and nothing else,
+# the rdmpifort wrapper (flags, RDMPI_FC, its rdmpif90 / rdmpif77 links),
+# a fixed-form and a free-form program on mpif.h run on 2 ranks (their
+# "ok [rank R]" lines become test points: test/mpi/lib.sh), and
+# MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
+. "$RD_SRCDIR/test/tap.sh"
+. "$RD_SRCDIR/test/mpi/lib.sh"
+
+grep -q '^RD_FORTRAN_TRUE = *$' "$RD_BUILDDIR/Makefile" ||
+    skip_all "this build has no Fortran bindings (configure found no Fortran compiler, or --disable-fortran)"
+tap_tmpdir
+cd "$TAP_TMP" || exit 1
+
+# ------------------------------------------------------------ mpif.h, librdmpifort
+mpifh="$RD_BUILDDIR/runtime/fortran/mpif.h"
+nh=$(sed -n '/^! Handles/,/^! Special/p' "$mpifh" | grep -c '^      PARAMETER')
+out=$("$RD_BUILDDIR/test/fortran/fhandles"); rc=$?
+is "$rc:$out" "0:$nh handles, 0 wrong" "fhandles: each of mpif.h's $nh handle PARAMETERs is MPI_*_c2f of its C handle, and back"
+is "$(awk 'length > 72' "$mpifh" | head -n 3)" "" "mpif.h: no line longer than 72 columns (fixed form)"
+is "$(grep -v '^!' "$mpifh" | grep -cv '^      [A-Z]')" 0 "mpif.h: every statement starts in column 7, every comment with ! in column 1"
+
+lib="$RD_BUILDDIR/.libs/librdmpifort.so"
+syms=$(nm -D --defined-only "$lib")
+fns=$(sed -n 's/^fn \([A-Za-z0-9_]*\).*/\1/p' "$RD_SRCDIR/runtime/api/mpi.api" | tr 'A-Z' 'a-z')
+bad=
+for f in $fns; do
+    p=$(printf '%s\n' "$syms" | awk -v s="pmpi_${f}_" '$3 == s && $2 == "T" {print $1}')
+    m=$(printf '%s\n' "$syms" | awk -v s="mpi_${f}_" '$3 == s && $2 == "W" {print $1}')
+    if [ -z "$p" ] || [ "$p" != "$m" ]; then bad="$bad $f"; fi
+done
+is "$bad" "" "librdmpifort: each of the $(printf '%s\n' "$fns" | grep -c .) functions of mpi.api is pmpi_x_ with a weak mpi_x_"
+others=$(printf '%s\n' "$syms" | awk '$2 ~ /^[TWDBR]$/ {print $3}' | grep -Ev '^p?mpi_[a-z0-9_]*_$' | tr '\n' ' ')
+is "$others" "" "librdmpifort exports nothing else"
+
+# ------------------------------------------------------------ the wrapper
+fc=$(sed -n 's/^FC = //p' "$RD_BUILDDIR/Makefile")
+fflags=$(sed -n 's/^RD_FC_WRAPPER_FLAGS = //p' "$RD_BUILDDIR/Makefile")
+san=$(sed -n 's/^RD_SAN_FLAGS = //p' "$RD_BUILDDIR/Makefile")
+X=${san:+ $san}
+inc="$RD_BUILDDIR/runtime/fortran"
+libs="$RD_BUILDDIR/.libs"
+cflags="-I$inc${fflags:+ $fflags}$X"
+link="-L$libs -Wl,-rpath,$libs -lrdmpifort -lrdmpi$X"
+is "$(command -v rdmpifort)" "$RD_BUILDDIR/launcher/rdmpifort" "rdmpifort from the build tree is first in PATH"
+is "$(rdmpifort -show -O2 x.f90 -o x)" "$fc $cflags -O2 x.f90 -o x $link" \
+    "rdmpifort -show: the Fortran compiler, mpif.h's directory, -lrdmpifort -lrdmpi"
+is "$(rdmpifort --showme:compile)|$(rdmpifort --showme:link)|$(rdmpifort -showme:libs)" \
+    "$cflags|$link|rdmpifort rdmpi" "rdmpifort --showme:compile, --showme:link, -showme:libs"
+is "$(rdmpifort -show -c x.f)" "$fc $cflags -c x.f" "rdmpifort -c: no link flags"
+is "$(rdmpif90 -showme:command)|$(rdmpif77 -showme:command)" "$fc|$fc" "rdmpif90 and rdmpif77 run the same compiler"
+is "$(rdmpif90 -showme:bogus 2>&1)" "rdmpif90: unknown option -showme:bogus (try -showme:help)" \
+    "rdmpif90 names itself"
+is "$(RDMPI_FC=/bin/myfc rdmpifort -show -c x.f)" "/bin/myfc $cflags -c x.f" "RDMPI_FC names another compiler"
+ls -l "$RD_BUILDDIR/launcher/rdmpif90" | grep -q -- '-> rdmpifort$'
+ok $? "rdmpif90 is a symbolic link to rdmpifort"
+
+# ------------------------------------------------------------ programs
+src="$RD_SRCDIR/test/fortran"
+compile() { # compile WHAT WRAPPER ARGS...: compile, one point, the compiler's output as comments
+    local what=$1
+    shift
+    "$@" >cc.txt 2>&1
+    ok $? "$what"
+    [ -s cc.txt ] && diag "$(head -n 20 cc.txt)"
+}
+compile "rdmpifort -c compiles the test helper (free form)" rdmpifort -Wall -c "$src/mtest.f90" -o mtest.o
+compile "rdmpif77 builds a fixed-form program on mpif.h" rdmpif77 -Wall "$src/f77_p2p.f" mtest.o -o f77_p2p
+compile "rdmpif90 builds a free-form program on mpif.h" rdmpif90 -Wall "$src/f90_coll.f90" mtest.o -o f90_coll
+compile "rdmpifort builds the MPI_ABORT program" rdmpifort -Wall "$src/f90_abort.f90" -o f90_abort
+
+mpi_check 2 ./f77_p2p
+p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f90_coll
+
+out=$(timeout -k 10 60 rrun -np 2 ./f90_abort 2>&1); rc=$?
+is "$rc" 7 "MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran: rrun exits 7"
+like "$out" '^rank 1 calls MPI_ABORT' "MPI_ABORT: rank 1's flushed line came out"
+like "$out" '^rrun: rank 1 \(pid [0-9]+\) called MPI_Abort with code 7' "MPI_ABORT: rrun names rank 1 and code 7"
+is "$(printf '%s\n' "$out" | grep -c 'went on after MPI_ABORT')" 0 "MPI_ABORT: no rank went on"
+[ "$rc" -eq 7 ] || diag "$out"
+done_testing
