@@ -3,7 +3,8 @@
 ! MPI_STATUSES_IGNORE), MPI_WAIT, MPI_ALLREDUCE of INTEGER and DOUBLE
 ! PRECISION with MPI_SUM, MPI_IN_PLACE in MPI_ALLREDUCE and MPI_REDUCE,
 ! MPI_GATHER, MPI_ALLGATHER, MPI_COMM_SPLIT / MPI_COMM_DUP / MPI_COMM_FREE,
-! a contiguous datatype, MPI_GET_PROCESSOR_NAME (the host the test gives
+! a contiguous datatype, MPI_BOTTOM with a struct type of absolute
+! addresses (MPI_GET_ADDRESS, MPI_TYPE_CREATE_STRUCT), MPI_GET_PROCESSOR_NAME (the host the test gives
 ! in RD_FTEST_HOST), MPI_ERROR_STRING. Exact values throughout.
 program f90_coll
   implicit none
@@ -16,6 +17,12 @@ program f90_coll
   character(len=4) :: short
   character(len=256) :: host
   character(len=MPI_MAX_ERROR_STRING) :: estr
+  integer(kind=MPI_ADDRESS_KIND) :: addr(2)
+  integer :: bl(2), types(2), bi
+  double precision :: bd
+  ! (in a common block: the compiler must assume MPI_RECV into MPI_BOTTOM
+  ! may change them)
+  common /f90_coll_bottom/ bd, bi
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -149,6 +156,30 @@ program f90_coll
   call mt_is_int(n, 6, 'MPI_GET_COUNT in INTEGERs')
   call MPI_TYPE_FREE(t, ierr)
   call mt_is_int(t, MPI_DATATYPE_NULL, 'MPI_TYPE_FREE: the handle is MPI_DATATYPE_NULL')
+
+  ! ---- MPI_BOTTOM: a struct of the absolute addresses of bi and bd
+  bi = rank * 7 + 1
+  bd = rank + 0.125d0
+  call MPI_GET_ADDRESS(bi, addr(1), ierr)
+  call MPI_GET_ADDRESS(bd, addr(2), ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_GET_ADDRESS')
+  bl = 1
+  types(1) = MPI_INTEGER
+  types(2) = MPI_DOUBLE_PRECISION
+  call MPI_TYPE_CREATE_STRUCT(2, bl, addr, types, t, ierr)
+  call MPI_TYPE_COMMIT(t, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_TYPE_CREATE_STRUCT of absolute addresses')
+  if (rank == 0) then
+    call MPI_SEND(MPI_BOTTOM, 1, t, 1, 10, MPI_COMM_WORLD, ierr)
+    call mt_is_int(ierr, MPI_SUCCESS, 'MPI_SEND from MPI_BOTTOM')
+  else
+    call MPI_RECV(MPI_BOTTOM, 1, t, 0, 10, MPI_COMM_WORLD, st, ierr)
+    call mt_is_int(ierr, MPI_SUCCESS, 'MPI_RECV into MPI_BOTTOM')
+    call mt_is_int(bi, 1, 'MPI_RECV into MPI_BOTTOM: the INTEGER')
+    call mt_is_dbl(bd, 0.125d0, 'MPI_RECV into MPI_BOTTOM: the DOUBLE PRECISION')
+  end if
+  call mt_is_int(MPI_BOTTOM, 0, 'MPI_BOTTOM is not written')
+  call MPI_TYPE_FREE(t, ierr)
 
   ! ---- strings out: blank-padded, cut at the argument's length
   call get_environment_variable('RD_FTEST_HOST', host)

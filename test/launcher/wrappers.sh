@@ -3,7 +3,9 @@
 # they run (-show, -showme..., -compile-info/-link-info), no link flags for
 # compile-only runs, --version/-v, RDMPI_CC / RDMPI_CXX, programs built with
 # them running under rrun, and the installed wrappers (a DESTDIR-staged
-# install and a real one under a temporary prefix).
+# install and a real one under a temporary prefix; rdmpifort and its links
+# where the build has the Fortran bindings: test/fortran/fortran.sh tests
+# the build tree's).
 . "$RD_SRCDIR/test/tap.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdmpi-wrappers.XXXXXX") || exit 1
@@ -42,7 +44,7 @@ rrun_path=$(command -v rrun 2>/dev/null)
 have_rrun=no
 [ "$rrun_path" = "$RD_BUILDDIR/launcher/rrun/rrun" ] && [ -x "$rrun_path" ] && have_rrun=yes
 
-plan 54
+plan 57
 
 # ------------------------------------------------------------ what they run
 is "$(command -v rdmpicc)" "$RD_BUILDDIR/launcher/rdmpicc" "rdmpicc from the build tree is first in PATH"
@@ -176,6 +178,22 @@ is "$("$s/bin/rdmpicxx" -show x.cc)" "$cxx -I$p/include$X x.cc -L$p/lib -Wl,-rpa
     "the staged rdmpicxx uses the install paths"
 is "$(cat "$s/bin/rdmpicc" "$s/bin/rdmpicxx" | grep -c -e "$tmp" -e "$RD_BUILDDIR")" 0 \
     "the staged wrappers name neither DESTDIR nor the build tree"
+# the Fortran bindings (configure's default when a Fortran compiler works)
+if grep -q '^RD_FORTRAN_TRUE = *$' "$RD_BUILDDIR/Makefile"; then
+    fc=$(sed -n 's/^FC = //p' "$RD_BUILDDIR/Makefile")
+    fflags=$(sed -n 's/^RD_FC_WRAPPER_FLAGS = //p' "$RD_BUILDDIR/Makefile")
+    got=
+    for f in bin/rdmpifort include/mpif.h lib/librdmpifort.so; do [ -e "$s/$f" ] && got="$got $f"; done
+    for f in rdmpif90 rdmpif77; do [ "$(readlink "$s/bin/$f")" = rdmpifort ] && got="$got $f"; done
+    is "$got" " bin/rdmpifort include/mpif.h lib/librdmpifort.so rdmpif90 rdmpif77" \
+        "staged: bin/rdmpifort, include/mpif.h, lib/librdmpifort.so, rdmpif90 and rdmpif77 linked to rdmpifort"
+    is "$("$s/bin/rdmpif90" -show x.f90)" \
+        "$fc -I$p/include${fflags:+ $fflags}$X x.f90 -L$p/lib -Wl,-rpath,$p/lib -lrdmpifort -lrdmpi$X" \
+        "the staged rdmpif90 uses the install paths"
+else
+    skip "this build has no Fortran bindings"
+    skip "this build has no Fortran bindings"
+fi
 is "$(rdmpicc -showme:libdirs)" "$libs" "the build-tree rdmpicc is unchanged by the install"
 
 # ------------------------------------------------------------ real install
@@ -212,5 +230,7 @@ for f in bin/rdmpicc bin/rdmpicxx bin/rdmpi_info; do
     [ -e "$i/$f" ] && left="$left $f"
 done
 is "$left" "" "make uninstall removes the wrappers and rdmpi_info"
+left=$(cd "$i" && ls bin/rdmpif* include/mpif.h lib/librdmpifort* 2>/dev/null | tr '\n' ' ')
+is "$left" "" "make uninstall removes the Fortran wrappers, links, mpif.h and librdmpifort"
 
 done_testing
