@@ -4,7 +4,7 @@
 # librdmpifort) and fhandles.c (a check of mpif.h's handle values,
 # test/fortran/). librdmpifort is C only: no Fortran compiler builds it.
 EXTRA_DIST += runtime/api/mpi.api runtime/fortran/gen.awk runtime/fortran/README.md \
-	runtime/fortran/PLAN.md runtime/fortran/fglue.h
+	runtime/fortran/PLAN.md runtime/fortran/fglue.h rdmpi-fort.pc.in
 
 rd_fort_gen = runtime/fortran/mpif.h runtime/fortran/fglue.c runtime/fortran/fhandles.c
 rd_fort_gen_in = $(srcdir)/runtime/api/mpi.api $(srcdir)/include/mpi.h $(srcdir)/runtime/fortran/gen.awk
@@ -24,6 +24,7 @@ if RD_FORTRAN
 BUILT_SOURCES += $(rd_fort_gen)
 nodist_include_HEADERS = runtime/fortran/mpif.h
 lib_LTLIBRARIES += librdmpifort.la
+pkgconfig_DATA += rdmpi-fort.pc
 librdmpifort_la_SOURCES = runtime/fortran/fglue.h
 nodist_librdmpifort_la_SOURCES = runtime/fortran/fglue.c
 librdmpifort_la_LIBADD = librdmpi.la

@@ -185,8 +185,10 @@ if grep -q '^RD_FORTRAN_TRUE = *$' "$RD_BUILDDIR/Makefile"; then
     got=
     for f in bin/rdmpifort include/mpif.h lib/librdmpifort.so; do [ -e "$s/$f" ] && got="$got $f"; done
     for f in rdmpif90 rdmpif77; do [ "$(readlink "$s/bin/$f")" = rdmpifort ] && got="$got $f"; done
-    is "$got" " bin/rdmpifort include/mpif.h lib/librdmpifort.so rdmpif90 rdmpif77" \
-        "staged: bin/rdmpifort, include/mpif.h, lib/librdmpifort.so, rdmpif90 and rdmpif77 linked to rdmpifort"
+    grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -lrdmpifort' "$s/lib/pkgconfig/rdmpi-fort.pc" 2>/dev/null &&
+        grep -qx 'Requires: rdmpi' "$s/lib/pkgconfig/rdmpi-fort.pc" && got="$got rdmpi-fort.pc"
+    is "$got" " bin/rdmpifort include/mpif.h lib/librdmpifort.so rdmpif90 rdmpif77 rdmpi-fort.pc" \
+        "staged: bin/rdmpifort, include/mpif.h, lib/librdmpifort.so, rdmpif90 and rdmpif77 linked to rdmpifort, rdmpi-fort.pc"
     is "$("$s/bin/rdmpif90" -show x.f90)" \
         "$fc -I$p/include${fflags:+ $fflags}$X x.f90 -L$p/lib -Wl,-rpath,$p/lib -lrdmpifort -lrdmpi$X" \
         "the staged rdmpif90 uses the install paths"
@@ -230,7 +232,7 @@ for f in bin/rdmpicc bin/rdmpicxx bin/rdmpi_info; do
     [ -e "$i/$f" ] && left="$left $f"
 done
 is "$left" "" "make uninstall removes the wrappers and rdmpi_info"
-left=$(cd "$i" && ls bin/rdmpif* include/mpif.h lib/librdmpifort* 2>/dev/null | tr '\n' ' ')
+left=$(cd "$i" && ls bin/rdmpif* include/mpif.h lib/librdmpifort* lib/pkgconfig/rdmpi-fort.pc 2>/dev/null | tr '\n' ' ')
 is "$left" "" "make uninstall removes the Fortran wrappers, links, mpif.h and librdmpifort"
 
 done_testing
