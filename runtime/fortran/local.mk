@@ -11,12 +11,14 @@ rd_fort_gen_in = $(srcdir)/runtime/api/mpi.api $(srcdir)/include/mpi.h $(srcdir)
 CLEANFILES += $(rd_fort_gen) runtime/fortran/gen.stamp
 
 # One run writes the three files (as .tmp, moved when it succeeds); the
-# stamp stands for them. A file lost since is made again.
+# stamp stands for them (and is older than them). A file lost since is
+# made again.
 runtime/fortran/gen.stamp: $(rd_fort_gen_in)
 	$(AM_V_GEN)$(MKDIR_P) runtime/fortran && \
 	$(AWK) -v outdir=runtime/fortran -f $(srcdir)/runtime/fortran/gen.awk \
 		$(srcdir)/runtime/api/mpi.api $(srcdir)/include/mpi.h && \
-	for f in $(rd_fort_gen); do mv -f $$f.tmp $$f || exit 1; done && touch $@
+	for f in $(rd_fort_gen); do mv -f $$f.tmp $$f || exit 1; done && \
+	touch $@ && touch $(rd_fort_gen)
 $(rd_fort_gen): runtime/fortran/gen.stamp
 	@test -f $@ || { rm -f runtime/fortran/gen.stamp && $(MAKE) $(AM_MAKEFLAGS) runtime/fortran/gen.stamp; }
 
