@@ -449,7 +449,9 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
         k = akind[i, j]
         c = "c_" a
         inl = aintent[i, j] == "in"
-        n = alen[i, j] != "" ? lenexpr(i, j) : ""
+        # (the length as C: only where the glue converts element by element;
+        # integer arrays pass through, whatever their length, @size(comm)...)
+        n = alen[i, j] == "" ? "" : k == "int" || k == "aint" || k == "count" || k == "offset" ? "(n/a)" : lenexpr(i, j)
         if (k == "cnull")
             t = "NULL"
         else if (k == "choice") {

@@ -1,0 +1,173 @@
+! f90_more.f90 - mpif.h, 2 ranks: the functions of mpi.api beyond the core
+! (MPI_INIT_THREAD, versions, error classes, names, groups, MPI_COMM_CREATE,
+! synchronous and probing point-to-point, MPI_TEST / MPI_TESTALL,
+! persistent requests, MPI_REQUEST_FREE, MPI_SCATTER with MPI_IN_PLACE,
+! MPI_GATHERV, MPI_ALLTOALL, MPI_REDUCE_SCATTER_BLOCK, MPI_SCAN,
+! MPI_EXSCAN, datatype sizes and extents, MPI_DIMS_CREATE). Exact values.
+program f90_more
+  implicit none
+  include 'mpif.h'
+  integer :: ierr, rank, np, peer, i, n, prov, v1, v2, res, grp, g1, newcomm, t, t2
+  integer :: req(2), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2), one(1)
+  integer :: a(4), b(4), cnt(2), dsp(2), dims(2), x, y
+  integer(kind=MPI_ADDRESS_KIND) :: lb, ext
+  logical :: flag
+  character(len=MPI_MAX_OBJECT_NAME) :: cname
+  character(len=5) :: cshort
+
+  call MPI_INIT_THREAD(MPI_THREAD_FUNNELED, prov, ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
+  call mt_init(rank)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_INIT_THREAD')
+  call mt_ok(prov >= MPI_THREAD_FUNNELED .and. prov <= MPI_THREAD_MULTIPLE, 'MPI_INIT_THREAD: provided')
+  call MPI_QUERY_THREAD(n, ierr)
+  call mt_is_int(n, prov, 'MPI_QUERY_THREAD is what MPI_INIT_THREAD provided')
+  call mt_is_int(np, 2, 'MPI_COMM_SIZE of MPI_COMM_WORLD')
+  peer = 1 - rank
+  call MPI_GET_VERSION(v1, v2, ierr)
+  call mt_ok(v1 == MPI_VERSION .and. v2 == MPI_SUBVERSION, 'MPI_GET_VERSION')
+  call MPI_ERROR_CLASS(MPI_ERR_TRUNCATE, n, ierr)
+  call mt_is_int(n, MPI_ERR_TRUNCATE, 'MPI_ERROR_CLASS')
+
+  ! ---- communicators: compare, names (a string in), groups, MPI_COMM_CREATE
+  call MPI_COMM_COMPARE(MPI_COMM_WORLD, MPI_COMM_WORLD, res, ierr)
+  call mt_is_int(res, MPI_IDENT, 'MPI_COMM_COMPARE of MPI_COMM_WORLD with itself')
+  call MPI_COMM_COMPARE(MPI_COMM_WORLD, MPI_COMM_SELF, res, ierr)
+  call mt_is_int(res, MPI_UNEQUAL, 'MPI_COMM_COMPARE of MPI_COMM_WORLD and MPI_COMM_SELF')
+  flag = .true.
+  call MPI_COMM_TEST_INTER(MPI_COMM_WORLD, flag, ierr)
+  call mt_ok(.not. flag, 'MPI_COMM_TEST_INTER: MPI_COMM_WORLD is not an intercommunicator')
+  call MPI_COMM_SET_NAME(MPI_COMM_SELF, 'my self   ', ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_COMM_SET_NAME')
+  cname = 'x'
+  call MPI_COMM_GET_NAME(MPI_COMM_SELF, cname, n, ierr)
+  call mt_ok(cname == 'my self' .and. n == 7, 'MPI_COMM_GET_NAME: trailing blanks of the name dropped')
+  call MPI_COMM_GET_NAME(MPI_COMM_WORLD, cshort, n, ierr)
+  call mt_ok(cshort == 'MPI_C' .and. n == 14, 'MPI_COMM_GET_NAME into CHARACTER*5: cut')
+  call MPI_COMM_GROUP(MPI_COMM_WORLD, grp, ierr)
+  call MPI_GROUP_SIZE(grp, n, ierr)
+  call mt_is_int(n, 2, 'MPI_GROUP_SIZE')
+  call MPI_GROUP_RANK(grp, n, ierr)
+  call mt_is_int(n, rank, 'MPI_GROUP_RANK')
+  one(1) = 1
+  call MPI_GROUP_INCL(grp, 1, one, g1, ierr)
+  call MPI_GROUP_RANK(g1, n, ierr)
+  if (rank == 1) call mt_is_int(n, 0, 'MPI_GROUP_INCL of rank 1: rank 1 is its 0')
+  if (rank == 0) call mt_is_int(n, MPI_UNDEFINED, 'MPI_GROUP_INCL of rank 1: rank 0 is not in it')
+  call MPI_COMM_CREATE(MPI_COMM_WORLD, g1, newcomm, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_COMM_CREATE')
+  if (rank == 0) call mt_is_int(newcomm, MPI_COMM_NULL, 'MPI_COMM_CREATE: MPI_COMM_NULL outside the group')
+  if (rank == 1) then
+    call MPI_COMM_SIZE(newcomm, n, ierr)
+    call mt_is_int(n, 1, 'MPI_COMM_CREATE: a communicator of 1')
+    call MPI_COMM_FREE(newcomm, ierr)
+  end if
+  call MPI_GROUP_FREE(g1, ierr)
+  call MPI_GROUP_FREE(grp, ierr)
+  call mt_ok(g1 == MPI_GROUP_NULL .and. grp == MPI_GROUP_NULL, 'MPI_GROUP_FREE: the handles are MPI_GROUP_NULL')
+
+  ! ---- MPI_ISSEND / MPI_PROBE / MPI_IPROBE / MPI_TEST / MPI_SSEND
+  if (rank == 0) then
+    a = (/ 1, 2, 3, 4 /)
+    call MPI_ISSEND(a, 4, MPI_INTEGER, 1, 11, MPI_COMM_WORLD, req(1), ierr)
+    flag = .false.
+    do while (.not. flag)
+      call MPI_TEST(req(1), flag, st, ierr)
+    end do
+    call mt_is_int(req(1), MPI_REQUEST_NULL, 'MPI_TEST of a completed MPI_ISSEND: MPI_REQUEST_NULL')
+    call MPI_SSEND(a, 2, MPI_INTEGER, 1, 12, MPI_COMM_WORLD, ierr)
+    call mt_is_int(ierr, MPI_SUCCESS, 'MPI_SSEND')
+  else
+    call MPI_PROBE(0, 11, MPI_COMM_WORLD, st, ierr)
+    call MPI_GET_COUNT(st, MPI_INTEGER, n, ierr)
+    call mt_ok(st(MPI_SOURCE) == 0 .and. st(MPI_TAG) == 11 .and. n == 4, 'MPI_PROBE: source, tag, count')
+    call MPI_RECV(b, 4, MPI_INTEGER, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+    call mt_ok(all(b == (/ 1, 2, 3, 4 /)), 'MPI_RECV after MPI_PROBE: the values')
+    flag = .false.
+    do while (.not. flag)
+      call MPI_IPROBE(0, 12, MPI_COMM_WORLD, flag, st, ierr)
+    end do
+    call MPI_GET_ELEMENTS(st, MPI_INTEGER, n, ierr)
+    call mt_ok(st(MPI_TAG) == 12 .and. n == 2, 'MPI_IPROBE: flag .TRUE., tag, MPI_GET_ELEMENTS')
+    call MPI_RECV(b, 4, MPI_INTEGER, 0, 12, MPI_COMM_WORLD, st, ierr)
+  end if
+
+  ! ---- persistent requests, MPI_STARTALL twice, MPI_TESTALL, MPI_REQUEST_FREE
+  x = 0
+  call MPI_RECV_INIT(y, 1, MPI_INTEGER, peer, 13, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_SEND_INIT(x, 1, MPI_INTEGER, peer, 13, MPI_COMM_WORLD, req(2), ierr)
+  do i = 1, 2
+    x = rank * 100 + i
+    y = -1
+    call MPI_STARTALL(2, req, ierr)
+    flag = .false.
+    do while (.not. flag)
+      call MPI_TESTALL(2, req, flag, sts, ierr)
+    end do
+    call mt_is_int(y, peer * 100 + i, 'MPI_STARTALL, MPI_TESTALL of persistent requests: the value')
+    call mt_ok(req(1) /= MPI_REQUEST_NULL .and. req(2) /= MPI_REQUEST_NULL, &
+               'MPI_TESTALL: persistent requests stay')
+    call mt_is_int(sts(MPI_TAG, 1), 13, 'MPI_TESTALL: statuses(MPI_TAG, 1)')
+  end do
+  x = 7
+  call MPI_START(req(2), ierr)
+  call MPI_START(req(1), ierr)
+  call MPI_WAITALL(2, req, MPI_STATUSES_IGNORE, ierr)
+  call mt_is_int(y, 7, 'MPI_START each, MPI_WAITALL')
+  call MPI_REQUEST_FREE(req(1), ierr)
+  call MPI_REQUEST_FREE(req(2), ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(req == MPI_REQUEST_NULL), 'MPI_REQUEST_FREE: MPI_REQUEST_NULL')
+
+  ! ---- collectives
+  a = (/ 10, 20, 30, 40 /)
+  b = -1
+  if (rank == 0) then
+    call MPI_SCATTER(a, 2, MPI_INTEGER, MPI_IN_PLACE, 2, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    call mt_ok(all(a == (/ 10, 20, 30, 40 /)), 'MPI_SCATTER with MPI_IN_PLACE at the root: its buffer kept')
+  else
+    call MPI_SCATTER(a, 2, MPI_INTEGER, b, 2, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    call mt_ok(b(1) == 30 .and. b(2) == 40, 'MPI_SCATTER: 30, 40 at rank 1')
+  end if
+  cnt = (/ 1, 3 /)
+  dsp = (/ 3, 0 /)
+  b = -1
+  a = rank * 10 + (/ 1, 2, 3, 4 /)
+  call MPI_GATHERV(a, rank * 2 + 1, MPI_INTEGER, b, cnt, dsp, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  if (rank == 0) call mt_ok(all(b == (/ 11, 12, 13, 1 /)), 'MPI_GATHERV: counts 1, 3 at displacements 3, 0')
+  a = rank * 10 + (/ 1, 2, 3, 4 /)
+  call MPI_ALLTOALL(a, 2, MPI_INTEGER, b, 2, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+  call mt_ok(all(b == (/ 1, 2, 11, 12 /) + 2 * rank), 'MPI_ALLTOALL')
+  a = (/ 1, 2, 3, 4 /) * (rank + 1)
+  call MPI_REDUCE_SCATTER_BLOCK(a, b, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call mt_ok(b(1) == 3 * (2 * rank + 1) .and. b(2) == 3 * (2 * rank + 2), 'MPI_REDUCE_SCATTER_BLOCK with MPI_SUM')
+  x = rank + 5
+  call MPI_SCAN(x, y, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call mt_is_int(y, 5 + 6 * rank, 'MPI_SCAN with MPI_SUM')
+  y = rank + 5
+  call MPI_SCAN(MPI_IN_PLACE, y, 1, MPI_INTEGER, MPI_PROD, MPI_COMM_WORLD, ierr)
+  call mt_is_int(y, 5 + 25 * rank, 'MPI_SCAN with MPI_IN_PLACE and MPI_PROD')
+  y = -9
+  call MPI_EXSCAN(x, y, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+  if (rank == 1) call mt_is_int(y, 5, 'MPI_EXSCAN with MPI_MAX at rank 1')
+
+  ! ---- datatypes
+  call MPI_TYPE_SIZE(MPI_DOUBLE_PRECISION, n, ierr)
+  call mt_is_int(n, 8, 'MPI_TYPE_SIZE of MPI_DOUBLE_PRECISION')
+  call MPI_TYPE_VECTOR(3, 2, 4, MPI_INTEGER, t, ierr)
+  call MPI_TYPE_DUP(t, t2, ierr)
+  call MPI_TYPE_SIZE(t2, n, ierr)
+  call mt_is_int(n, 24, 'MPI_TYPE_VECTOR(3, 2, 4) of INTEGER, duplicated: size 24')
+  call MPI_TYPE_GET_EXTENT(t2, lb, ext, ierr)
+  call mt_ok(lb == 0 .and. ext == 40, 'MPI_TYPE_GET_EXTENT: lb 0, extent 40 (INTEGER(KIND=MPI_ADDRESS_KIND))')
+  call MPI_TYPE_FREE(t2, ierr)
+  call MPI_TYPE_FREE(t, ierr)
+  call mt_ok(t == MPI_DATATYPE_NULL .and. t2 == MPI_DATATYPE_NULL, 'MPI_TYPE_FREE of both')
+  dims = 0
+  call MPI_DIMS_CREATE(12, 2, dims, ierr)
+  call mt_ok(dims(1) == 4 .and. dims(2) == 3, 'MPI_DIMS_CREATE(12, 2): 4 x 3')
+
+  call MPI_FINALIZE(ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
+  call mt_done()
+end program f90_more
