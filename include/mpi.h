@@ -102,7 +102,8 @@ extern struct rd_message_s rd_mpi_message_no_proc;
     X(DOUBLE_COMPLEX, double_complex) X(INTEGER1, integer1) X(INTEGER2, integer2)      \
     X(INTEGER4, integer4) X(INTEGER8, integer8) X(REAL4, real4) X(REAL8, real8)        \
     X(COMPLEX8, complex8) X(COMPLEX16, complex16) X(2INTEGER, 2integer)                \
-    X(2REAL, 2real) X(2DOUBLE_PRECISION, 2double_precision)
+    X(2REAL, 2real) X(2DOUBLE_PRECISION, 2double_precision) X(REAL16, real16)         \
+    X(COMPLEX32, complex32)
 
 #define RD_MPI_DECLARE_TYPE(NAME, name) extern struct rd_datatype_s rd_mpi_##name;
 RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
@@ -172,6 +173,9 @@ RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
 #define MPI_2INTEGER (&rd_mpi_2integer)
 #define MPI_2REAL (&rd_mpi_2real)
 #define MPI_2DOUBLE_PRECISION (&rd_mpi_2double_precision)
+/* gfortran's REAL(16) and COMPLEX(16): IEEE binary128 (__float128) */
+#define MPI_REAL16 (&rd_mpi_real16)
+#define MPI_COMPLEX32 (&rd_mpi_complex32)
 
 /* ------------------------------------------------------------ reduction operations */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
@@ -252,6 +256,9 @@ int rd_mpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
 #define MPI_COMBINER_F90_REAL 12
 #define MPI_COMBINER_F90_COMPLEX 13
 #define MPI_COMBINER_F90_INTEGER 14
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 #define MPI_COMBINER_RESIZED 15
 #define RDMPI_TAG_UB 2147483647 /* the value of the MPI_TAG_UB attribute */
 /* datatype constructors: array orders, distributions (subarray, darray) */
@@ -310,6 +317,27 @@ typedef struct MPI_Status {
     int rd_cancelled;   /* private */
     MPI_Count rd_bytes; /* private: bytes received */
 } MPI_Status;
+
+/* ------------------------------------------------------------ Fortran interoperability */
+/* A Fortran INTEGER (gfortran's default, 4 bytes); a Fortran handle is
+ * kind << 24 | index, its kind's _NULL index 0 (runtime/objects/fhandle.h).
+ * A Fortran status is MPI_STATUS_SIZE INTEGERs holding the C status's
+ * bytes, MPI_SOURCE, MPI_TAG and MPI_ERROR first (Fortran indices 1-3). */
+typedef int MPI_Fint;
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint rd_internal[3]; /* private */
+} MPI_F08_status;
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
 
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
@@ -621,6 +649,10 @@ RD_MPI_PROTO(int, Type_commit, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Type_free, (MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 RD_MPI_PROTO(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 RD_MPI_PROTO(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
 RD_MPI_PROTO(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
 RD_MPI_PROTO(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
@@ -662,6 +694,32 @@ RD_MPI_PROTO(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_A
 RD_MPI_PROTO(int, Get_address, (const void *location, MPI_Aint *address))
 RD_MPI_PROTO(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 RD_MPI_PROTO(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+
+/* conversions between C and Fortran handles and statuses (runtime/api/f2c.c) */
+RD_MPI_PROTO(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+RD_MPI_PROTO(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+RD_MPI_PROTO(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+RD_MPI_PROTO(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+RD_MPI_PROTO(MPI_Fint, Group_c2f, (MPI_Group group))
+RD_MPI_PROTO(MPI_Group, Group_f2c, (MPI_Fint group))
+RD_MPI_PROTO(MPI_Fint, Request_c2f, (MPI_Request request))
+RD_MPI_PROTO(MPI_Request, Request_f2c, (MPI_Fint request))
+RD_MPI_PROTO(MPI_Fint, Op_c2f, (MPI_Op op))
+RD_MPI_PROTO(MPI_Op, Op_f2c, (MPI_Fint op))
+RD_MPI_PROTO(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+RD_MPI_PROTO(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+RD_MPI_PROTO(MPI_Fint, Info_c2f, (MPI_Info info))
+RD_MPI_PROTO(MPI_Info, Info_f2c, (MPI_Fint info))
+RD_MPI_PROTO(MPI_Fint, Win_c2f, (MPI_Win win))
+RD_MPI_PROTO(MPI_Win, Win_f2c, (MPI_Fint win))
+RD_MPI_PROTO(MPI_Fint, Message_c2f, (MPI_Message message))
+RD_MPI_PROTO(MPI_Message, Message_f2c, (MPI_Fint message))
+RD_MPI_PROTO(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+RD_MPI_PROTO(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+RD_MPI_PROTO(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+RD_MPI_PROTO(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
+RD_MPI_PROTO(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
+RD_MPI_PROTO(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
 RD_MPI_PROTO(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
 RD_MPI_PROTO(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
 RD_MPI_PROTO(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,

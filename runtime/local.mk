@@ -47,6 +47,7 @@ librdmpi_la_SOURCES = \
 	runtime/objects/comm.c runtime/objects/comm.h \
 	runtime/objects/errhandler.c runtime/objects/errhandler.h \
 	runtime/objects/datatype.c runtime/objects/datatype.h \
+	runtime/objects/fhandle.c runtime/objects/fhandle.h runtime/api/f2c.c \
 	$(RD_P2P_SOURCES) \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c \

@@ -4,7 +4,7 @@
 
 # the engine, one process, linked directly (librdmpi exports only MPI_*)
 check_PROGRAMS += test/unit/dtengine
-test_unit_dtengine_SOURCES = test/unit/dtengine.c runtime/objects/datatype.c
+test_unit_dtengine_SOURCES = test/unit/dtengine.c runtime/objects/datatype.c runtime/objects/fhandle.c
 test_unit_dtengine_LDADD =
 TESTS += test/unit/dtengine
 

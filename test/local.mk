@@ -3,14 +3,14 @@
 EXTRA_DIST += test/README.md test/tap.sh test/tap.h test/mpi/mtest.h test/mpi/lib.sh
 
 # ---- unit tests
-RD_MPI_PROGS += test/unit/errors
+RD_MPI_PROGS += test/unit/errors test/unit/f2c
 check_PROGRAMS += test/unit/params test/unit/cxx_header
 test_unit_params_SOURCES = test/unit/params.c
 test_unit_params_LDADD = librdutil.la
 test_unit_cxx_header_SOURCES = test/unit/cxx_header.cc
 test_unit_cxx_header_LDADD = librdmpi.la
 test_unit_cxx_header_LDFLAGS = -no-install $(AM_LDFLAGS)
-TESTS += test/unit/params test/unit/errors test/unit/cxx_header test/unit/symbols.sh test/unit/layers.sh
+TESTS += test/unit/params test/unit/errors test/unit/f2c test/unit/cxx_header test/unit/symbols.sh test/unit/layers.sh
 EXTRA_DIST += test/unit/symbols.sh test/unit/layers.sh test/tools/layers.sh \
 	test/tools/cycles.sh
 

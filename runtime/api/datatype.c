@@ -231,7 +231,7 @@ int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nd, int *comb
     RD_TRY(check_type("MPI_Type_get_envelope", dt));
     if (!ni || !na || !nd || !combiner)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_envelope", "a NULL argument");
-    *combiner = dt->predefined ? MPI_COMBINER_NAMED : dt->combiner;
+    *combiner = dt->predefined == 1 ? MPI_COMBINER_NAMED : dt->combiner;
     *ni = dt->ni;
     *na = dt->na;
     *nd = dt->nd;
@@ -243,7 +243,7 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers, int max_addresses,
                            int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[])
 {
     RD_TRY(check_type("MPI_Type_get_contents", dt));
-    if (dt->predefined)
+    if (dt->predefined == 1)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_get_contents",
                             "%s is a named type: it has no contents", dt->name);
     if (max_integers < dt->ni || max_addresses < dt->na || max_datatypes < dt->nd)
@@ -296,3 +296,128 @@ int rd_dt_api_finish(const char *call, MPI_Datatype t, int err, int combiner, in
     *newtype = t;
     return MPI_SUCCESS;
 }
+
+/* ------------------------------------------------------------ Fortran's parameterised types */
+
+/* MPI_Type_create_f90_integer / _real / _complex: the type of the Fortran
+ * kind SELECTED_INT_KIND(r) / SELECTED_REAL_KIND(p, r) would choose with
+ * gfortran (INTEGER kinds 1, 2, 4, 8 for ranges up to 2, 4, 9, 18;
+ * REAL kinds 4, 8, 10 (x87 extended: C's long double), 16 (binary128) for
+ * precisions up to 6, 15, 18, 33 and ranges up to 37, 307, 4931, 4931),
+ * MPI_UNDEFINED for "any". Each (combiner, p, r) gives one type, made on
+ * first use and kept: a named type (it cannot be freed, MPI-4.1 5.1.6)
+ * whose envelope is MPI_COMBINER_F90_* with (p, r) or (r) as contents
+ * (predefined == 2 marks them). */
+struct f90_type {
+    struct f90_type *next;
+    int combiner, p, r;
+    MPI_Datatype t;
+};
+static struct f90_type *f90_types;
+
+static int f90_make(const char *call, int combiner, int p, int r, MPI_Datatype basic, MPI_Datatype *newtype)
+{
+    if (!newtype)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "newtype is NULL");
+    if (!basic && combiner == MPI_COMBINER_F90_INTEGER)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "no Fortran integer kind up to 8 bytes has range %d", r);
+    if (!basic)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                            "no Fortran real kind has precision %d and range %d (MPI_UNDEFINED: %d)", p, r,
+                            MPI_UNDEFINED);
+    RD_LOCK();
+    struct f90_type *f = f90_types;
+    while (f && (f->combiner != combiner || f->p != p || f->r != r))
+        f = f->next;
+    int err = MPI_SUCCESS;
+    if (!f) {
+        MPI_Datatype t = rd_dt_make_copy(basic, &err);
+        int pr[2] = {p, r};
+        int ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
+        f = t ? malloc(sizeof(*f)) : NULL;
+        if (!f || rd_dt_set_contents(t, combiner, ni, combiner == MPI_COMBINER_F90_INTEGER ? &r : pr, 0, NULL, 0,
+                                     NULL) != MPI_SUCCESS) {
+            free(f);
+            if (t)
+                rd_dt_release(t);
+            RD_UNLOCK();
+            return rd_err_raise(MPI_COMM_WORLD, err != MPI_SUCCESS ? err : MPI_ERR_NO_MEM, call, "out of memory");
+        }
+        t->committed = 1;
+        t->predefined = 2;
+        if (combiner == MPI_COMBINER_F90_INTEGER)
+            snprintf(t->name, sizeof(t->name), "MPI_TYPE_CREATE_F90_INTEGER(%d)", r);
+        else
+            snprintf(t->name, sizeof(t->name), "MPI_TYPE_CREATE_F90_%s(%d,%d)",
+                     combiner == MPI_COMBINER_F90_REAL ? "REAL" : "COMPLEX", p, r);
+        *f = (struct f90_type){f90_types, combiner, p, r, t};
+        f90_types = f;
+    }
+    RD_UNLOCK();
+    *newtype = f->t;
+    return MPI_SUCCESS;
+}
+
+/* gfortran's REAL kind for (p, r): 4, 8, 10, 16, or 0 */
+static int real_kind(int p, int r)
+{
+    static const int kind[4] = {4, 8, 10, 16}, maxp[4] = {6, 15, 18, 33}, maxr[4] = {37, 307, 4931, 4931};
+    if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+        return 0;
+    for (int i = 0; i < 4; i++)
+        if ((p == MPI_UNDEFINED || (p >= 0 && p <= maxp[i])) && (r == MPI_UNDEFINED || (r >= 0 && r <= maxr[i])))
+            return kind[i];
+    return 0;
+}
+
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    RD_API_READY("MPI_Type_create_f90_integer");
+    MPI_Datatype b = r < 0 ? NULL : r <= 2 ? MPI_INTEGER1 : r <= 4 ? MPI_INTEGER2 : r <= 9 ? MPI_INTEGER4
+                                 : r <= 18 ? MPI_INTEGER8 : NULL;
+    return f90_make("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, b, newtype);
+}
+
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    RD_API_READY("MPI_Type_create_f90_real");
+    int k = real_kind(p, r);
+    MPI_Datatype b = k == 4 ? MPI_REAL4 : k == 8 ? MPI_REAL8 : k == 10 ? MPI_LONG_DOUBLE : k == 16 ? MPI_REAL16 : NULL;
+    return f90_make("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r, b, newtype);
+}
+
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    RD_API_READY("MPI_Type_create_f90_complex");
+    int k = real_kind(p, r);
+    MPI_Datatype b = k == 4 ? MPI_COMPLEX8 : k == 8 ? MPI_COMPLEX16 : k == 10 ? MPI_C_LONG_DOUBLE_COMPLEX
+                   : k == 16 ? MPI_COMPLEX32 : NULL;
+    return f90_make("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r, b, newtype);
+}
+
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    RD_API_READY("MPI_Type_match_size");
+    if (!datatype)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_match_size", "datatype is NULL");
+    MPI_Datatype t = NULL;
+    if (typeclass == MPI_TYPECLASS_INTEGER)
+        t = size == 1 ? MPI_INTEGER1 : size == 2 ? MPI_INTEGER2 : size == 4 ? MPI_INTEGER4 : size == 8 ? MPI_INTEGER8 : NULL;
+    else if (typeclass == MPI_TYPECLASS_REAL)
+        t = size == 4 ? MPI_REAL4 : size == 8 ? MPI_REAL8 : size == 16 ? MPI_REAL16 : NULL;
+    else if (typeclass == MPI_TYPECLASS_COMPLEX)
+        t = size == 8 ? MPI_COMPLEX8 : size == 16 ? MPI_COMPLEX16 : size == 32 ? MPI_COMPLEX32 : NULL;
+    else
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_match_size",
+                            "typeclass %d is none of MPI_TYPECLASS_INTEGER, _REAL, _COMPLEX", typeclass);
+    if (!t)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_match_size",
+                            "no Fortran type of that class has %d bytes", size);
+    *datatype = t;
+    return MPI_SUCCESS;
+}
+

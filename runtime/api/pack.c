@@ -71,7 +71,7 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
 
 /* ------------------------------------------------------------ external32 */
 
-enum { X_INT, X_UINT, X_FLOAT, X_LDOUBLE, X_COMPLEX, X_LDCOMPLEX };
+enum { X_INT, X_UINT, X_FLOAT, X_LDOUBLE, X_COMPLEX, X_LDCOMPLEX, X_QUAD, X_QCOMPLEX };
 
 /* Each basic type: how it converts and its size in external32 (MPI-3.1
  * 13.5.2, table 13.2). */
@@ -96,6 +96,7 @@ static const struct {
     {MPI_COMPLEX, X_COMPLEX, 8}, {MPI_DOUBLE_COMPLEX, X_COMPLEX, 16}, {MPI_INTEGER1, X_INT, 1},
     {MPI_INTEGER2, X_INT, 2}, {MPI_INTEGER4, X_INT, 4}, {MPI_INTEGER8, X_INT, 8}, {MPI_REAL4, X_FLOAT, 4},
     {MPI_REAL8, X_FLOAT, 8}, {MPI_COMPLEX8, X_COMPLEX, 8}, {MPI_COMPLEX16, X_COMPLEX, 16},
+    {MPI_REAL16, X_QUAD, 16}, {MPI_COMPLEX32, X_QCOMPLEX, 32},
 };
 
 static int x32_index(MPI_Datatype basic)
@@ -232,6 +233,17 @@ static void x32_conv(int x, MPI_Datatype b, char *user, unsigned char *ext, size
                 put_native(user, w, get_be(ext, (int)w));
             else
                 put_be(ext, get_native(user, w, 0), (int)w);
+        break;
+    }
+    case X_QUAD:
+    case X_QCOMPLEX: { /* IEEE binary128 already (__float128): the 16 bytes reversed */
+        size_t m = kind == X_QCOMPLEX ? 2 * n : n;
+        for (size_t i = 0; i < m; i++, user += 16, ext += 16)
+            for (int j = 0; j < 16; j++)
+                if (unpack)
+                    user[j] = (char)ext[15 - j];
+                else
+                    ext[15 - j] = (unsigned char)user[j];
         break;
     }
     case X_LDOUBLE:

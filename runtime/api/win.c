@@ -16,6 +16,7 @@
 #include "runtime/base/job.h"
 #include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
+#include "runtime/objects/fhandle.h"
 
 /* Every flavour: the checks, the window's own communicator (a duplicate),
  * then the one-sided state in three steps around the exchange of each
@@ -161,6 +162,7 @@ int PMPI_Win_free(MPI_Win *win)
     PMPI_Comm_free(&w->comm);
     rd_errh_release(w->errh);
     w->magic = 0;
+    rd_fh_drop(RD_FH_WIN, &w->fidx);
     free(w);
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;

@@ -10,6 +10,7 @@
 #include "runtime/base/nodemem.h"
 #include "runtime/base/state.h"
 #include "runtime/objects/errhandler.h"
+#include "runtime/objects/fhandle.h"
 
 /* Usable before MPI_Init so that errors found then reach a handler. */
 static int rd_self_world_rank[1];
@@ -58,6 +59,7 @@ static void twin(struct rd_comm_s *c, struct rd_comm_s *t)
     t->coll = NULL;
     t->errh = MPI_ERRORS_RETURN;
     t->predefined = 1; /* lives and dies with c */
+    atomic_store(&t->fidx, 0);
 }
 
 void rd_comm_init_predefined(void)
@@ -154,6 +156,7 @@ void rd_comm_release(MPI_Comm comm)
         rd_comm_release(comm->local);
     }
     free(comm->world_ranks);
+    rd_fh_drop(RD_FH_COMM, &comm->fidx);
     free(comm);
 }
 

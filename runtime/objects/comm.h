@@ -46,6 +46,7 @@ struct rd_comm_s {
     struct rd_comm_s *coll; /* the same ranks in context ctx + 1, for the library */
     int predefined;
     _Atomic int refs;       /* the handle + pending requests (derived comms) */
+    _Atomic int32_t fidx;   /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     struct rd_attr *attrs;  /* cached attributes (attr.c) */
     struct rd_cart *cart;   /* Cartesian topology, or NULL (api/cart.c) */
     struct rd_graph *graph; /* graph topology, or NULL (api/graph.c) */

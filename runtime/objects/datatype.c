@@ -1,6 +1,7 @@
 /* datatype.c - predefined datatypes, the layout of derived ones and the
  * pack/unpack engine (datatype.h). */
 #include "runtime/objects/datatype.h"
+#include "runtime/objects/fhandle.h"
 
 #include <complex.h>
 #include <stdbool.h>
@@ -76,6 +77,9 @@ RD_BASIC(rd_mpi_real4, float, "MPI_REAL4")
 RD_BASIC(rd_mpi_real8, double, "MPI_REAL8")
 RD_BASIC(rd_mpi_complex8, float _Complex, "MPI_COMPLEX8")
 RD_BASIC(rd_mpi_complex16, double _Complex, "MPI_COMPLEX16")
+/* REAL(16) and COMPLEX(16): IEEE binary128 (gfortran's, GCC's __float128) */
+RD_BASIC(rd_mpi_real16, __float128, "MPI_REAL16")
+RD_BASIC(rd_mpi_complex32, rd_complex128, "MPI_COMPLEX32")
 
 /* Fortran pair types: two of the same type, contiguous */
 #define RD_TWIN(var, ctype, basicvar, label)                                           \
@@ -779,5 +783,6 @@ void rd_dt_free(MPI_Datatype dt)
     free(dt->ints);
     free(dt->aints);
     free(dt->types);
+    rd_fh_drop(RD_FH_DATATYPE, &dt->fidx);
     free(dt);
 }

@@ -60,11 +60,15 @@ struct rd_dt_node {
 
 struct rd_attr;
 
+/* a complex of two IEEE binary128 (MPI_COMPLEX32) */
+typedef _Complex float __attribute__((mode(TC))) rd_complex128;
+
 struct rd_datatype_s {
     uint32_t magic;
     int predefined;
     int committed;
     _Atomic int refs;            /* derived types only */
+    _Atomic int32_t fidx;        /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     size_t size;                 /* bytes of data in one element */
     MPI_Aint lb, extent;
     MPI_Aint true_lb, true_extent;

@@ -10,6 +10,7 @@
 #include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/win.h"
+#include "runtime/objects/fhandle.h"
 
 struct rd_errhandler_s rd_mpi_errors_are_fatal = {
     .magic = RD_ERRH_MAGIC, .kind = RD_ERRH_FATAL, .predefined = 1};
@@ -206,6 +207,7 @@ void rd_errh_release(MPI_Errhandler eh)
 {
     if (rd_errh_valid(eh) && !eh->predefined && atomic_fetch_sub(&eh->refs, 1) == 1) {
         eh->magic = 0;
+        rd_fh_drop(RD_FH_ERRHANDLER, &eh->fidx);
         free(eh);
     }
 }

@@ -23,6 +23,7 @@ struct rd_errhandler_s {
     enum rd_errh_kind kind;
     int predefined;
     _Atomic int refs;             /* user handlers only */
+    _Atomic int32_t fidx;         /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     MPI_Comm_errhandler_function *fn;
     MPI_Win_errhandler_function *wfn; /* made by MPI_Win_create_errhandler (fn is NULL) */
 };

@@ -1,5 +1,6 @@
 /* group.c - process groups (group.h). */
 #include "runtime/objects/group.h"
+#include "runtime/objects/fhandle.h"
 
 #include <stdlib.h>
 
@@ -101,5 +102,6 @@ void rd_group_release(MPI_Group g)
     g->magic = 0;
     free(atomic_load(&g->index));
     free(g->ranks);
+    rd_fh_drop(RD_FH_GROUP, &g->fidx);
     free(g);
 }

@@ -25,6 +25,7 @@ struct rd_group_s {
     uint32_t magic;
     int predefined;                           /* MPI_GROUP_EMPTY: never freed */
     _Atomic int refs;
+    _Atomic int32_t fidx;                     /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     int size;
     int *ranks;                               /* group rank -> world rank; NULL: identity */
     _Atomic(struct rd_group_index *) index;   /* sorted by world rank, or NULL */

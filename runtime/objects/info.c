@@ -9,6 +9,7 @@
 
 #include "runtime/base/job.h"
 #include "runtime/objects/comm.h"
+#include "runtime/objects/fhandle.h"
 
 struct rd_info_s rd_mpi_info_env = {.magic = RD_INFO_MAGIC, .predefined = 1};
 
@@ -28,6 +29,7 @@ void rd_info_destroy(struct rd_info_s *info)
     }
     free(info->ent);
     info->magic = 0;
+    rd_fh_drop(RD_FH_INFO, &info->fidx);
     free(info);
 }
 

@@ -14,6 +14,7 @@ struct rd_info_entry {
 struct rd_info_s {
     uint32_t magic;
     int predefined;            /* MPI_INFO_ENV: read-only, never freed */
+    _Atomic int32_t fidx;      /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     int n, cap;
     struct rd_info_entry *ent;
 };

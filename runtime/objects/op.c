@@ -140,6 +140,8 @@ K_FLOAT(long double, ldouble)
 K_COMPLEX(float _Complex, fcomplex)
 K_COMPLEX(double _Complex, dcomplex)
 K_COMPLEX(long double _Complex, ldcomplex)
+K_FLOAT(__float128, f128)
+K_COMPLEX(rd_complex128, c128)
 K_LOGICAL(_Bool, bool)
 K_BYTE(unsigned char, byte)
 K_PAIR(float, int, float_int)
@@ -198,6 +200,7 @@ static const struct {
     {MPI_FLOAT_INT, k_float_int}, {MPI_DOUBLE_INT, k_double_int}, {MPI_LONG_INT, k_long_int},
     {MPI_2INT, k_2int}, {MPI_SHORT_INT, k_short_int}, {MPI_LONG_DOUBLE_INT, k_long_double_int},
     {MPI_2INTEGER, k_2integer}, {MPI_2REAL, k_2real}, {MPI_2DOUBLE_PRECISION, k_2double},
+    {MPI_REAL16, k_f128}, {MPI_COMPLEX32, k_c128},
 };
 
 /* The predefined kernel of op on elements of dt (a predefined type, or a

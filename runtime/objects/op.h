@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "runtime/objects/fhandle.h"
+
 #define RD_OP_MAGIC 0x4f704f70u /* "OpOp" */
 
 enum rd_op_code {
@@ -21,6 +23,7 @@ struct rd_op_s {
     uint8_t commute;
     uint16_t code;           /* enum rd_op_code */
     _Atomic int refs;        /* user ops: the handle + pending operations */
+    _Atomic int32_t fidx;    /* its Fortran handle's index, 0: none (objects/fhandle.h; in what was padding) */
     MPI_User_function *user; /* RD_OP_USER */
 };
 /* the predefined ops are exported objects: their size stays what it was
@@ -45,6 +48,7 @@ static inline void rd_op_release(MPI_Op op)
 {
     if (!op->predefined && atomic_fetch_sub_explicit(&op->refs, 1, memory_order_acq_rel) == 1) {
         op->magic = 0;
+        rd_fh_drop(RD_FH_OP, &op->fidx);
         free(op);
     }
 }

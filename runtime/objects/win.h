@@ -23,6 +23,7 @@ struct rd_win_s {
     MPI_Errhandler errh;
     struct rd_attr *attrs;  /* cached attributes (api/attr.c) */
     void *rma;              /* the one-sided state (runtime/rma/: struct rd_rma_win) */
+    _Atomic int32_t fidx;   /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

@@ -32,6 +32,7 @@
 struct rd_message_s {
     uint32_t magic;
     struct rd_message_s *next;
+    _Atomic int32_t fidx; /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     uint32_t ctx;
     int src, tag, wsrc;
     unsigned id;       /* RD_AM_EAGER, RD_AM_EAGER_SYNC or RD_AM_RTS */

@@ -16,6 +16,7 @@
 #include "runtime/base/log.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/p2p/engine.h"
+#include "runtime/objects/fhandle.h"
 
 struct rd_message_s rd_mpi_message_no_proc = {.magic = RD_MSG_MAGIC};
 
@@ -107,6 +108,7 @@ static struct rd_message_s *message_alloc(size_t len)
 
 static void message_free(struct rd_message_s *m)
 {
+    rd_fh_drop(RD_FH_MESSAGE, &m->fidx);
     if (m->data_len <= RD_MSG_SMALL) {
         m->magic = 0;
         m->next = rd_msg_free_list;
@@ -122,6 +124,7 @@ static void message_fill(struct rd_message_s *m, int wsrc, unsigned id, const vo
     const struct rd_wire_env *env = hdr;
     m->magic = RD_MSG_MAGIC;
     m->next = NULL;
+    atomic_store_explicit(&m->fidx, 0, memory_order_relaxed);
     m->ctx = env->ctx;
     m->src = env->src;
     m->tag = env->tag;

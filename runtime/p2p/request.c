@@ -15,6 +15,7 @@
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/p2p/bsend.h"
+#include "runtime/objects/fhandle.h"
 
 int (*rd_progress_hook)(void);
 
@@ -99,6 +100,7 @@ struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, int count, 
 
 void rd_req_release(struct rd_request_s *req)
 {
+    rd_fh_drop(RD_FH_REQUEST, &req->fidx);
     if (req->dt)
         rd_dt_release(req->dt);
     if (req->comm && !req->comm->predefined) /* (a predefined one is not counted) */

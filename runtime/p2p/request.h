@@ -47,6 +47,7 @@ struct rd_request_s {
     _Atomic int done;
     int error;             /* MPI error class of the operation */
     MPI_Status status;
+    _Atomic int32_t fidx;  /* its Fortran handle's index, 0: none (objects/fhandle.h; zeroed by alloc) */
 
     /* what the user asked */
     void *buf;

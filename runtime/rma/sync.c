@@ -130,6 +130,26 @@ static void wait_taken(struct rd_rma_win *rw, int t)
     }
 }
 
+/* MPI_MODE_NOCHECK promises that no other rank holds or asks for a
+ * conflicting lock; where target t's lock word is mapped here (a node
+ * peer's or this rank's segment; every lock taken without NOCHECK, by
+ * node origins or by the target's handler for the others, is in it) one
+ * load shows a promise broken: 1 and why (MPI_ERR_RMA_CONFLICT). Through
+ * the device's atomics it would cost a round trip, which NOCHECK is
+ * there to save: not checked. */
+static int nocheck_conflict(struct rd_rma_win *rw, int t, int type, char *why)
+{
+    struct rma_peer *p = &rw->peers[t];
+    if (!p->acc || rma_hw_locks(rw, t))
+        return 0;
+    uint32_t v = atomic_load_explicit(rma_lockw(p->acc), memory_order_acquire);
+    if (!(v & RMA_WRITER) && (type == MPI_LOCK_SHARED || v == 0))
+        return 0;
+    snprintf(why, RD_RMA_WHY, "MPI_MODE_NOCHECK asserted, but another rank holds %s lock on rank %d",
+             v & RMA_WRITER ? "an exclusive" : "a shared", t);
+    return 1;
+}
+
 int rd_rma_lock(MPI_Win w, int type, int t, int assert, char *why)
 {
     struct rd_rma_win *rw = rma_of(w);
@@ -152,6 +172,8 @@ int rd_rma_lock(MPI_Win w, int type, int t, int assert, char *why)
                                                             : "a PSCW access epoch is open");
         return MPI_ERR_RMA_SYNC;
     }
+    if ((assert & MPI_MODE_NOCHECK) && nocheck_conflict(rw, t, type, why))
+        return MPI_ERR_RMA_CONFLICT;
     /* a fence opens an epoch only if operations follow it: a lock after
      * it is fine (MPI-4.1 12.5.1), and ends it */
     rw->fence = 0;
@@ -224,6 +246,9 @@ int rd_rma_lock_all(MPI_Win w, int assert, char *why)
         snprintf(why, RD_RMA_WHY, "another access epoch is open");
         return MPI_ERR_RMA_SYNC;
     }
+    for (int t = 0; (assert & MPI_MODE_NOCHECK) && t < rw->size; t++)
+        if (nocheck_conflict(rw, t, MPI_LOCK_SHARED, why))
+            return MPI_ERR_RMA_CONFLICT;
     rw->fence = 0; /* (as for lock) */
     rw->lock_all = assert & MPI_MODE_NOCHECK ? -1 : 1;
     if (rw->lock_all > 0) {

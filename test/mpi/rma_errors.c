@@ -7,7 +7,8 @@
  * Win_shared_query on a window not made by allocate_shared and Win_attach
  * on one not made by create_dynamic -> MPI_ERR_RMA_FLAVOR; a bad rank ->
  * MPI_ERR_RANK; a bad datatype or op -> MPI_ERR_TYPE / MPI_ERR_OP;
- * MPI_WIN_NULL -> MPI_ERR_WIN. The standard leaves some of these to the
+ * MPI_WIN_NULL -> MPI_ERR_WIN; MPI_MODE_NOCHECK while another rank holds
+ * a conflicting lock -> MPI_ERR_RMA_CONFLICT. The standard leaves some of these to the
  * implementation ("where detected"): a class other than the one expected
  * prints a "# note" and fails only with RMA_STRICT=1, which rma_errors.sh
  * sets (issue 20 asks rdmpi for every class). Cases an implementation may
@@ -196,6 +197,39 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     works(win, mem, "MPI_WIN_NULL errors");
 
+    /* MPI_MODE_NOCHECK while another rank holds a conflicting lock:
+     * MPI_ERR_RMA_CONFLICT where detected (rdmpi: the target's lock word
+     * is mapped here, on the node), and nothing taken: NOCHECK works once
+     * the lock is gone */
+    if (size >= 2) {
+        int *am, rc;
+        MPI_Win aw;
+        MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &am, &aw);
+        MPI_Win_set_errhandler(aw, MPI_ERRORS_RETURN);
+        if (rank == 1)
+            mt_is_int(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, aw), MPI_SUCCESS, "exclusive lock on rank 0 (held)");
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            rc = MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, aw);
+            EXPECT(rc, MPI_ERR_RMA_CONFLICT, "lock with MPI_MODE_NOCHECK while rank 1 holds an exclusive lock");
+            if (rc == MPI_SUCCESS)
+                MPI_Win_unlock(0, aw);
+            rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, aw);
+            EXPECT(rc, MPI_ERR_RMA_CONFLICT, "lock_all with MPI_MODE_NOCHECK while rank 1 holds an exclusive lock");
+            if (rc == MPI_SUCCESS)
+                MPI_Win_unlock_all(aw);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 1)
+            mt_is_int(MPI_Win_unlock(0, aw), MPI_SUCCESS, "unlock of rank 0 after the conflicts");
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            mt_is_int(MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, aw), MPI_SUCCESS,
+                      "lock with MPI_MODE_NOCHECK once nobody holds one");
+            mt_is_int(MPI_Win_unlock(0, aw), MPI_SUCCESS, "its unlock");
+        }
+        mt_is_int(MPI_Win_free(&aw), MPI_SUCCESS, "Win_free of the allocated window");
+    }
     mt_is_int(MPI_Win_free(&win), MPI_SUCCESS, "Win_free after all the errors");
     free(mem);
     MPI_Finalize();
