@@ -9,7 +9,7 @@
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 
-grep -q '^RD_FORTRAN_TRUE = *$' "$RD_BUILDDIR/Makefile" ||
+grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" ||
     skip_all "this build has no Fortran bindings (configure found no Fortran compiler, or --disable-fortran)"
 tap_tmpdir
 cd "$TAP_TMP" || exit 1
@@ -31,7 +31,8 @@ for f in $fns; do
     m=$(printf '%s\n' "$syms" | awk -v s="mpi_${f}_" '$3 == s && $2 == "W" {print $1}')
     if [ -z "$p" ] || [ "$p" != "$m" ]; then bad="$bad $f"; fi
 done
-is "$bad" "" "librdmpifort: each of the $(printf '%s\n' "$fns" | grep -c .) functions of mpi.api is pmpi_x_ with a weak mpi_x_"
+nf=$(printf '%s\n' "$fns" | grep -c .)
+is "$(if [ "$nf" -ge 30 ]; then echo "$bad"; else echo "only $nf functions read"; fi)" "" "librdmpifort: each of the $nf functions of mpi.api is pmpi_x_ with a weak mpi_x_"
 others=$(printf '%s\n' "$syms" | awk '$2 ~ /^[TWDBR]$/ {print $3}' | grep -Ev '^p?mpi_[a-z0-9_]*_$' | tr '\n' ' ')
 is "$others" "" "librdmpifort exports nothing else"
 

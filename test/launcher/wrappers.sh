@@ -179,7 +179,7 @@ is "$("$s/bin/rdmpicxx" -show x.cc)" "$cxx -I$p/include$X x.cc -L$p/lib -Wl,-rpa
 is "$(cat "$s/bin/rdmpicc" "$s/bin/rdmpicxx" | grep -c -e "$tmp" -e "$RD_BUILDDIR")" 0 \
     "the staged wrappers name neither DESTDIR nor the build tree"
 # the Fortran bindings (configure's default when a Fortran compiler works)
-if grep -q '^RD_FORTRAN_TRUE = *$' "$RD_BUILDDIR/Makefile"; then
+if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile"; then
     fc=$(sed -n 's/^FC = //p' "$RD_BUILDDIR/Makefile")
     fflags=$(sed -n 's/^RD_FC_WRAPPER_FLAGS = //p' "$RD_BUILDDIR/Makefile")
     got=
