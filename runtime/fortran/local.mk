@@ -29,7 +29,18 @@ lib_LTLIBRARIES += librdmpifort.la
 pkgconfig_DATA += rdmpi-fort.pc
 librdmpifort_la_SOURCES = runtime/fortran/fglue.h
 nodist_librdmpifort_la_SOURCES = runtime/fortran/fglue.c
-librdmpifort_la_LIBADD = librdmpi.la
+# librdmpi handed to the linker past libtool (-Wl,): a libtool library
+# that depends on another of the package, or on a library in a directory
+# of the build tree, is relinked at install, which libtool refuses into any
+# libdir but configure's (`make install prefix=...`, as
+# test/launcher/wrappers.sh does). The linker still records librdmpi.so.0
+# as needed, found through the run path $ORIGIN: the two libraries are
+# always in one directory (the build tree's .libs, $(libdir)). Programs
+# link both (rdmpifort, rdmpi-fort.pc: -lrdmpifort -lrdmpi), but the
+# compiler may link with --as-needed (gfortran on Debian 12 does), which
+# drops librdmpi from a program that calls only Fortran names.
+librdmpifort_la_LIBADD = $(RD_FORT_LIBRDMPI)
+EXTRA_librdmpifort_la_DEPENDENCIES = librdmpi.la
 # Only the Fortran names leave it: pmpi_x_ and mpi_x_.
 librdmpifort_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \
 	-export-symbols-regex '^p?mpi_[a-z0-9_]*_$$'
