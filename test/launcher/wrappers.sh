@@ -44,7 +44,7 @@ rrun_path=$(command -v rrun 2>/dev/null)
 have_rrun=no
 [ "$rrun_path" = "$RD_BUILDDIR/launcher/rrun/rrun" ] && [ -x "$rrun_path" ] && have_rrun=yes
 
-plan 57
+plan 59
 
 # ------------------------------------------------------------ what they run
 is "$(command -v rdmpicc)" "$RD_BUILDDIR/launcher/rdmpicc" "rdmpicc from the build tree is first in PATH"
@@ -223,6 +223,31 @@ if [ -x "$i/bin/rrun" ]; then
 else
     skip "rrun is not installed (not built yet?)"
     skip "rrun is not installed"
+fi
+# a Fortran program of the installed rdmpifort: librdmpifort finds the
+# installed librdmpi beside it
+if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" && [ -x "$i/bin/rrun" ]; then
+    cat >hello.f90 <<'EOF'
+program hello
+  implicit none
+  include 'mpif.h'
+  integer :: ierr, rank, np
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
+  write (6, '(a,i0,a,i0)') 'Fortran rank ', rank, ' of ', np
+  call MPI_FINALIZE(ierr)
+end program hello
+EOF
+    "$i/bin/rdmpif90" hello.f90 -o hello_f 2>err.txt
+    ok $? "the installed rdmpif90 builds a Fortran program"
+    out=$(env -u LD_LIBRARY_PATH PATH="$i/bin:/usr/bin:/bin" timeout 60 "$i/bin/rrun" -np 2 ./hello_f 2>err.txt)
+    is "$?:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:Fortran rank 0 of 2;Fortran rank 1 of 2;" \
+        "the installed rrun -np 2 runs it (librdmpifort finds the installed librdmpi)"
+    [ -s err.txt ] && diag "stderr: $(cat err.txt)"
+else
+    skip "no Fortran bindings, or rrun is not installed"
+    skip "no Fortran bindings, or rrun is not installed"
 fi
 # shellcheck disable=SC2086
 submake uninstall $dirs >uninst.log 2>&1
