@@ -1,7 +1,10 @@
 #!/bin/sh
 # cmake.sh - CMake's FindMPI, given MPI_C_COMPILER=<build>/launcher/rdmpicc,
 # finds rdmpi (not Open MPI or MPICH): include dir, library, MPI 3.1; the
-# target it builds with MPI::MPI_C runs under rrun.
+# target it builds with MPI::MPI_C runs under rrun. Where the build has the
+# Fortran bindings, the same configure asks for the Fortran component too
+# (MPI_Fortran_COMPILER=rdmpifort): mpif.h found, its directory, the two
+# libraries, and a target with MPI::MPI_Fortran that runs.
 . "$RD_SRCDIR/test/tap.sh"
 
 cmake=${RD_CMAKE:-}
@@ -17,12 +20,29 @@ inc=$(cd "$RD_SRCDIR/include" && pwd)
 libs="$RD_BUILDDIR/.libs"
 host=$(hostname)
 
+fort=no
+grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" && fort=yes
 mkdir src build
 cp "$RD_SRCDIR/examples/hello.c" src/hello.c
-cat >src/CMakeLists.txt <<'EOF'
+cat >src/hello_f.f90 <<'EOF'
+program hello_f
+  implicit none
+  include 'mpif.h'
+  integer :: ierr, rank, np
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
+  write (6, '(a,i0,a,i0)') 'Fortran rank ', rank, ' of ', np
+  call MPI_FINALIZE(ierr)
+end program hello_f
+EOF
+if [ "$fort" = yes ]; then langs="C Fortran"; else langs=C; fi
+cat >src/CMakeLists.txt <<EOF
 cmake_minimum_required(VERSION 3.10)
-project(rdmpi_findmpi C)
-find_package(MPI REQUIRED COMPONENTS C)
+project(rdmpi_findmpi $langs)
+find_package(MPI REQUIRED COMPONENTS $langs)
+EOF
+cat >>src/CMakeLists.txt <<'EOF'
 add_executable(hello hello.c)
 target_link_libraries(hello MPI::MPI_C)
 file(WRITE "${CMAKE_BINARY_DIR}/mpi-vars.txt"
@@ -31,20 +51,33 @@ file(WRITE "${CMAKE_BINARY_DIR}/mpi-vars.txt"
   "MPI_C_INCLUDE_DIRS=${MPI_C_INCLUDE_DIRS}\n"
   "MPI_C_LIBRARIES=${MPI_C_LIBRARIES}\n"
   "MPI_C_VERSION=${MPI_C_VERSION}\n")
+if(CMAKE_Fortran_COMPILER)
+  add_executable(hello_f hello_f.f90)
+  target_link_libraries(hello_f MPI::MPI_Fortran)
+  file(APPEND "${CMAKE_BINARY_DIR}/mpi-vars.txt"
+    "MPI_Fortran_FOUND=${MPI_Fortran_FOUND}\n"
+    "MPI_Fortran_HAVE_F77_HEADER=${MPI_Fortran_HAVE_F77_HEADER}\n"
+    "MPI_Fortran_INCLUDE_DIRS=${MPI_Fortran_INCLUDE_DIRS}\n"
+    "MPI_Fortran_LIBRARIES=${MPI_Fortran_LIBRARIES}\n"
+    "MPI_Fortran_VERSION=${MPI_Fortran_VERSION}\n")
+endif()
 EOF
 var() { sed -n "s|^$1=||p" build/mpi-vars.txt; }
 
-plan 10
+plan 16
 
 # A sanitizer build's wrappers add -fsanitize=... to the compile and the
 # link flags; FindMPI keeps the compile flags but, of the link flags, only
 # -L, -l and -Wl,: the project links its programs with the sanitizer's
 # runtime itself, as any CMake project must with such a build.
 san=$(sed -n 's/^RD_SAN_FLAGS = //p' "$RD_BUILDDIR/Makefile")
-(cd build && timeout 120 "$cmake" -DMPI_C_COMPILER="$RD_BUILDDIR/launcher/rdmpicc" \
+fort_args=
+[ "$fort" = yes ] && fort_args="-DMPI_Fortran_COMPILER=$RD_BUILDDIR/launcher/rdmpifort"
+# shellcheck disable=SC2086 # fort_args: one word or none
+(cd build && timeout 120 "$cmake" -DMPI_C_COMPILER="$RD_BUILDDIR/launcher/rdmpicc" $fort_args \
     ${san:+"-DCMAKE_EXE_LINKER_FLAGS=$san"} ../src) >configure.log 2>&1
 rc=$?
-ok $rc "cmake configures a project with find_package(MPI REQUIRED COMPONENTS C)"
+ok $rc "cmake configures a project with find_package(MPI REQUIRED COMPONENTS $langs)"
 [ "$rc" -eq 0 ] || diag "$(tail -n 30 configure.log)"
 is "$(var MPI_C_FOUND)" "TRUE" "MPI_C_FOUND"
 is "$(var MPI_C_COMPILER)" "$RD_BUILDDIR/launcher/rdmpicc" "MPI_C_COMPILER is rdmpicc"
@@ -68,6 +101,21 @@ Hello from rank 1 of 2 on $host" "it prints ranks 0 and 1 of 2"
 else
     skip "rrun is not built yet ($RD_BUILDDIR/launcher/rrun/rrun)"
     skip "rrun is not built yet"
+fi
+
+if [ "$fort" = yes ]; then
+    is "$(var MPI_Fortran_FOUND):$(var MPI_Fortran_HAVE_F77_HEADER):$(var MPI_Fortran_VERSION)" "TRUE:TRUE:3.1" \
+        "Fortran: MPI_Fortran_FOUND, MPI_Fortran_HAVE_F77_HEADER (mpif.h), MPI_Fortran_VERSION"
+    is "$(var MPI_Fortran_INCLUDE_DIRS)" "$RD_BUILDDIR/runtime/fortran" "MPI_Fortran_INCLUDE_DIRS is mpif.h's directory"
+    is "$(var MPI_Fortran_LIBRARIES)" "$libs/librdmpifort.so;$libs/librdmpi.so" "MPI_Fortran_LIBRARIES: librdmpifort, librdmpi"
+    ok $([ -x build/hello_f ]; echo $?) "cmake --build builds the MPI::MPI_Fortran target"
+    out=$(env -u LD_LIBRARY_PATH timeout 60 rrun -np 2 ./build/hello_f 2>err.txt); rc=$?
+    is "$rc:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:Fortran rank 0 of 2;Fortran rank 1 of 2;" \
+        "rrun -np 2 runs the CMake-built Fortran program"
+    [ -s err.txt ] && diag "stderr: $(cat err.txt)"
+    is "$(grep -c -i -e openmpi -e mpich build/mpi-vars.txt)" 0 "neither Open MPI nor MPICH in what FindMPI found for Fortran"
+else
+    for n in 1 2 3 4 5 6; do skip "this build has no Fortran bindings"; done
 fi
 
 done_testing
