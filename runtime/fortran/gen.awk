@@ -323,6 +323,23 @@ function conv(kind) {
 function has(i, j, flag) {
     return index(aflags[i, j], " " flag " ") > 0
 }
+# the value of flag NAME=VALUE of an argument ("" without it)
+function flagval(i, j, name,   f, p) {
+    f = aflags[i, j]
+    p = index(f, " " name "=")
+    if (p == 0)
+        return ""
+    f = substr(f, p + length(name) + 2)
+    return substr(f, 1, index(f, " ") - 1)
+}
+# an argument's name as a C expression of its value (*NAME), checked
+function argval(i, j, name,   m) {
+    for (m = 1; m <= fnargs[i]; m++)
+        if (aname[i, m] == name)
+            return "*" name
+    err("mpi.api: MPI_" fname[i] ": " aname[i, j] " refers to " name ", not an argument")
+    return "0"
+}
 # the C type of argument j of function i, as mpi.api says it
 function ctype(i, j,   k, isin, arr, t) {
     k = akind[i, j]
@@ -459,6 +476,14 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
             t = c
         } else if (k == "int" || k == "aint" || k == "count" || k == "offset" || k == "double") {
             t = inl && n == "" ? "*" a : a
+            # indices out (MPI_WAITANY's index, MPI_WAITSOME's indices):
+            # Fortran counts from 1; MPI_UNDEFINED (negative) stays
+            if (has(i, j, "index") && k == "int" && n == "" && !inl)
+                post = post "        if (*" a " >= 0)\n            (*" a ")++;\n"
+            else if (flagval(i, j, "index") != "" && k == "int" && n != "" && !inl)
+                post = post "        for (int i_ = 0; i_ < " argval(i, j, flagval(i, j, "index")) "; i_++)\n            " a "[i_]++;\n"
+            else if (has(i, j, "index") || flagval(i, j, "index") != "")
+                err("mpi.api: MPI_" fname[i] ": index on " a ": an int out, or an int array out with index=COUNT")
         } else if (k == "logical") {
             if (n != "")
                 err("mpi.api: MPI_" fname[i] ": LOGICAL arrays are not handled yet")
@@ -503,7 +528,9 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
                 decl = decl "    MPI_Status s_" a "[RD_FG_STACK], *" c " = NULL;\n"
                 pre = pre "    if (" (has(i, j, "ignore") ? "!rd_fg_status_ignored(" a ") && " : "") "!(" c " = rd_fg_tmp(s_" a ", sizeof *" c ", " n ")))\n        goto nomem_;\n"
                 t = c " ? " c " : MPI_STATUSES_IGNORE"
-                post = post "        if (" c ")\n            memcpy(" a ", " c ", (size_t)rd_fg_n(" n ") * sizeof *" c ");\n"
+                # (filled=NAME: only the first *NAME are written, MPI_WAITSOME's)
+                post = post "        if (" c ")\n            memcpy(" a ", " c ", (size_t)rd_fg_n(" \
+                    (flagval(i, j, "filled") != "" ? argval(i, j, flagval(i, j, "filled")) : n) ") * sizeof *" c ");\n"
                 frees = frees "    rd_fg_free(" c ", s_" a ");\n"
                 tmp = 1
             }

@@ -1,15 +1,16 @@
 ! f90_more.f90 - mpif.h, 2 ranks: the functions of mpi.api beyond the core
 ! (MPI_INIT_THREAD, versions, error classes, names, groups, MPI_COMM_CREATE,
 ! synchronous and probing point-to-point, MPI_TEST / MPI_TESTALL,
-! persistent requests, MPI_REQUEST_FREE, MPI_SCATTER with MPI_IN_PLACE,
+! persistent requests, MPI_REQUEST_FREE, MPI_WAITANY / MPI_TESTANY /
+! MPI_WAITSOME / MPI_TESTSOME (indices from 1), MPI_CANCEL, MPI_SCATTER with MPI_IN_PLACE,
 ! MPI_GATHERV, MPI_ALLTOALL, MPI_REDUCE_SCATTER_BLOCK, MPI_SCAN,
 ! MPI_EXSCAN, datatype sizes and extents, MPI_DIMS_CREATE). Exact values.
 program f90_more
   implicit none
   include 'mpif.h'
-  integer :: ierr, rank, np, peer, i, n, prov, v1, v2, res, grp, g1, newcomm, t, t2
+  integer :: ierr, rank, np, peer, i, n, nbad, prov, v1, v2, res, grp, g1, newcomm, t, t2
   integer :: req(2), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2), one(1)
-  integer :: a(4), b(4), cnt(2), dsp(2), dims(2), x, y
+  integer :: a(4), b(4), cnt(2), dsp(2), dims(2), x, y, idx, outc, ids(2), got(2), r2(2)
   integer(kind=MPI_ADDRESS_KIND) :: lb, ext
   logical :: flag
   character(len=MPI_MAX_OBJECT_NAME) :: cname
@@ -118,6 +119,67 @@ program f90_more
   call MPI_REQUEST_FREE(req(1), ierr)
   call MPI_REQUEST_FREE(req(2), ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. all(req == MPI_REQUEST_NULL), 'MPI_REQUEST_FREE: MPI_REQUEST_NULL')
+
+  ! ---- MPI_WAITANY, MPI_TESTANY, MPI_WAITSOME, MPI_TESTSOME: indices from 1
+  r2 = -1
+  call MPI_IRECV(r2(1), 1, MPI_INTEGER, peer, 20, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_IRECV(r2(2), 1, MPI_INTEGER, peer, 21, MPI_COMM_WORLD, req(2), ierr)
+  x = rank + 70
+  call MPI_SEND(x, 1, MPI_INTEGER, peer, 21, MPI_COMM_WORLD, ierr)
+  call MPI_WAITANY(2, req, idx, st, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. (idx == 1 .or. idx == 2), 'MPI_WAITANY: an index from 1')
+  call mt_ok(req(idx) == MPI_REQUEST_NULL .and. st(MPI_TAG) == 19 + idx, &
+             'MPI_WAITANY: requests(index) is MPI_REQUEST_NULL, its status')
+  got = 0
+  got(idx) = 1
+  call MPI_SEND(x, 1, MPI_INTEGER, peer, 20, MPI_COMM_WORLD, ierr)
+  flag = .false.
+  do while (.not. flag)
+    call MPI_TESTANY(2, req, idx, flag, MPI_STATUS_IGNORE, ierr)
+  end do
+  call mt_ok(idx >= 1 .and. idx <= 2, 'MPI_TESTANY: an index from 1')
+  if (idx >= 1 .and. idx <= 2) got(idx) = got(idx) + 1
+  call mt_ok(all(got == 1) .and. all(r2 == peer + 70), 'MPI_WAITANY then MPI_TESTANY: each request once, the values')
+  call MPI_WAITANY(2, req, idx, st, ierr)
+  call mt_is_int(idx, MPI_UNDEFINED, 'MPI_WAITANY with no active request: MPI_UNDEFINED')
+  call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  r2 = -1
+  call MPI_IRECV(r2(1), 1, MPI_INTEGER, peer, 22, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_IRECV(r2(2), 1, MPI_INTEGER, peer, 23, MPI_COMM_WORLD, req(2), ierr)
+  call MPI_SEND(x, 1, MPI_INTEGER, peer, 23, MPI_COMM_WORLD, ierr)
+  call MPI_SEND(x, 1, MPI_INTEGER, peer, 22, MPI_COMM_WORLD, ierr)
+  got = 0
+  nbad = 0
+  n = 0
+  do while (n < 2)
+    if (mod(n, 2) == 0) then
+      call MPI_WAITSOME(2, req, outc, ids, sts, ierr)
+    else
+      call MPI_TESTSOME(2, req, outc, ids, sts, ierr)
+    end if
+    do i = 1, outc
+      if (ids(i) < 1 .or. ids(i) > 2) then
+        nbad = nbad + 1
+      else
+        got(ids(i)) = got(ids(i)) + 1
+        if (sts(MPI_TAG, i) /= 21 + ids(i)) nbad = nbad + 1
+      end if
+    end do
+    n = n + max(outc, 0)
+  end do
+  call mt_ok(nbad == 0 .and. all(got == 1) .and. all(r2 == peer + 70), &
+             'MPI_WAITSOME / MPI_TESTSOME: indices from 1, each once, statuses in their order')
+  call MPI_WAITSOME(2, req, outc, ids, sts, ierr)
+  call mt_is_int(outc, MPI_UNDEFINED, 'MPI_WAITSOME with no active request: outcount MPI_UNDEFINED')
+
+  ! ---- MPI_CANCEL of a receive nothing matches, MPI_TEST_CANCELLED
+  call MPI_IRECV(y, 1, MPI_INTEGER, peer, 99, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_CANCEL(req(1), ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. req(1) /= MPI_REQUEST_NULL, 'MPI_CANCEL: the request stays until completed')
+  call MPI_WAIT(req(1), st, ierr)
+  flag = .false.
+  call MPI_TEST_CANCELLED(st, flag, ierr)
+  call mt_ok(flag .and. req(1) == MPI_REQUEST_NULL, 'MPI_TEST_CANCELLED: .TRUE. after MPI_WAIT')
 
   ! ---- collectives
   a = (/ 10, 20, 30, 40 /)
