@@ -46,6 +46,18 @@ static inline int rd_fg_n(MPI_Fint n)
     return n > 0 ? n : 0;
 }
 
+/* The number of dimensions of a Cartesian communicator (MPI_CART_SUB's
+ * remain_dims), 0 for any other: the call itself then raises its error. */
+static inline int rd_fg_cartdim(MPI_Comm comm)
+{
+    int kind = MPI_UNDEFINED, n = 0;
+
+    if (comm == MPI_COMM_NULL || PMPI_Topo_test(comm, &kind) != MPI_SUCCESS || kind != MPI_CART ||
+        PMPI_Cartdim_get(comm, &n) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
 /* Room for n elements of size bytes: stack (RD_FG_STACK of them) when they
  * fit, else the heap; NULL when out of memory. */
 static inline void *rd_fg_tmp(void *stack, size_t size, MPI_Fint n)

@@ -403,6 +403,11 @@ function lenexpr(i, j,   l, m) {
             return "*" l
     if (l ~ /^[0-9]+$/ || l in hdef)
         return l
+    # helpers: the dimensions of a Cartesian communicator argument
+    if (l ~ /^@ndims\([a-z_]+\)$/) {
+        m = substr(l, 8, length(l) - 8)
+        return "rd_fg_cartdim(PMPI_Comm_f2c(" argval(i, j, m) "))"
+    }
     err("mpi.api: MPI_" fname[i] ": length " l " of " aname[i, j] " is neither an argument nor a constant of mpi.h")
     return "0"
 }
@@ -468,7 +473,12 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
         inl = aintent[i, j] == "in"
         # (the length as C: only where the glue converts element by element;
         # integer arrays pass through, whatever their length, @size(comm)...)
-        n = alen[i, j] == "" ? "" : k == "int" || k == "aint" || k == "count" || k == "offset" ? "(n/a)" : lenexpr(i, j)
+        n = alen[i, j] == "" ? "" : k == "int" || k == "aint" || k == "count" || k == "offset" ? "n/a" : lenexpr(i, j)
+        # (a length that calls a helper: computed once)
+        if (n ~ /\(/) {
+            decl = decl "    int n_" a " = " n ";\n"
+            n = "n_" a
+        }
         if (k == "cnull")
             t = "NULL"
         else if (k == "choice") {
@@ -484,9 +494,19 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
                 post = post "        for (int i_ = 0; i_ < " argval(i, j, flagval(i, j, "index")) "; i_++)\n            " a "[i_]++;\n"
             else if (has(i, j, "index") || flagval(i, j, "index") != "")
                 err("mpi.api: MPI_" fname[i] ": index on " a ": an int out, or an int array out with index=COUNT")
+        } else if (k == "logical" && n != "") {
+            # LOGICAL arrays through a temporary array of C ints
+            decl = decl "    int s_" a "[RD_FG_STACK], *" c " = NULL;\n"
+            pre = pre "    if (!(" c " = rd_fg_tmp(s_" a ", sizeof *" c ", " n ")))\n        goto nomem_;\n"
+            # (copied in whatever the intent: elements the call leaves alone,
+            # MPI_CART_GET's beyond the communicator's dimensions, stay)
+            pre = pre "    for (int i_ = 0; i_ < " n "; i_++)\n        " c "[i_] = " a "[i_] != 0;\n"
+            if (aintent[i, j] != "in")
+                post = post "        for (int i_ = 0; i_ < " n "; i_++)\n            " a "[i_] = " c "[i_] ? 1 : 0;\n"
+            frees = frees "    rd_fg_free(" c ", s_" a ");\n"
+            t = c
+            tmp = 1
         } else if (k == "logical") {
-            if (n != "")
-                err("mpi.api: MPI_" fname[i] ": LOGICAL arrays are not handled yet")
             if (inl)
                 t = "*" a " != 0"
             else {

@@ -4,7 +4,9 @@
 ! persistent requests, MPI_REQUEST_FREE, MPI_WAITANY / MPI_TESTANY /
 ! MPI_WAITSOME / MPI_TESTSOME (indices from 1), MPI_CANCEL, MPI_SCATTER with MPI_IN_PLACE,
 ! MPI_GATHERV, MPI_ALLTOALL, MPI_REDUCE_SCATTER_BLOCK, MPI_SCAN,
-! MPI_EXSCAN, datatype sizes and extents, MPI_DIMS_CREATE). Exact values.
+! MPI_EXSCAN, datatype sizes and extents, MPI_DIMS_CREATE, Cartesian
+! communicators (LOGICAL arrays), intercommunicators, MPI_COMM_SPLIT_TYPE,
+! MPI_COMM_DUP_WITH_INFO). Exact values.
 program f90_more
   implicit none
   include 'mpif.h'
@@ -12,7 +14,8 @@ program f90_more
   integer :: req(2), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2), one(1)
   integer :: a(4), b(4), cnt(2), dsp(2), dims(2), x, y, idx, outc, ids(2), got(2), r2(2)
   integer(kind=MPI_ADDRESS_KIND) :: lb, ext
-  logical :: flag
+  logical :: flag, per(3), rem(2)
+  integer :: cart, sub, inter, merged, d3(3), c3(3), src, dst
   character(len=MPI_MAX_OBJECT_NAME) :: cname
   character(len=5) :: cshort
 
@@ -228,6 +231,61 @@ program f90_more
   dims = 0
   call MPI_DIMS_CREATE(12, 2, dims, ierr)
   call mt_ok(dims(1) == 4 .and. dims(2) == 3, 'MPI_DIMS_CREATE(12, 2): 4 x 3')
+
+  ! ---- a Cartesian communicator 2 x 1, periodic in its first dimension
+  dims = (/ 2, 1 /)
+  per(1:2) = (/ .true., .false. /)
+  call MPI_CART_CREATE(MPI_COMM_WORLD, 2, dims, per, .false., cart, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. cart /= MPI_COMM_NULL, 'MPI_CART_CREATE')
+  call MPI_TOPO_TEST(cart, n, ierr)
+  call mt_is_int(n, MPI_CART, 'MPI_TOPO_TEST: MPI_CART')
+  call MPI_CARTDIM_GET(cart, n, ierr)
+  call mt_is_int(n, 2, 'MPI_CARTDIM_GET')
+  d3 = -1
+  c3 = -1
+  per = .true.
+  call MPI_CART_GET(cart, 3, d3, per, c3, ierr)
+  call mt_ok(d3(1) == 2 .and. d3(2) == 1 .and. c3(1) == rank .and. c3(2) == 0, 'MPI_CART_GET: dims, coords')
+  call mt_ok(per(1) .and. .not. per(2) .and. per(3), 'MPI_CART_GET: periods (LOGICAL), the third left alone')
+  call MPI_CART_RANK(cart, (/ peer, 0 /), n, ierr)
+  call mt_is_int(n, peer, 'MPI_CART_RANK')
+  call MPI_CART_COORDS(cart, 1, 2, c3, ierr)
+  call mt_ok(c3(1) == 1 .and. c3(2) == 0, 'MPI_CART_COORDS of rank 1')
+  call MPI_CART_SHIFT(cart, 0, 1, src, dst, ierr)
+  call mt_ok(src == peer .and. dst == peer, 'MPI_CART_SHIFT in the periodic dimension')
+  call MPI_CART_SHIFT(cart, 1, 1, src, dst, ierr)
+  call mt_ok(src == MPI_PROC_NULL .and. dst == MPI_PROC_NULL, 'MPI_CART_SHIFT in the other: MPI_PROC_NULL')
+  rem = (/ .true., .false. /)
+  call MPI_CART_SUB(cart, rem, sub, ierr)
+  call MPI_COMM_SIZE(sub, n, ierr)
+  call mt_is_int(n, 2, 'MPI_CART_SUB keeping the first dimension: 2 ranks')
+  call MPI_CARTDIM_GET(sub, n, ierr)
+  call mt_is_int(n, 1, 'MPI_CART_SUB: 1 dimension')
+  call MPI_COMM_FREE(sub, ierr)
+  call MPI_COMM_FREE(cart, ierr)
+
+  ! ---- an intercommunicator between the two ranks, merged
+  call MPI_INTERCOMM_CREATE(MPI_COMM_SELF, 0, MPI_COMM_WORLD, peer, 5, inter, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_INTERCOMM_CREATE')
+  flag = .false.
+  call MPI_COMM_TEST_INTER(inter, flag, ierr)
+  call MPI_COMM_REMOTE_SIZE(inter, n, ierr)
+  call mt_ok(flag .and. n == 1, 'MPI_COMM_TEST_INTER .TRUE., MPI_COMM_REMOTE_SIZE 1')
+  call MPI_INTERCOMM_MERGE(inter, rank == 0, merged, ierr)
+  call MPI_COMM_RANK(merged, n, ierr)
+  call mt_is_int(n, 1 - rank, 'MPI_INTERCOMM_MERGE with high = (rank == 0): ranks reversed')
+  call MPI_COMM_FREE(merged, ierr)
+  call MPI_COMM_FREE(inter, ierr)
+
+  ! ---- MPI_COMM_SPLIT_TYPE, MPI_COMM_DUP_WITH_INFO
+  call MPI_COMM_SPLIT_TYPE(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, newcomm, ierr)
+  call MPI_COMM_SIZE(newcomm, n, ierr)
+  call mt_is_int(n, 2, 'MPI_COMM_SPLIT_TYPE(MPI_COMM_TYPE_SHARED): both ranks on this node')
+  call MPI_COMM_FREE(newcomm, ierr)
+  call MPI_COMM_DUP_WITH_INFO(MPI_COMM_WORLD, MPI_INFO_NULL, newcomm, ierr)
+  call MPI_COMM_COMPARE(MPI_COMM_WORLD, newcomm, res, ierr)
+  call mt_is_int(res, MPI_CONGRUENT, 'MPI_COMM_DUP_WITH_INFO: congruent')
+  call MPI_COMM_FREE(newcomm, ierr)
 
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
