@@ -81,14 +81,19 @@ static inline int rd_fg_nomem(void)
     return MPI_ERR_NO_MEM;
 }
 
-/* A CHARACTER argument in: its LEN bytes, trailing blanks dropped, as a C
- * string on the heap (NULL when out of memory). */
-static inline char *rd_fg_str_in(const char *f, size_t len)
+/* A CHARACTER argument in: its LEN bytes, trailing blanks dropped (and
+ * leading ones if lead: info keys and values), as a C string on the heap
+ * (NULL when out of memory). */
+static inline char *rd_fg_str_in(const char *f, size_t len, int lead)
 {
     char *s;
 
     while (len > 0 && f[len - 1] == ' ')
         len--;
+    while (lead && len > 0 && f[0] == ' ') {
+        f++;
+        len--;
+    }
     if (!(s = malloc(len + 1)))
         return NULL;
     memcpy(s, f, len);

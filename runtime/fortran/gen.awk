@@ -516,14 +516,26 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
             }
         } else if (k == "string") {
             if (inl) {
+                # (trim: leading blanks dropped too, info keys and values)
                 decl = decl "    char *" c " = NULL;\n"
-                pre = pre "    if (!(" c " = rd_fg_str_in(" a ", " a "_len)))\n        goto nomem_;\n"
+                pre = pre "    if (!(" c " = rd_fg_str_in(" a ", " a "_len, " (has(i, j, "trim") ? 1 : 0) ")))\n        goto nomem_;\n"
                 frees = frees "    free(" c ");\n"
                 tmp = 1
             } else {
                 if (n == "")
                     err("mpi.api: MPI_" fname[i] ": an out string needs its C size, string[SIZE]")
-                decl = decl "    char " c "[" n "] = \"\";\n"
+                if (n ~ /^\*/) {
+                    # a size given by an argument (MPI_INFO_GET's valuelen):
+                    # that many characters and the NUL, on the heap
+                    decl = decl "    char *" c " = NULL;\n"
+                    pre = pre "    if (!(" c " = calloc((size_t)rd_fg_n(" n ") + 1, 1)))\n        goto nomem_;\n"
+                    frees = frees "    free(" c ");\n"
+                    tmp = 1
+                } else
+                    decl = decl "    char " c "[" n "] = \"\";\n"
+                # (when=FLAG: written only if the LOGICAL FLAG comes back true)
+                if (flagval(i, j, "when") != "")
+                    post = post "        if (c_" flagval(i, j, "when") ")\n    "
                 post = post "        rd_fg_str_out(" a ", " a "_len, " c ");\n"
             }
             t = c

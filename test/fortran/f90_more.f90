@@ -6,7 +6,8 @@
 ! MPI_GATHERV, MPI_ALLTOALL, MPI_REDUCE_SCATTER_BLOCK, MPI_SCAN,
 ! MPI_EXSCAN, datatype sizes and extents, MPI_DIMS_CREATE, Cartesian
 ! communicators (LOGICAL arrays), intercommunicators, MPI_COMM_SPLIT_TYPE,
-! MPI_COMM_DUP_WITH_INFO). Exact values.
+! MPI_COMM_DUP_WITH_INFO, info objects and names: strings in and out).
+! Exact values.
 program f90_more
   implicit none
   include 'mpif.h'
@@ -15,7 +16,10 @@ program f90_more
   integer :: a(4), b(4), cnt(2), dsp(2), dims(2), x, y, idx, outc, ids(2), got(2), r2(2)
   integer(kind=MPI_ADDRESS_KIND) :: lb, ext
   logical :: flag, per(3), rem(2)
-  integer :: cart, sub, inter, merged, d3(3), c3(3), src, dst
+  integer :: cart, sub, inter, merged, d3(3), c3(3), src, dst, info, info2
+  character(len=8) :: val
+  character(len=MPI_MAX_INFO_KEY) :: key
+  character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: lver
   character(len=MPI_MAX_OBJECT_NAME) :: cname
   character(len=5) :: cshort
 
@@ -286,6 +290,55 @@ program f90_more
   call MPI_COMM_COMPARE(MPI_COMM_WORLD, newcomm, res, ierr)
   call mt_is_int(res, MPI_CONGRUENT, 'MPI_COMM_DUP_WITH_INFO: congruent')
   call MPI_COMM_FREE(newcomm, ierr)
+
+  ! ---- info objects: keys and values lose leading and trailing blanks
+  call MPI_INFO_CREATE(info, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. info /= MPI_INFO_NULL, 'MPI_INFO_CREATE')
+  call MPI_INFO_SET(info, '  color ', ' blue  ', ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_INFO_SET')
+  call MPI_INFO_GET_NKEYS(info, n, ierr)
+  call mt_is_int(n, 1, 'MPI_INFO_GET_NKEYS')
+  key = '?'
+  call MPI_INFO_GET_NTHKEY(info, 0, key, ierr)
+  call mt_ok(key == 'color', 'MPI_INFO_GET_NTHKEY: the key without its blanks')
+  flag = .false.
+  call MPI_INFO_GET_VALUELEN(info, 'color', n, flag, ierr)
+  call mt_ok(flag .and. n == 4, 'MPI_INFO_GET_VALUELEN: 4, .TRUE.')
+  val = 'xxxxxxxx'
+  call MPI_INFO_GET(info, ' color', 8, val, flag, ierr)
+  call mt_ok(flag .and. val == 'blue', 'MPI_INFO_GET: the value, blank-padded')
+  call MPI_INFO_GET(info, 'color', 2, val, flag, ierr)
+  call mt_ok(flag .and. val == 'bl', 'MPI_INFO_GET with valuelen 2: 2 characters')
+  val = 'keep'
+  flag = .true.
+  call MPI_INFO_GET(info, 'size', 8, val, flag, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. .not. flag .and. val == 'keep', 'MPI_INFO_GET of a missing key: .FALSE., value untouched')
+  call MPI_INFO_DUP(info, info2, ierr)
+  call MPI_INFO_DELETE(info, 'color', ierr)
+  call MPI_INFO_GET_NKEYS(info, n, ierr)
+  call MPI_INFO_GET_NKEYS(info2, x, ierr)
+  call mt_ok(n == 0 .and. x == 1, 'MPI_INFO_DELETE; MPI_INFO_DUP keeps its copy')
+  call MPI_COMM_SET_INFO(MPI_COMM_SELF, info2, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_COMM_SET_INFO')
+  call MPI_COMM_GET_INFO(MPI_COMM_SELF, newcomm, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. newcomm /= MPI_INFO_NULL, 'MPI_COMM_GET_INFO: an info object')
+  call MPI_INFO_FREE(newcomm, ierr)
+  call MPI_INFO_FREE(info2, ierr)
+  call MPI_INFO_FREE(info, ierr)
+  call mt_ok(info == MPI_INFO_NULL .and. info2 == MPI_INFO_NULL, 'MPI_INFO_FREE: MPI_INFO_NULL')
+
+  ! ---- names of datatypes, the library's version
+  call MPI_TYPE_DUP(MPI_INTEGER, t, ierr)
+  call MPI_TYPE_SET_NAME(t, 'my int', ierr)
+  cname = '?'
+  call MPI_TYPE_GET_NAME(t, cname, n, ierr)
+  call mt_ok(cname == 'my int' .and. n == 6, 'MPI_TYPE_SET_NAME, MPI_TYPE_GET_NAME')
+  call MPI_TYPE_FREE(t, ierr)
+  call MPI_TYPE_GET_NAME(MPI_DOUBLE_PRECISION, cname, n, ierr)
+  call mt_ok(cname == 'MPI_DOUBLE_PRECISION' .and. n == 20, 'MPI_TYPE_GET_NAME of MPI_DOUBLE_PRECISION')
+  call MPI_GET_LIBRARY_VERSION(lver, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n > 0 .and. len_trim(lver) == n .and. index(lver, 'rdmpi') > 0, &
+             'MPI_GET_LIBRARY_VERSION: rdmpi, resultlen')
 
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
