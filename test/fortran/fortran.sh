@@ -3,7 +3,7 @@
 # library's (test/fortran/fhandles), librdmpifort exports pmpi_x_ and a
 # weak mpi_x_ for each function of runtime/api/mpi.api and nothing else,
 # the rdmpifort wrapper (flags, RDMPI_FC, its rdmpif90 / rdmpif77 links),
-# a fixed-form and three free-form programs on mpif.h run on 2 ranks (their
+# a fixed-form and four free-form programs on mpif.h run on 2 ranks (their
 # "ok [rank R]" lines become test points: test/mpi/lib.sh), and
 # MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
 . "$RD_SRCDIR/test/tap.sh"
@@ -72,12 +72,14 @@ compile "rdmpif77 builds a fixed-form program on mpif.h" rdmpif77 -Wall "$src/f7
 compile "rdmpif90 builds a free-form program on mpif.h" rdmpif90 -Wall "$src/f90_coll.f90" mtest.o -o f90_coll
 compile "rdmpif90 builds the program of mpi.api's other functions" rdmpif90 -Wall "$src/f90_more.f90" mtest.o -o f90_more
 compile "rdmpif90 builds the program of more functions" rdmpif90 -Wall "$src/f90_ext.f90" mtest.o -o f90_ext
+compile "rdmpif90 builds the one-sided program" rdmpif90 -Wall "$src/f90_rma.f90" mtest.o -o f90_rma
 compile "rdmpifort builds the MPI_ABORT program" rdmpifort -Wall "$src/f90_abort.f90" -o f90_abort
 
 mpi_check 2 ./f77_p2p
 p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f90_coll
 mpi_check 2 ./f90_more
 mpi_check 2 ./f90_ext
+mpi_check 2 ./f90_rma
 
 out=$(timeout -k 10 60 rrun -np 2 ./f90_abort 2>&1); rc=$?
 is "$rc" 7 "MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran: rrun exits 7"
