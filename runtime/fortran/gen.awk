@@ -540,7 +540,13 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
             }
             t = c
         } else if (k == "Status") {
-            if (n == "") {
+            if (n == "" && aintent[i, j] == "inout") {
+                # (MPI_STATUS_SET_ELEMENTS: read, changed, written back)
+                decl = decl "    MPI_Status " c ";\n"
+                pre = pre "    memcpy(&" c ", " a ", sizeof " c ");\n"
+                always = always "    memcpy(" a ", &" c ", sizeof " c ");\n"
+                t = "&" c
+            } else if (n == "") {
                 if (inl) {
                     decl = decl "    MPI_Status " c ";\n"
                     pre = pre "    memcpy(&" c ", " a ", sizeof " c ");\n"

@@ -1,8 +1,11 @@
 ! f90_ext.f90 - mpif.h, 2 ranks: more of mpi.api (MPI_RSEND,
 ! MPI_SENDRECV_REPLACE, matched probes and receives, MPI_REQUEST_GET_STATUS,
 ! the v-collectives, nonblocking collectives, MPI_REDUCE_LOCAL, group
-! operations, derived datatypes, MPI_PACK / MPI_UNPACK, a graph topology).
-! Exact values.
+! operations, derived datatypes, MPI_PACK / MPI_UNPACK, a graph topology;
+! then the rest of the nonblocking collectives, neighbourhood collectives,
+! MPI_SSEND_INIT / MPI_RSEND_INIT, MPI_GROUP_INTERSECTION,
+! MPI_COMM_CREATE_GROUP, MPI_COMM_REMOTE_GROUP, MPI_CART_MAP, MPI_GRAPH_GET /
+! MAP, the rest of the datatype calls, MPI_STATUS_SET_ELEMENTS). Exact values.
 program f90_ext
   implicit none
   include 'mpif.h'
@@ -14,6 +17,10 @@ program f90_ext
   character(len=64) :: pbuf
   double precision :: dv, dw
   logical :: flag
+  integer :: reqs(10), c2(2), i8(8), cart, inter, ints(3), dts(1), ni, na, nd, comb
+  integer(kind=MPI_ADDRESS_KIND) :: adds(1), hd(2)
+  integer(kind=MPI_COUNT_KIND) :: clb, cext
+  common /f90_ext_async/ i8, c2
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -198,7 +205,155 @@ program f90_ext
   nb = -1
   call MPI_GRAPH_NEIGHBORS(gcomm, rank, 2, nb, ierr)
   call mt_ok(n == 1 .and. nb(1) == peer .and. nb(2) == -1, 'MPI_GRAPH_NEIGHBORS: the other rank')
+  idx = -1
+  edges = -1
+  call MPI_GRAPH_GET(gcomm, 2, 2, idx, edges, ierr)
+  call mt_ok(all(idx == (/ 1, 2 /)) .and. all(edges == (/ 1, 0 /)), 'MPI_GRAPH_GET: index, edges')
+  call MPI_GRAPH_MAP(MPI_COMM_WORLD, 2, idx, edges, n, ierr)
+  call mt_is_int(n, rank, 'MPI_GRAPH_MAP: each rank keeps its place')
   call MPI_COMM_FREE(gcomm, ierr)
+
+  ! ---- the rest of the nonblocking collectives, all in flight at once
+  i8 = -1
+  c2 = -1
+  x = rank + 1
+  a = (/ 1, 2, 3, 4, 5, 6 /) + 10 * rank
+  call MPI_IREDUCE(x, i8(1), 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_IGATHERV(a, 1, MPI_INTEGER, i8(2), (/ 1, 1 /), (/ 1, 0 /), MPI_INTEGER, 1, MPI_COMM_WORLD, &
+                    reqs(2), ierr)
+  call MPI_IALLGATHER(x, 1, MPI_INTEGER, i8(4), 1, MPI_INTEGER, MPI_COMM_WORLD, reqs(3), ierr)
+  call MPI_IALLGATHERV(a(2), 1, MPI_INTEGER, i8(6), (/ 1, 1 /), (/ 1, 0 /), MPI_INTEGER, MPI_COMM_WORLD, &
+                       reqs(4), ierr)
+  call MPI_IEXSCAN(x, c2(1), 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, reqs(5), ierr)
+  call MPI_WAITALL(5, reqs, MPI_STATUSES_IGNORE, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'five nonblocking collectives at once')
+  if (rank == 0) call mt_is_int(i8(1), 3, 'MPI_IREDUCE to rank 0')
+  if (rank == 1) call mt_ok(i8(2) == 11 .and. i8(3) == 1, 'MPI_IGATHERV at rank 1: swapped by displacements')
+  call mt_ok(i8(4) == 1 .and. i8(5) == 2, 'MPI_IALLGATHER')
+  call mt_ok(i8(6) == 12 .and. i8(7) == 2, 'MPI_IALLGATHERV: swapped by displacements')
+  if (rank == 1) call mt_is_int(c2(1), 1, 'MPI_IEXSCAN at rank 1')
+  i8 = -1
+  call MPI_ISCATTER(a, 1, MPI_INTEGER, i8(1), 1, MPI_INTEGER, 0, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_ISCATTERV(a, (/ 1, 2 /), (/ 2, 0 /), MPI_INTEGER, i8(2), rank + 1, MPI_INTEGER, 1, MPI_COMM_WORLD, &
+                     reqs(2), ierr)
+  call MPI_IALLTOALLV(a, (/ 1, 1 /), (/ 0, 1 /), MPI_INTEGER, i8(4), (/ 1, 1 /), (/ 1, 0 /), MPI_INTEGER, &
+                      MPI_COMM_WORLD, reqs(3), ierr)
+  b(1:3) = (/ 1, 2, 3 /)
+  call MPI_IREDUCE_SCATTER(b, i8(6), (/ 2, 1 /), MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, reqs(4), ierr)
+  call MPI_IREDUCE_SCATTER_BLOCK(b, i8(8), 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, reqs(5), ierr)
+  call MPI_WAITALL(5, reqs, MPI_STATUSES_IGNORE, ierr)
+  call mt_is_int(i8(1), 1 + rank, 'MPI_ISCATTER from rank 0')
+  if (rank == 0) call mt_ok(i8(2) == 13 .and. i8(3) == -1, 'MPI_ISCATTERV from rank 1 to rank 0')
+  if (rank == 1) call mt_ok(i8(2) == 11 .and. i8(3) == 12, 'MPI_ISCATTERV from rank 1 to itself')
+  call mt_ok(i8(4) == 11 + rank .and. i8(5) == 1 + rank, 'MPI_IALLTOALLV: from rank 1 first (displacements 1, 0)')
+  if (rank == 0) call mt_ok(i8(6) == 2 .and. i8(7) == 4, 'MPI_IREDUCE_SCATTER at rank 0: 2, 4')
+  if (rank == 1) call mt_is_int(i8(6), 6, 'MPI_IREDUCE_SCATTER at rank 1: 6')
+  call mt_is_int(i8(8), 1 + rank, 'MPI_IREDUCE_SCATTER_BLOCK with MPI_MAX')
+
+  ! ---- neighbourhood collectives on a line of 2 (not periodic)
+  call MPI_CART_CREATE(MPI_COMM_WORLD, 1, (/ 2 /), (/ .false. /), .false., cart, ierr)
+  b = -1
+  x = rank + 80
+  call MPI_NEIGHBOR_ALLGATHER(x, 1, MPI_INTEGER, b, 1, MPI_INTEGER, cart, ierr)
+  if (rank == 0) call mt_ok(b(1) == -1 .and. b(2) == 81, 'MPI_NEIGHBOR_ALLGATHER at rank 0: from its right')
+  if (rank == 1) call mt_ok(b(1) == 80 .and. b(2) == -1, 'MPI_NEIGHBOR_ALLGATHER at rank 1: from its left')
+  b = -1
+  call MPI_NEIGHBOR_ALLGATHERV(x, 1, MPI_INTEGER, b, (/ 1, 1 /), (/ 1, 0 /), MPI_INTEGER, cart, ierr)
+  if (rank == 0) call mt_is_int(b(1), 81, 'MPI_NEIGHBOR_ALLGATHERV at rank 0')
+  if (rank == 1) call mt_is_int(b(2), 80, 'MPI_NEIGHBOR_ALLGATHERV at rank 1')
+  a = (/ 1, 2, 3, 4, 5, 6 /) + 10 * rank
+  b = -1
+  call MPI_NEIGHBOR_ALLTOALL(a, 1, MPI_INTEGER, b, 1, MPI_INTEGER, cart, ierr)
+  if (rank == 0) call mt_ok(b(1) == -1 .and. b(2) == 11, 'MPI_NEIGHBOR_ALLTOALL at rank 0')
+  if (rank == 1) call mt_ok(b(1) == 2 .and. b(2) == -1, 'MPI_NEIGHBOR_ALLTOALL at rank 1')
+  b = -1
+  call MPI_NEIGHBOR_ALLTOALLV(a, (/ 1, 1 /), (/ 0, 2 /), MPI_INTEGER, b, (/ 1, 1 /), (/ 1, 0 /), MPI_INTEGER, &
+                              cart, ierr)
+  if (rank == 0) call mt_is_int(b(1), 11, 'MPI_NEIGHBOR_ALLTOALLV at rank 0')
+  if (rank == 1) call mt_is_int(b(2), 3, 'MPI_NEIGHBOR_ALLTOALLV at rank 1')
+  call MPI_COMM_FREE(cart, ierr)
+  call MPI_CART_MAP(MPI_COMM_WORLD, 1, (/ 2 /), (/ .true. /), n, ierr)
+  call mt_is_int(n, rank, 'MPI_CART_MAP')
+
+  ! ---- MPI_SSEND_INIT, MPI_RSEND_INIT to posted receives
+  c2 = -1
+  call MPI_RECV_INIT(c2(1), 1, MPI_INTEGER, peer, 50, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_RECV_INIT(c2(2), 1, MPI_INTEGER, peer, 51, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_STARTALL(2, reqs, ierr)
+  call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  x = rank + 90
+  call MPI_SSEND_INIT(x, 1, MPI_INTEGER, peer, 50, MPI_COMM_WORLD, reqs(3), ierr)
+  call MPI_RSEND_INIT(x, 1, MPI_INTEGER, peer, 51, MPI_COMM_WORLD, reqs(4), ierr)
+  call MPI_STARTALL(2, reqs(3), ierr)
+  call MPI_WAITALL(4, reqs, MPI_STATUSES_IGNORE, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(c2 == peer + 90), 'MPI_SSEND_INIT, MPI_RSEND_INIT')
+  do n = 1, 4
+    call MPI_REQUEST_FREE(reqs(n), ierr)
+  end do
+
+  ! ---- groups and communicators from groups, an intercommunicator's remote group
+  call MPI_COMM_GROUP(MPI_COMM_WORLD, g, ierr)
+  call MPI_GROUP_EXCL(g, 1, (/ 0 /), g2, ierr)
+  call MPI_GROUP_INTERSECTION(g, g2, g3, ierr)
+  call MPI_GROUP_TRANSLATE_RANKS(g3, 1, (/ 0 /), g, r2, ierr)
+  call mt_is_int(r2(1), 1, 'MPI_GROUP_INTERSECTION: rank 1 alone')
+  call MPI_GROUP_FREE(g3, ierr)
+  call MPI_GROUP_FREE(g2, ierr)
+  call MPI_GROUP_INCL(g, 1, (/ rank /), g2, ierr)
+  call MPI_COMM_CREATE_GROUP(MPI_COMM_WORLD, g2, 7, gcomm, ierr)
+  call MPI_COMM_SIZE(gcomm, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 1, 'MPI_COMM_CREATE_GROUP of each rank alone')
+  call MPI_COMM_FREE(gcomm, ierr)
+  call MPI_GROUP_FREE(g2, ierr)
+  call MPI_INTERCOMM_CREATE(MPI_COMM_SELF, 0, MPI_COMM_WORLD, peer, 6, inter, ierr)
+  call MPI_COMM_REMOTE_GROUP(inter, g2, ierr)
+  call MPI_GROUP_TRANSLATE_RANKS(g2, 1, (/ 0 /), g, r2, ierr)
+  call mt_is_int(r2(1), peer, 'MPI_COMM_REMOTE_GROUP: the peer')
+  call MPI_GROUP_FREE(g2, ierr)
+  call MPI_GROUP_FREE(g, ierr)
+  call MPI_COMM_FREE(inter, ierr)
+
+  ! ---- the rest of the datatype calls
+  hd = (/ 0_MPI_ADDRESS_KIND, 16_MPI_ADDRESS_KIND /)
+  call MPI_TYPE_CREATE_HINDEXED(2, (/ 1, 2 /), hd, MPI_INTEGER, t, ierr)
+  call MPI_TYPE_SIZE(t, n, ierr)
+  call MPI_TYPE_GET_EXTENT_X(t, clb, cext, ierr)
+  call mt_ok(n == 12 .and. clb == 0 .and. cext == 24, 'MPI_TYPE_CREATE_HINDEXED, MPI_TYPE_GET_EXTENT_X')
+  call MPI_TYPE_FREE(t, ierr)
+  call MPI_TYPE_CREATE_INDEXED_BLOCK(2, 2, (/ 1, 4 /), MPI_INTEGER, t, ierr)
+  call MPI_TYPE_GET_TRUE_EXTENT_X(t, clb, cext, ierr)
+  call mt_ok(clb == 4 .and. cext == 20, 'MPI_TYPE_CREATE_INDEXED_BLOCK, MPI_TYPE_GET_TRUE_EXTENT_X')
+  call MPI_TYPE_FREE(t, ierr)
+  call MPI_TYPE_CREATE_HINDEXED_BLOCK(2, 1, hd, MPI_DOUBLE_PRECISION, t, ierr)
+  call MPI_TYPE_SIZE(t, n, ierr)
+  call mt_is_int(n, 16, 'MPI_TYPE_CREATE_HINDEXED_BLOCK: size 16')
+  call MPI_TYPE_FREE(t, ierr)
+  call MPI_TYPE_VECTOR(3, 2, 5, MPI_INTEGER, t, ierr)
+  call MPI_TYPE_GET_ENVELOPE(t, ni, na, nd, comb, ierr)
+  call mt_ok(ni == 3 .and. na == 0 .and. nd == 1 .and. comb == MPI_COMBINER_VECTOR, 'MPI_TYPE_GET_ENVELOPE of a vector')
+  call MPI_TYPE_GET_CONTENTS(t, 3, 1, 1, ints, adds, dts, ierr)
+  call mt_ok(all(ints == (/ 3, 2, 5 /)) .and. dts(1) == MPI_INTEGER, 'MPI_TYPE_GET_CONTENTS: 3, 2, 5 of MPI_INTEGER')
+  call MPI_TYPE_FREE(t, ierr)
+  call MPI_TYPE_MATCH_SIZE(MPI_TYPECLASS_REAL, 8, t, ierr)
+  call MPI_TYPE_SIZE(t, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 8, 'MPI_TYPE_MATCH_SIZE(MPI_TYPECLASS_REAL, 8): a type of 8 bytes')
+  call MPI_TYPE_CREATE_F90_INTEGER(9, t, ierr)
+  call MPI_TYPE_SIZE(t, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 4, 'MPI_TYPE_CREATE_F90_INTEGER(9): 4 bytes')
+  call MPI_TYPE_CREATE_F90_REAL(15, 307, t, ierr)
+  call MPI_TYPE_SIZE(t, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 8, 'MPI_TYPE_CREATE_F90_REAL(15, 307): 8 bytes')
+  call MPI_TYPE_CREATE_F90_COMPLEX(6, 37, t, ierr)
+  call MPI_TYPE_SIZE(t, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 8, 'MPI_TYPE_CREATE_F90_COMPLEX(6, 37): 8 bytes')
+  call MPI_STATUS_SET_ELEMENTS(st, MPI_INTEGER, 3, ierr)
+  call MPI_GET_COUNT(st, MPI_INTEGER, n, ierr)
+  call mt_is_int(n, 3, 'MPI_STATUS_SET_ELEMENTS of 3 INTEGERs, MPI_GET_COUNT')
+  csize = 5
+  call MPI_STATUS_SET_ELEMENTS_X(st, MPI_DOUBLE_PRECISION, csize, ierr)
+  csize = -1
+  call MPI_GET_ELEMENTS_X(st, MPI_DOUBLE_PRECISION, csize, ierr)
+  call mt_ok(csize == 5, 'MPI_STATUS_SET_ELEMENTS_X, MPI_GET_ELEMENTS_X: 5')
 
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
