@@ -5,7 +5,9 @@
 ! then the rest of the nonblocking collectives, neighbourhood collectives,
 ! MPI_SSEND_INIT / MPI_RSEND_INIT, MPI_GROUP_INTERSECTION,
 ! MPI_COMM_CREATE_GROUP, MPI_COMM_REMOTE_GROUP, MPI_CART_MAP, MPI_GRAPH_GET /
-! MAP, the rest of the datatype calls, MPI_STATUS_SET_ELEMENTS). Exact values.
+! MAP, the rest of the datatype calls, MPI_STATUS_SET_ELEMENTS; error
+! handlers and error codes returned to Fortran, nonblocking neighbourhood
+! collectives, external32 packing, MPI_AINT_ADD / MPI_AINT_DIFF). Exact values.
 program f90_ext
   implicit none
   include 'mpif.h'
@@ -21,6 +23,9 @@ program f90_ext
   integer(kind=MPI_ADDRESS_KIND) :: adds(1), hd(2)
   integer(kind=MPI_COUNT_KIND) :: clb, cext
   common /f90_ext_async/ i8, c2
+  integer :: eh, win
+  integer(kind=MPI_ADDRESS_KIND) :: ad1, ad2, epos, esize
+  character(len=16) :: ebuf
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -354,6 +359,69 @@ program f90_ext
   csize = -1
   call MPI_GET_ELEMENTS_X(st, MPI_DOUBLE_PRECISION, csize, ierr)
   call mt_ok(csize == 5, 'MPI_STATUS_SET_ELEMENTS_X, MPI_GET_ELEMENTS_X: 5')
+
+  ! ---- error handlers: codes come back in ierror with MPI_ERRORS_RETURN
+  call MPI_COMM_GET_ERRHANDLER(MPI_COMM_WORLD, eh, ierr)
+  call mt_is_int(eh, MPI_ERRORS_ARE_FATAL, 'MPI_COMM_GET_ERRHANDLER: MPI_ERRORS_ARE_FATAL at first')
+  call MPI_ERRHANDLER_FREE(eh, ierr)
+  call mt_is_int(eh, MPI_ERRHANDLER_NULL, 'MPI_ERRHANDLER_FREE: MPI_ERRHANDLER_NULL')
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_SEND(x, 1, MPI_INTEGER, 5, 0, MPI_COMM_WORLD, ierr)
+  call mt_is_int(ierr, MPI_ERR_RANK, 'MPI_ERRORS_RETURN: MPI_SEND to rank 5 of 2 gives MPI_ERR_RANK')
+  call MPI_BARRIER(MPI_INTEGER, ierr)
+  call mt_is_int(ierr, MPI_ERR_COMM, 'a datatype handle given as a communicator: MPI_ERR_COMM')
+  call MPI_SEND(x, 1, MPI_COMM_WORLD, peer, 0, MPI_COMM_WORLD, ierr)
+  call mt_is_int(ierr, MPI_ERR_TYPE, 'a communicator handle given as a datatype: MPI_ERR_TYPE')
+  call MPI_COMM_CALL_ERRHANDLER(MPI_COMM_WORLD, MPI_ERR_OTHER, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_COMM_CALL_ERRHANDLER with MPI_ERRORS_RETURN: MPI_SUCCESS')
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+  esize = 0
+  call MPI_WIN_CREATE(MPI_BOTTOM, esize, 1, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call MPI_WIN_SET_ERRHANDLER(win, MPI_ERRORS_RETURN, ierr)
+  call MPI_WIN_GET_ERRHANDLER(win, eh, ierr)
+  call mt_is_int(eh, MPI_ERRORS_RETURN, 'MPI_WIN_SET_ERRHANDLER, MPI_WIN_GET_ERRHANDLER')
+  call MPI_WIN_CALL_ERRHANDLER(win, MPI_ERR_OTHER, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_WIN_CALL_ERRHANDLER with MPI_ERRORS_RETURN')
+  call MPI_ERRHANDLER_FREE(eh, ierr)
+  call MPI_WIN_FREE(win, ierr)
+
+  ! ---- nonblocking neighbourhood collectives on a line of 2
+  call MPI_CART_CREATE(MPI_COMM_WORLD, 1, (/ 2 /), (/ .false. /), .false., cart, ierr)
+  i8 = -1
+  x = rank + 80
+  a = (/ 1, 2, 3, 4, 5, 6 /) + 10 * rank
+  call MPI_INEIGHBOR_ALLGATHER(x, 1, MPI_INTEGER, i8(1), 1, MPI_INTEGER, cart, reqs(1), ierr)
+  call MPI_INEIGHBOR_ALLGATHERV(x, 1, MPI_INTEGER, i8(3), (/ 1, 1 /), (/ 1, 0 /), MPI_INTEGER, cart, reqs(2), ierr)
+  call MPI_INEIGHBOR_ALLTOALL(a, 1, MPI_INTEGER, i8(5), 1, MPI_INTEGER, cart, reqs(3), ierr)
+  call MPI_WAITALL(3, reqs, MPI_STATUSES_IGNORE, ierr)
+  c2 = -1
+  call MPI_INEIGHBOR_ALLTOALLV(a, (/ 1, 1 /), (/ 0, 2 /), MPI_INTEGER, c2, (/ 1, 1 /), (/ 1, 0 /), MPI_INTEGER, &
+                               cart, reqs(1), ierr)
+  call MPI_WAIT(reqs(1), MPI_STATUS_IGNORE, ierr)
+  if (rank == 0) call mt_ok(all(i8(1:6) == (/ -1, 81, 81, -1, -1, 11 /)) .and. c2(1) == 11, &
+                            'MPI_INEIGHBOR_ALLGATHER(V), _ALLTOALL(V) at rank 0')
+  if (rank == 1) call mt_ok(all(i8(1:6) == (/ 80, -1, -1, 80, 2, -1 /)) .and. c2(2) == 3, &
+                            'MPI_INEIGHBOR_ALLGATHER(V), _ALLTOALL(V) at rank 1')
+  call MPI_COMM_FREE(cart, ierr)
+
+  ! ---- external32: big-endian INTEGERs
+  call MPI_PACK_EXTERNAL_SIZE('external32', 2, MPI_INTEGER, esize, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. esize == 8, 'MPI_PACK_EXTERNAL_SIZE of 2 INTEGERs: 8')
+  epos = 0
+  c2 = (/ 258, -2 /)
+  call MPI_PACK_EXTERNAL('external32  ', c2, 2, MPI_INTEGER, ebuf, 16_MPI_ADDRESS_KIND, epos, ierr)
+  call mt_ok(epos == 8 .and. ichar(ebuf(3:3)) == 1 .and. ichar(ebuf(4:4)) == 2 .and. ichar(ebuf(5:5)) == 255, &
+             'MPI_PACK_EXTERNAL: 8 bytes, big-endian')
+  c2 = 0
+  epos = 0
+  call MPI_UNPACK_EXTERNAL('external32', ebuf, 8_MPI_ADDRESS_KIND, epos, c2, 2, MPI_INTEGER, ierr)
+  call mt_ok(epos == 8 .and. c2(1) == 258 .and. c2(2) == -2, 'MPI_UNPACK_EXTERNAL: the values')
+
+  ! ---- MPI_AINT_ADD, MPI_AINT_DIFF (functions of INTEGER(KIND=MPI_ADDRESS_KIND))
+  call MPI_GET_ADDRESS(a(1), ad1, ierr)
+  call MPI_GET_ADDRESS(a(3), ad2, ierr)
+  call mt_ok(MPI_AINT_DIFF(ad2, ad1) == 8 .and. MPI_AINT_ADD(ad1, 8_MPI_ADDRESS_KIND) == ad2, &
+             'MPI_AINT_DIFF, MPI_AINT_ADD over a(1), a(3)')
 
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
