@@ -7,3 +7,5 @@
 
 MPI_Fint rd_mpi_f_bottom_[1];
 MPI_Fint rd_mpi_f_in_place_[1];
+MPI_Fint rd_mpi_f_unweighted_[1];
+MPI_Fint rd_mpi_f_weights_empty_[1];

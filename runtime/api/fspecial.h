@@ -1,5 +1,6 @@
 /* fspecial.h - the storage of the Fortran special objects (MPI_BOTTOM,
- * MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE): INTEGER
+ * MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_UNWEIGHTED,
+ * MPI_WEIGHTS_EMPTY): INTEGER
  * variables in librdmpi that mpif.h names as common blocks (gfortran's
  * symbol of /rd_mpi_f_bottom/ is rd_mpi_f_bottom_). The Fortran glue
  * (runtime/fortran/fglue.h) knows a special argument by its address: one
@@ -12,6 +13,8 @@
 
 extern MPI_Fint rd_mpi_f_bottom_[1];
 extern MPI_Fint rd_mpi_f_in_place_[1];
+extern MPI_Fint rd_mpi_f_unweighted_[1];
+extern MPI_Fint rd_mpi_f_weights_empty_[1];
 extern MPI_Fint rd_mpi_f_status_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
 

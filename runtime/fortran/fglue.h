@@ -33,6 +33,17 @@ static inline void *rd_fg_buf(void *buf, int inplace)
     return buf;
 }
 
+/* An array of graph weights: the addresses of MPI_UNWEIGHTED's and
+ * MPI_WEIGHTS_EMPTY's common blocks are C's constants. */
+static inline int *rd_fg_weights(MPI_Fint *w)
+{
+    if (w == rd_mpi_f_unweighted_)
+        return MPI_UNWEIGHTED;
+    if (w == rd_mpi_f_weights_empty_)
+        return MPI_WEIGHTS_EMPTY;
+    return w;
+}
+
 /* Is a Fortran status argument MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE? */
 static inline int rd_fg_status_ignored(const MPI_Fint *f)
 {

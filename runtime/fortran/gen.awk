@@ -360,6 +360,10 @@ function ctype(i, j,   k, isin, arr, t) {
     }
     if (k == "choice")
         return isin ? "const void *" : "void *"
+    if (k == "baseptr" || k == "discard")
+        return "void *"
+    if (k == "ranges")
+        return "int (*)[3]"
     if (k == "string")
         return isin ? "const char *" : "char *"
     if (k == "Status")
@@ -389,11 +393,11 @@ function fctype(i, j,   k) {
     k = akind[i, j]
     if (k == "cnull")
         return ""
-    if (k == "choice")
+    if (k == "choice" || k == "discard")
         return "void *"
     if (k == "string")
         return "char *"
-    if (k == "aint")
+    if (k == "aint" || k == "baseptr")
         return "MPI_Aint *"
     if (k == "count")
         return "MPI_Count *"
@@ -489,11 +493,25 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
         }
         if (k == "cnull")
             t = "NULL"
+        else if (k == "baseptr") {
+            # an address out (MPI_ALLOC_MEM): INTEGER(KIND=MPI_ADDRESS_KIND)
+            decl = decl "    void *" c " = NULL;\n"
+            t = "&" c
+            post = post "        *" a " = (MPI_Aint)" c ";\n"
+        } else if (k == "discard") {
+            # a C pointer out that Fortran has no use for (MPI_BUFFER_DETACH's)
+            decl = decl "    void *" c " = NULL;\n"
+            t = "&" c
+        } else if (k == "ranges")
+            t = "(int (*)[3])" a
         else if (k == "choice") {
             decl = decl "    void *" c " = rd_fg_buf(" a ", " (has(i, j, "inplace") ? 1 : 0) ");\n"
             t = c
         } else if (k == "int" || k == "aint" || k == "count" || k == "offset" || k == "double") {
             t = inl && n == "" ? "*" a : a
+            # (weights: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY by address)
+            if (has(i, j, "weights"))
+                t = "rd_fg_weights(" a ")"
             # indices out (MPI_WAITANY's index, MPI_WAITSOME's indices):
             # Fortran counts from 1; MPI_UNDEFINED (negative) stays
             if (has(i, j, "index") && k == "int" && n == "" && !inl)

@@ -7,8 +7,12 @@
 ! MPI_COMM_CREATE_GROUP, MPI_COMM_REMOTE_GROUP, MPI_CART_MAP, MPI_GRAPH_GET /
 ! MAP, the rest of the datatype calls, MPI_STATUS_SET_ELEMENTS; error
 ! handlers and error codes returned to Fortran, nonblocking neighbourhood
-! collectives, external32 packing, MPI_AINT_ADD / MPI_AINT_DIFF). Exact values.
+! collectives, external32 packing, MPI_AINT_ADD / MPI_AINT_DIFF; distributed
+! graphs with and without weights, ranges of groups, buffered sends, memory
+! from MPI_ALLOC_MEM and MPI_WIN_ALLOCATE(_SHARED) reached by c_f_pointer).
+! Exact values.
 program f90_ext
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   implicit none
   include 'mpif.h'
   integer :: ierr, rank, np, peer, n, x, y, msg, req, req2, st(MPI_STATUS_SIZE)
@@ -26,6 +30,11 @@ program f90_ext
   integer :: eh, win
   integer(kind=MPI_ADDRESS_KIND) :: ad1, ad2, epos, esize
   character(len=16) :: ebuf
+  integer :: dcomm, srcs(1), dsts(1), sw(1), dw1(1), rng(3, 1), bbuf(100), bsz
+  logical :: weighted
+  integer(kind=MPI_ADDRESS_KIND) :: bp, ssz
+  type(c_ptr) :: cp
+  integer, pointer :: pm(:)
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -422,6 +431,92 @@ program f90_ext
   call MPI_GET_ADDRESS(a(3), ad2, ierr)
   call mt_ok(MPI_AINT_DIFF(ad2, ad1) == 8 .and. MPI_AINT_ADD(ad1, 8_MPI_ADDRESS_KIND) == ad2, &
              'MPI_AINT_DIFF, MPI_AINT_ADD over a(1), a(3)')
+
+  ! ---- distributed graphs: each rank's one neighbour the other
+  call MPI_DIST_GRAPH_CREATE_ADJACENT(MPI_COMM_WORLD, 1, (/ peer /), MPI_UNWEIGHTED, 1, (/ peer /), &
+                                      MPI_UNWEIGHTED, MPI_INFO_NULL, .false., dcomm, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. dcomm /= MPI_COMM_NULL, 'MPI_DIST_GRAPH_CREATE_ADJACENT with MPI_UNWEIGHTED')
+  weighted = .true.
+  call MPI_DIST_GRAPH_NEIGHBORS_COUNT(dcomm, n, x, weighted, ierr)
+  call mt_ok(n == 1 .and. x == 1 .and. .not. weighted, 'MPI_DIST_GRAPH_NEIGHBORS_COUNT: 1, 1, not weighted')
+  srcs = -1
+  dsts = -1
+  call MPI_DIST_GRAPH_NEIGHBORS(dcomm, 1, srcs, MPI_UNWEIGHTED, 1, dsts, MPI_UNWEIGHTED, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. srcs(1) == peer .and. dsts(1) == peer, 'MPI_DIST_GRAPH_NEIGHBORS: the peer')
+  call MPI_COMM_FREE(dcomm, ierr)
+  call MPI_DIST_GRAPH_CREATE(MPI_COMM_WORLD, 1, (/ rank /), (/ 1 /), (/ peer /), (/ 5 + 2 * rank /), &
+                             MPI_INFO_NULL, .false., dcomm, ierr)
+  call MPI_DIST_GRAPH_NEIGHBORS_COUNT(dcomm, n, x, weighted, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 1 .and. x == 1 .and. weighted, 'MPI_DIST_GRAPH_CREATE with weights')
+  sw = -1
+  dw1 = -1
+  call MPI_DIST_GRAPH_NEIGHBORS(dcomm, 1, srcs, sw, 1, dsts, dw1, ierr)
+  call mt_ok(sw(1) == 5 + 2 * peer .and. dw1(1) == 5 + 2 * rank, 'MPI_DIST_GRAPH_NEIGHBORS: the weights')
+  call MPI_COMM_FREE(dcomm, ierr)
+
+  ! ---- ranges of groups: INTEGER ranges(3, n)
+  call MPI_COMM_GROUP(MPI_COMM_WORLD, g, ierr)
+  rng(:, 1) = (/ 1, 1, 1 /)
+  call MPI_GROUP_RANGE_INCL(g, 1, rng, g2, ierr)
+  call MPI_GROUP_TRANSLATE_RANKS(g2, 1, (/ 0 /), g, r2, ierr)
+  call mt_is_int(r2(1), 1, 'MPI_GROUP_RANGE_INCL of 1..1: rank 1')
+  call MPI_GROUP_FREE(g2, ierr)
+  rng(:, 1) = (/ 0, 1, 2 /)
+  call MPI_GROUP_RANGE_EXCL(g, 1, rng, g2, ierr)
+  call MPI_GROUP_SIZE(g2, n, ierr)
+  call mt_is_int(n, 1, 'MPI_GROUP_RANGE_EXCL of 0..1 by 2: 1 rank left')
+  call MPI_GROUP_FREE(g2, ierr)
+  call MPI_GROUP_FREE(g, ierr)
+
+  ! ---- buffered sends through an attached buffer
+  call MPI_BUFFER_ATTACH(bbuf, 400, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_BUFFER_ATTACH')
+  x = rank + 10
+  call MPI_BSEND(x, 1, MPI_INTEGER, peer, 60, MPI_COMM_WORLD, ierr)
+  call MPI_IBSEND(x, 1, MPI_INTEGER, peer, 61, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_BSEND_INIT(x, 1, MPI_INTEGER, peer, 62, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_START(reqs(2), ierr)
+  call MPI_WAITALL(2, reqs, MPI_STATUSES_IGNORE, ierr)
+  call MPI_REQUEST_FREE(reqs(2), ierr)
+  i8 = -1
+  call MPI_RECV(i8(1), 1, MPI_INTEGER, peer, 60, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call MPI_RECV(i8(2), 1, MPI_INTEGER, peer, 61, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call MPI_RECV(i8(3), 1, MPI_INTEGER, peer, 62, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call mt_ok(all(i8(1:3) == peer + 10), 'MPI_BSEND, MPI_IBSEND, MPI_BSEND_INIT: the values')
+  call MPI_BUFFER_DETACH(bp, bsz, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. bsz == 400, 'MPI_BUFFER_DETACH: the size attached')
+
+  ! ---- memory of the library, reached through c_f_pointer
+  call MPI_ALLOC_MEM(64_MPI_ADDRESS_KIND, MPI_INFO_NULL, bp, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. bp /= 0, 'MPI_ALLOC_MEM: an address')
+  cp = transfer(bp, cp)
+  call c_f_pointer(cp, pm, (/ 16 /))
+  pm = 7
+  call mt_is_int(sum(pm), 112, 'MPI_ALLOC_MEM: 16 INTEGERs written and read')
+  call MPI_FREE_MEM(pm, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FREE_MEM')
+  call MPI_WIN_ALLOCATE(8_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_WORLD, bp, win, ierr)
+  cp = transfer(bp, cp)
+  call c_f_pointer(cp, pm, (/ 2 /))
+  pm = -1
+  call MPI_WIN_FENCE(0, win, ierr)
+  x = rank + 30
+  call MPI_PUT(x, 1, MPI_INTEGER, peer, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, ierr)
+  call MPI_WIN_FENCE(0, win, ierr)
+  call mt_ok(pm(1) == -1 .and. pm(2) == peer + 30, 'MPI_WIN_ALLOCATE: the peer''s MPI_PUT in the memory')
+  call MPI_WIN_FREE(win, ierr)
+  call MPI_WIN_ALLOCATE_SHARED(4_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_WORLD, bp, win, ierr)
+  cp = transfer(bp, cp)
+  call c_f_pointer(cp, pm, (/ 1 /))
+  call MPI_WIN_FENCE(0, win, ierr)
+  pm(1) = rank + 40
+  call MPI_WIN_FENCE(0, win, ierr)
+  call MPI_WIN_SHARED_QUERY(win, peer, ssz, n, bp, ierr)
+  cp = transfer(bp, cp)
+  call c_f_pointer(cp, pm, (/ 1 /))
+  call mt_ok(ssz == 4 .and. n == 4 .and. pm(1) == peer + 40, 'MPI_WIN_ALLOCATE_SHARED, MPI_WIN_SHARED_QUERY: the peer''s')
+  call MPI_WIN_FENCE(0, win, ierr)
+  call MPI_WIN_FREE(win, ierr)
 
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
