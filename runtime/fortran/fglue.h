@@ -69,6 +69,50 @@ static inline int rd_fg_cartdim(MPI_Comm comm)
     return n;
 }
 
+/* The number of ranks an all-to-all of comm addresses: its size, the
+ * remote group's for an intercommunicator; 0 for no communicator (the call
+ * raises its error). */
+static inline int rd_fg_size(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+/* The in- or out-degree of a communicator with a topology (the neighbour
+ * collectives' arrays), 0 for any other. */
+static inline int rd_fg_degree(MPI_Comm comm, int out)
+{
+    int kind = MPI_UNDEFINED, rank, n = 0, in = 0, o = 0, w;
+
+    if (comm == MPI_COMM_NULL || PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
+        return 0;
+    if (kind == MPI_CART)
+        return PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS ? 2 * n : 0;
+    if (kind == MPI_GRAPH)
+        return PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS &&
+                       PMPI_Graph_neighbors_count(comm, rank, &n) == MPI_SUCCESS
+                   ? n
+                   : 0;
+    if (kind == MPI_DIST_GRAPH)
+        return PMPI_Dist_graph_neighbors_count(comm, &in, &o, &w) == MPI_SUCCESS ? (out ? o : in) : 0;
+    return 0;
+}
+
+static inline int rd_fg_indegree(MPI_Comm comm)
+{
+    return rd_fg_degree(comm, 0);
+}
+
+static inline int rd_fg_outdegree(MPI_Comm comm)
+{
+    return rd_fg_degree(comm, 1);
+}
+
 /* Room for n elements of size bytes: stack (RD_FG_STACK of them) when they
  * fit, else the heap; NULL when out of memory. */
 static inline void *rd_fg_tmp(void *stack, size_t size, MPI_Fint n)

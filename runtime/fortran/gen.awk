@@ -408,17 +408,23 @@ function fctype(i, j,   k) {
     return "MPI_Fint *"
 }
 # an array length as a C expression
-function lenexpr(i, j,   l, m) {
+function lenexpr(i, j,   l, m, k) {
     l = alen[i, j]
     for (m = 1; m <= fnargs[i]; m++)
         if (aname[i, m] == l)
             return "*" l
     if (l ~ /^[0-9]+$/ || l in hdef)
         return l
-    # helpers: the dimensions of a Cartesian communicator argument
-    if (l ~ /^@ndims\([a-z_]+\)$/) {
-        m = substr(l, 8, length(l) - 8)
-        return "rd_fg_cartdim(PMPI_Comm_f2c(" argval(i, j, m) "))"
+    # helpers of a communicator argument: the dimensions of a Cartesian one,
+    # its (remote) size, its in- and out-degree (fglue.h)
+    if (l ~ /^@(ndims|size|indegree|outdegree)\([a-z_]+\)$/) {
+        m = l
+        sub(/^@[a-z]+\(/, "", m)
+        sub(/\)$/, "", m)
+        k = l
+        sub(/^@/, "", k)
+        sub(/\(.*/, "", k)
+        return "rd_fg_" (k == "ndims" ? "cartdim" : k) "(PMPI_Comm_f2c(" argval(i, j, m) "))"
     }
     err("mpi.api: MPI_" fname[i] ": length " l " of " aname[i, j] " is neither an argument nor a constant of mpi.h")
     return "0"

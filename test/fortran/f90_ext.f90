@@ -9,8 +9,9 @@
 ! handlers and error codes returned to Fortran, nonblocking neighbourhood
 ! collectives, external32 packing, MPI_AINT_ADD / MPI_AINT_DIFF; distributed
 ! graphs with and without weights, ranges of groups, buffered sends, memory
-! from MPI_ALLOC_MEM and MPI_WIN_ALLOCATE(_SHARED) reached by c_f_pointer).
-! Exact values.
+! from MPI_ALLOC_MEM and MPI_WIN_ALLOCATE(_SHARED) reached by c_f_pointer;
+! all-to-all with a datatype per rank, MPI_IRSEND, MPI_RACCUMULATE,
+! MPI_RGET_ACCUMULATE, MPI_TYPE_CREATE_DARRAY). Exact values.
 program f90_ext
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   implicit none
@@ -26,8 +27,8 @@ program f90_ext
   integer :: reqs(10), c2(2), i8(8), cart, inter, ints(3), dts(1), ni, na, nd, comb
   integer(kind=MPI_ADDRESS_KIND) :: adds(1), hd(2)
   integer(kind=MPI_COUNT_KIND) :: clb, cext
-  common /f90_ext_async/ i8, c2
-  integer :: eh, win
+  common /f90_ext_async/ i8, c2, z
+  integer :: eh, win, z
   integer(kind=MPI_ADDRESS_KIND) :: ad1, ad2, epos, esize
   character(len=16) :: ebuf
   integer :: dcomm, srcs(1), dsts(1), sw(1), dw1(1), rng(3, 1), bbuf(100), bsz
@@ -35,6 +36,8 @@ program f90_ext
   integer(kind=MPI_ADDRESS_KIND) :: bp, ssz
   type(c_ptr) :: cp
   integer, pointer :: pm(:)
+  integer :: tys(2), tyr(2)
+  integer(kind=MPI_ADDRESS_KIND) :: asd(2), ard(2)
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -517,6 +520,77 @@ program f90_ext
   call mt_ok(ssz == 4 .and. n == 4 .and. pm(1) == peer + 40, 'MPI_WIN_ALLOCATE_SHARED, MPI_WIN_SHARED_QUERY: the peer''s')
   call MPI_WIN_FENCE(0, win, ierr)
   call MPI_WIN_FREE(win, ierr)
+
+  ! ---- MPI_ALLTOALLW, MPI_IALLTOALLW (its type arrays changed once called):
+  ! byte displacements
+  a = (/ 1, 2, 3, 4, 5, 6 /) + 10 * rank
+  tys = MPI_INTEGER
+  tyr = MPI_INTEGER
+  b = -1
+  call MPI_ALLTOALLW(a, (/ 1, 1 /), (/ 0, 4 /), tys, b, (/ 1, 1 /), (/ 4, 0 /), tyr, MPI_COMM_WORLD, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. b(1) == 11 + rank .and. b(2) == 1 + rank, 'MPI_ALLTOALLW')
+  i8 = -1
+  call MPI_IALLTOALLW(a, (/ 1, 1 /), (/ 0, 4 /), tys, i8, (/ 1, 1 /), (/ 4, 0 /), tyr, MPI_COMM_WORLD, &
+                      reqs(1), ierr)
+  tys = MPI_DATATYPE_NULL
+  tyr = MPI_DATATYPE_NULL
+  call MPI_WAIT(reqs(1), MPI_STATUS_IGNORE, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. i8(1) == 11 + rank .and. i8(2) == 1 + rank, &
+             'MPI_IALLTOALLW: its type arrays may change once it is called')
+  call MPI_CART_CREATE(MPI_COMM_WORLD, 1, (/ 2 /), (/ .false. /), .false., cart, ierr)
+  tys = MPI_INTEGER
+  tyr = MPI_INTEGER
+  asd = (/ 0_MPI_ADDRESS_KIND, 4_MPI_ADDRESS_KIND /)
+  ard = (/ 4_MPI_ADDRESS_KIND, 0_MPI_ADDRESS_KIND /)
+  b = -1
+  call MPI_NEIGHBOR_ALLTOALLW(a, (/ 1, 1 /), asd, tys, b, (/ 1, 1 /), ard, tyr, cart, ierr)
+  i8 = -1
+  call MPI_INEIGHBOR_ALLTOALLW(a, (/ 1, 1 /), asd, tys, i8, (/ 1, 1 /), ard, tyr, cart, reqs(1), ierr)
+  call MPI_WAIT(reqs(1), MPI_STATUS_IGNORE, ierr)
+  if (rank == 0) call mt_ok(b(1) == 11 .and. b(2) == -1 .and. i8(1) == 11 .and. i8(2) == -1, &
+                            'MPI_NEIGHBOR_ALLTOALLW, MPI_INEIGHBOR_ALLTOALLW at rank 0')
+  if (rank == 1) call mt_ok(b(1) == -1 .and. b(2) == 2 .and. i8(1) == -1 .and. i8(2) == 2, &
+                            'MPI_NEIGHBOR_ALLTOALLW, MPI_INEIGHBOR_ALLTOALLW at rank 1')
+  call MPI_COMM_FREE(cart, ierr)
+
+  ! ---- MPI_IRSEND to a posted receive
+  y = -1
+  call MPI_IRECV(y, 1, MPI_INTEGER, peer, 70, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  x = rank + 700
+  call MPI_IRSEND(x, 1, MPI_INTEGER, peer, 70, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_WAITALL(2, reqs, MPI_STATUSES_IGNORE, ierr)
+  call mt_is_int(y, peer + 700, 'MPI_IRSEND')
+
+  ! ---- MPI_RACCUMULATE, MPI_RGET_ACCUMULATE
+  c2 = (/ 1, 2 /) * (rank + 1)
+  call MPI_WIN_CREATE(c2, 8_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call MPI_WIN_LOCK_ALL(0, win, ierr)
+  x = 100
+  call MPI_RACCUMULATE(x, 1, MPI_INTEGER, peer, 0_MPI_ADDRESS_KIND, 1, MPI_INTEGER, MPI_SUM, win, reqs(1), ierr)
+  call MPI_WAIT(reqs(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_WIN_FLUSH(peer, win, ierr)
+  z = -1
+  call MPI_RGET_ACCUMULATE(x, 1, MPI_INTEGER, z, 1, MPI_INTEGER, peer, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, &
+                           MPI_MAX, win, reqs(1), ierr)
+  call MPI_WAIT(reqs(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_WIN_UNLOCK_ALL(win, ierr)
+  call mt_is_int(z, 2 * (peer + 1), 'MPI_RGET_ACCUMULATE: the old value')
+  call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  call MPI_WIN_LOCK(MPI_LOCK_SHARED, rank, 0, win, ierr)
+  call MPI_WIN_SYNC(win, ierr)
+  call mt_ok(c2(1) == rank + 101 .and. c2(2) == 100, 'MPI_RACCUMULATE with MPI_SUM, MPI_RGET_ACCUMULATE with MPI_MAX')
+  call MPI_WIN_UNLOCK(rank, win, ierr)
+  call MPI_WIN_FREE(win, ierr)
+
+  ! ---- MPI_TYPE_CREATE_DARRAY: 4 INTEGERs in blocks over 2 ranks
+  call MPI_TYPE_CREATE_DARRAY(2, rank, 1, (/ 4 /), (/ MPI_DISTRIBUTE_BLOCK /), (/ MPI_DISTRIBUTE_DFLT_DARG /), &
+                              (/ 2 /), MPI_ORDER_FORTRAN, MPI_INTEGER, t, ierr)
+  call MPI_TYPE_SIZE(t, n, ierr)
+  call MPI_TYPE_GET_TRUE_EXTENT(t, lb, ext, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 8 .and. lb == 8 * rank .and. ext == 8, &
+             'MPI_TYPE_CREATE_DARRAY: 2 INTEGERs at 8 * rank')
+  call MPI_TYPE_FREE(t, ierr)
 
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
