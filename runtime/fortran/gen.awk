@@ -17,7 +17,8 @@
 #               against MPI_*_c2f of the C handle
 # each written as FILE.tmp (the make rule moves them). Any error (an entry
 # without a prototype in mpi.h, a kind not handled, a line too long for
-# fixed form) is printed on stderr and the exit status is 1.
+# fixed form, a function of mpi.h that mpi.api does not account for) is
+# printed on stderr and the exit status is 1.
 #
 # POSIX awk only (mawk runs it): no gensub, asort, length(array), arrays
 # of arrays.
@@ -93,6 +94,14 @@ function api_record(rec, indented,   f, n, i, t) {
         cstexpr[ncst] = ""
         for (i = 4; i <= n; i++)
             cstexpr[ncst] = cstexpr[ncst] (i > 4 ? " " : "") f[i]
+    } else if (f[1] == "c_only" || f[1] == "todo") {
+        # functions of mpi.h without a Fortran binding: by the standard
+        # (c_only), or not yet (todo)
+        for (i = 2; i <= n; i++) {
+            if (f[i] in fnum || f[i] in unbound)
+                err(FILENAME ":" FNR ": MPI_" f[i] " is described twice")
+            unbound[f[i]] = f[1]
+        }
     } else if (f[1] == "special") {
         nsp++
         spname[nsp] = f[2]
@@ -716,6 +725,13 @@ END {
         exit 1
     for (k = 1; k <= nhk; k++)
         hkind_code[hkname[k]] = hkcode[k]
+    # every function of mpi.h is accounted for: a binding, or c_only / todo
+    for (k in pret)
+        if (!(k in fnum) && !(k in unbound))
+            err("mpi.h declares MPI_" k ", which mpi.api does not describe (fn, c_only or todo)")
+    for (k in unbound)
+        if (!(k in pret))
+            err("mpi.api: MPI_" k " (" unbound[k] ") has no prototype in mpi.h")
     write_mpifh()
     write_glue()
     write_fhandles()
