@@ -108,14 +108,14 @@ if [ "$fort" = yes ]; then
         "Fortran: MPI_Fortran_FOUND, MPI_Fortran_HAVE_F77_HEADER (mpif.h), MPI_Fortran_VERSION"
     is "$(var MPI_Fortran_INCLUDE_DIRS)" "$RD_BUILDDIR/runtime/fortran" "MPI_Fortran_INCLUDE_DIRS is mpif.h's directory"
     is "$(var MPI_Fortran_LIBRARIES)" "$libs/librdmpifort.so;$libs/librdmpi.so" "MPI_Fortran_LIBRARIES: librdmpifort, librdmpi"
-    ok $([ -x build/hello_f ]; echo $?) "cmake --build builds the MPI::MPI_Fortran target"
+    ok "$([ -x build/hello_f ]; echo $?)" "cmake --build builds the MPI::MPI_Fortran target"
     out=$(env -u LD_LIBRARY_PATH timeout 60 rrun -np 2 ./build/hello_f 2>err.txt); rc=$?
     is "$rc:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:Fortran rank 0 of 2;Fortran rank 1 of 2;" \
         "rrun -np 2 runs the CMake-built Fortran program"
     [ -s err.txt ] && diag "stderr: $(cat err.txt)"
     is "$(grep -c -i -e openmpi -e mpich build/mpi-vars.txt)" 0 "neither Open MPI nor MPICH in what FindMPI found for Fortran"
 else
-    for n in 1 2 3 4 5 6; do skip "this build has no Fortran bindings"; done
+    for _ in 1 2 3 4 5 6; do skip "this build has no Fortran bindings"; done
 fi
 
 done_testing

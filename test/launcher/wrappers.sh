@@ -185,6 +185,7 @@ if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile"; then
     got=
     for f in bin/rdmpifort include/mpif.h lib/librdmpifort.so; do [ -e "$s/$f" ] && got="$got $f"; done
     for f in rdmpif90 rdmpif77; do [ "$(readlink "$s/bin/$f")" = rdmpifort ] && got="$got $f"; done
+    # shellcheck disable=SC2016 # the .pc file's own variables
     grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -lrdmpifort' "$s/lib/pkgconfig/rdmpi-fort.pc" 2>/dev/null &&
         grep -qx 'Requires: rdmpi' "$s/lib/pkgconfig/rdmpi-fort.pc" && got="$got rdmpi-fort.pc"
     is "$got" " bin/rdmpifort include/mpif.h lib/librdmpifort.so rdmpif90 rdmpif77 rdmpi-fort.pc" \
