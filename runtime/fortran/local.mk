@@ -1,12 +1,14 @@
 # runtime/fortran/: the Fortran bindings (runtime/fortran/README.md).
 # gen.awk reads the API description (runtime/api/mpi.api) and mpi.h and
-# writes, in the build tree: mpif.h (installed), fglue.c (the C glue,
-# librdmpifort) and fhandles.c (a check of mpif.h's handle values,
+# writes, in the build tree: mpif.h (installed), mpi.f90 (the mpi module,
+# compiled into mpi.mod, installed), fglue.c (the C glue, librdmpifort)
+# and fhandles.c (a check of mpif.h's handle values,
 # test/fortran/). librdmpifort is C only: no Fortran compiler builds it.
 EXTRA_DIST += runtime/api/mpi.api runtime/fortran/gen.awk runtime/fortran/README.md \
 	runtime/fortran/PLAN.md runtime/fortran/fglue.h rdmpi-fort.pc.in
 
-rd_fort_gen = runtime/fortran/mpif.h runtime/fortran/fglue.c runtime/fortran/fhandles.c
+rd_fort_gen = runtime/fortran/mpif.h runtime/fortran/fglue.c runtime/fortran/fhandles.c \
+	runtime/fortran/mpi.f90
 rd_fort_gen_in = $(srcdir)/runtime/api/mpi.api $(srcdir)/include/mpi.h $(srcdir)/runtime/fortran/gen.awk
 CLEANFILES += $(rd_fort_gen) runtime/fortran/gen.stamp
 
@@ -22,9 +24,20 @@ runtime/fortran/gen.stamp: $(rd_fort_gen_in)
 $(rd_fort_gen): runtime/fortran/gen.stamp
 	@test -f $@ || { rm -f runtime/fortran/gen.stamp && $(MAKE) $(AM_MAKEFLAGS) runtime/fortran/gen.stamp; }
 
+# The mpi module: mpi.f90 compiled by $(FC) into runtime/fortran/mpi.mod
+# (automake knows no Fortran modules: an explicit rule). rdmpifort's -I
+# finds it beside mpif.h, in the build tree and in $(includedir). It holds
+# interfaces, constants and common blocks only: its object file has no code
+# (MPI_SIZEOF's specifics are C functions of the glue) and is not linked.
+# gfortran leaves an unchanged .mod alone: the touch dates it.
+CLEANFILES += runtime/fortran/mpi.mod runtime/fortran/mpi-mod.o
+runtime/fortran/mpi.mod: runtime/fortran/mpi.f90
+	$(AM_V_GEN)$(FC) -c -J runtime/fortran -o runtime/fortran/mpi-mod.o runtime/fortran/mpi.f90 && \
+	touch $@
+
 if RD_FORTRAN
-BUILT_SOURCES += $(rd_fort_gen)
-nodist_include_HEADERS = runtime/fortran/mpif.h
+BUILT_SOURCES += $(rd_fort_gen) runtime/fortran/mpi.mod
+nodist_include_HEADERS = runtime/fortran/mpif.h runtime/fortran/mpi.mod
 lib_LTLIBRARIES += librdmpifort.la
 pkgconfig_DATA += rdmpi-fort.pc
 librdmpifort_la_SOURCES = runtime/fortran/fglue.h

@@ -3,8 +3,10 @@
 # library's (test/fortran/fhandles), librdmpifort exports pmpi_x_ and a
 # weak mpi_x_ for each function of runtime/api/mpi.api and nothing else,
 # the rdmpifort wrapper (flags, RDMPI_FC, its rdmpif90 / rdmpif77 links),
-# a fixed-form and four free-form programs on mpif.h run on 2 ranks (their
-# "ok [rank R]" lines become test points: test/mpi/lib.sh), and
+# the mpi module (its constants are mpif.h's; a program passing a REAL
+# count to MPI_SEND does not compile), a fixed-form and four free-form
+# programs on mpif.h and one on `use mpi` run on 2 ranks (their "ok [rank
+# R]" lines become test points: test/mpi/lib.sh), and
 # MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
@@ -21,6 +23,15 @@ out=$("$RD_BUILDDIR/test/fortran/fhandles"); rc=$?
 is "$rc:$out" "0:$nh handles, 0 wrong" "fhandles: each of mpif.h's $nh handle PARAMETERs is MPI_*_c2f of its C handle, and back"
 is "$(awk 'length > 72' "$mpifh" | head -n 3)" "" "mpif.h: no line longer than 72 columns (fixed form)"
 is "$(grep -v '^!' "$mpifh" | grep -cv '^      [A-Z]')" 0 "mpif.h: every statement starts in column 7, every comment with ! in column 1"
+
+# the mpi module: the same constant, handle and special-object lines as
+# mpif.h (gen.awk writes both with one function)
+modsrc="$RD_BUILDDIR/runtime/fortran/mpi.f90"
+consts() { sed -n '/^! Integer constants/,/^! \(Functions\|MPI_SIZEOF\)/p' "$1" | grep -v '^!'; }
+nc=$(consts "$mpifh" | grep -c PARAMETER)
+is "$(consts "$modsrc" | diff - <(consts "$mpifh") && echo same)" same \
+    "mpi.f90 declares mpif.h's $nc PARAMETERs and its special objects' common blocks, line for line"
+ok "$([ -s "$RD_BUILDDIR/runtime/fortran/mpi.mod" ]; echo $?)" "mpi.mod is built beside mpif.h"
 
 lib="$RD_BUILDDIR/.libs/librdmpifort.so"
 syms=$(nm -D --defined-only "$lib")
@@ -73,12 +84,31 @@ compile "rdmpif90 builds the program of mpi.api's other functions" rdmpif90 -Wal
 compile "rdmpif90 builds the program of more functions" rdmpif90 -Wall "$src/f90_ext.f90" mtest.o -o f90_ext
 compile "rdmpif90 builds the one-sided program" rdmpif90 -Wall "$src/f90_rma.f90" mtest.o -o f90_rma
 compile "rdmpifort builds the MPI_ABORT program" rdmpifort -Wall "$src/f90_abort.f90" -o f90_abort
+compile "rdmpif90 builds a program on the mpi module (use mpi)" rdmpif90 -Wall "$src/f90_mod.f90" mtest.o -o f90_mod
+
+# use mpi: each argument but the choice buffers is checked by the compiler
+cat >bad.f90 <<'EOF'
+program bad
+  use mpi
+  implicit none
+  integer :: buf(2), ierr
+  call MPI_SEND(buf, 1.5, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierr)
+end program bad
+EOF
+LC_ALL=C rdmpifort -c bad.f90 -o bad.o >bad.txt 2>&1; rc=$?
+is "$rc:$([ -e bad.o ] && echo bad.o)" 1: "use mpi: MPI_SEND with a REAL count does not compile"
+like "$(cat bad.txt)" "Type mismatch in argument .count. at \\(1\\); passed REAL\\(4\\) to INTEGER\\(4\\)" \
+    "use mpi: the compiler names the argument count and the types"
+sed -e '/use mpi/d' -e '/implicit none/a\  include "mpif.h"' bad.f90 >bad77.f90
+rdmpifort -c bad77.f90 -o bad77.o >bad.txt 2>&1
+ok $? "the same call through mpif.h compiles (no interface: rdmpifort allows the mismatch)"
 
 mpi_check 2 ./f77_p2p
 p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f90_coll
 mpi_check 2 ./f90_more
 mpi_check 2 ./f90_ext
 mpi_check 2 ./f90_rma
+mpi_check 2 ./f90_mod
 
 out=$(timeout -k 10 60 rrun -np 2 ./f90_abort 2>&1); rc=$?
 is "$rc" 7 "MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran: rrun exits 7"

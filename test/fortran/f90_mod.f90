@@ -1,0 +1,178 @@
+! f90_mod.f90 - the mpi module (use mpi), 2 ranks: choice buffers of
+! several types and ranks through the same interfaces (an INTEGER array,
+! a REAL(8) 2-D array and a non-contiguous section of it, an INTEGER
+! scalar, a CHARACTER string) with statuses and MPI_STATUS_IGNORE;
+! MPI_ALLREDUCE with MPI_IN_PLACE; MPI_SIZEOF of each intrinsic type;
+! address-kind arguments (MPI_GET_ADDRESS, MPI_AINT_DIFF,
+! MPI_TYPE_CREATE_STRUCT, MPI_TYPE_GET_EXTENT); MPI_WTIME as a function;
+! the module's LOGICAL constants. Exact values throughout.
+program f90_mod
+  use mpi
+  implicit none
+  integer :: ierr, rank, np, peer, i, j, n, nbad, st(MPI_STATUS_SIZE)
+  integer :: ia(4), ra(4), isc, risc, isum(3), bl(2), types(2), stype
+  double precision :: d2(2, 3), r2(2, 3), row(3), rr(4), t
+  character(len=6) :: cs, cr
+  integer(kind=MPI_ADDRESS_KIND) :: a1, a2, disp(2), lb, ext
+  integer(kind=1) :: i1
+  integer(kind=2) :: i2(3)
+  integer(kind=8) :: i8(2, 2)
+  real(kind=4) :: r4
+  real(kind=16) :: r16(2)
+  complex(kind=4) :: z4
+  complex(kind=8) :: z8(5)
+  complex(kind=16) :: z16
+  logical :: l4
+  logical(kind=1) :: l1(2)
+
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
+  call mt_init(rank)
+  call mt_is_int(np, 2, 'use mpi: MPI_COMM_SIZE of MPI_COMM_WORLD')
+  peer = 1 - rank
+
+  ! ---- an INTEGER array, with a status
+  do i = 1, 4
+    ia(i) = rank * 10 + i
+  end do
+  ra = -1
+  st = -7
+  call MPI_SENDRECV(ia, 4, MPI_INTEGER, peer, 1, ra, 4, MPI_INTEGER, peer, 1, MPI_COMM_WORLD, st, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_SENDRECV of an INTEGER array')
+  nbad = 0
+  do i = 1, 4
+    if (ra(i) /= peer * 10 + i) nbad = nbad + 1
+  end do
+  call mt_is_int(nbad, 0, 'MPI_SENDRECV of an INTEGER array: the 4 values')
+  call mt_is_int(st(MPI_SOURCE), peer, 'MPI_SENDRECV: status(MPI_SOURCE)')
+  call mt_is_int(st(MPI_TAG), 1, 'MPI_SENDRECV: status(MPI_TAG)')
+  call MPI_GET_COUNT(st, MPI_INTEGER, n, ierr)
+  call mt_is_int(n, 4, 'MPI_GET_COUNT of the INTEGER array: 4')
+
+  ! ---- a REAL(8) 2-D array: MPI_SEND and MPI_RECV with a status
+  do j = 1, 3
+    do i = 1, 2
+      d2(i, j) = rank * 100 + i * 10 + j + 0.5d0
+    end do
+  end do
+  r2 = -1
+  st = -7
+  if (rank == 0) then
+    call MPI_SEND(d2, 6, MPI_DOUBLE_PRECISION, 1, 2, MPI_COMM_WORLD, ierr)
+    call MPI_RECV(r2, 6, MPI_DOUBLE_PRECISION, 1, 3, MPI_COMM_WORLD, st, ierr)
+  else
+    call MPI_RECV(r2, 6, MPI_DOUBLE_PRECISION, 0, 2, MPI_COMM_WORLD, st, ierr)
+    call MPI_SEND(d2, 6, MPI_DOUBLE_PRECISION, 0, 3, MPI_COMM_WORLD, ierr)
+  end if
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_SEND / MPI_RECV of a REAL(8) 2-D array')
+  nbad = 0
+  do j = 1, 3
+    do i = 1, 2
+      if (r2(i, j) /= peer * 100 + i * 10 + j + 0.5d0) nbad = nbad + 1
+    end do
+  end do
+  call mt_is_int(nbad, 0, 'MPI_RECV of a REAL(8) 2-D array: the 6 values in place')
+  call mt_is_int(st(MPI_SOURCE), peer, 'MPI_RECV: status(MPI_SOURCE)')
+  call mt_is_int(st(MPI_TAG), 3 - rank, 'MPI_RECV: status(MPI_TAG)')
+  call MPI_GET_COUNT(st, MPI_DOUBLE_PRECISION, n, ierr)
+  call mt_is_int(n, 6, 'MPI_GET_COUNT of the REAL(8) array: 6')
+
+  ! ---- a non-contiguous section (row 1: stride 2), copied in by the compiler
+  row = -1
+  call MPI_SENDRECV(d2(1, :), 3, MPI_DOUBLE_PRECISION, peer, 4, row, 3, MPI_DOUBLE_PRECISION, &
+                    peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call mt_ok(row(1) == peer * 100 + 11.5d0 .and. row(2) == peer * 100 + 12.5d0 .and. &
+             row(3) == peer * 100 + 13.5d0, 'MPI_SENDRECV of the section d2(1, :): the 3 values')
+
+  ! ---- an INTEGER scalar
+  isc = rank + 41
+  risc = -1
+  call MPI_SENDRECV(isc, 1, MPI_INTEGER, peer, 5, risc, 1, MPI_INTEGER, peer, 5, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call mt_is_int(risc, peer + 41, 'MPI_SENDRECV of an INTEGER scalar')
+
+  ! ---- a CHARACTER string
+  cs = 'rank ' // achar(48 + rank)
+  cr = '??????'
+  call MPI_SENDRECV(cs, 6, MPI_CHARACTER, peer, 6, cr, 6, MPI_CHARACTER, peer, 6, &
+                    MPI_COMM_WORLD, st, ierr)
+  call mt_ok(cr == 'rank ' // achar(48 + peer), 'MPI_SENDRECV of a CHARACTER(LEN=6): the string')
+  call MPI_GET_COUNT(st, MPI_CHARACTER, n, ierr)
+  call mt_is_int(n, 6, 'MPI_GET_COUNT of the string: 6 characters')
+
+  ! ---- MPI_ALLREDUCE with MPI_IN_PLACE
+  isum(1) = rank + 1
+  isum(2) = 10 * (rank + 1)
+  isum(3) = 100
+  call MPI_ALLREDUCE(MPI_IN_PLACE, isum, 3, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_ALLREDUCE(MPI_IN_PLACE, ...)')
+  call mt_ok(isum(1) == 3 .and. isum(2) == 30 .and. isum(3) == 200, &
+             'MPI_ALLREDUCE with MPI_IN_PLACE: 3, 30, 200')
+
+  ! ---- MPI_SIZEOF: one generic, each intrinsic type, scalars and arrays
+  call MPI_SIZEOF(isc, n, ierr)
+  call mt_is_int(n, 4, 'MPI_SIZEOF(INTEGER) = 4')
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_SIZEOF: ierror MPI_SUCCESS')
+  call MPI_SIZEOF(ia, n, ierr)
+  call mt_is_int(n, 4, 'MPI_SIZEOF(INTEGER array) = 4')
+  call MPI_SIZEOF(i1, n, ierr)
+  call mt_is_int(n, 1, 'MPI_SIZEOF(INTEGER(1)) = 1')
+  call MPI_SIZEOF(i2, n, ierr)
+  call mt_is_int(n, 2, 'MPI_SIZEOF(INTEGER(2) array) = 2')
+  call MPI_SIZEOF(i8, n, ierr)
+  call mt_is_int(n, 8, 'MPI_SIZEOF(INTEGER(8) 2-D array) = 8')
+  call MPI_SIZEOF(r4, n, ierr)
+  call mt_is_int(n, 4, 'MPI_SIZEOF(REAL(4)) = 4')
+  call MPI_SIZEOF(d2, n, ierr)
+  call mt_is_int(n, 8, 'MPI_SIZEOF(REAL(8) 2-D array) = 8')
+  call MPI_SIZEOF(r16, n, ierr)
+  call mt_is_int(n, 16, 'MPI_SIZEOF(REAL(16) array) = 16')
+  call MPI_SIZEOF(z4, n, ierr)
+  call mt_is_int(n, 8, 'MPI_SIZEOF(COMPLEX(4)) = 8')
+  call MPI_SIZEOF(z8, n, ierr)
+  call mt_is_int(n, 16, 'MPI_SIZEOF(COMPLEX(8) array) = 16')
+  call MPI_SIZEOF(z16, n, ierr)
+  call mt_is_int(n, 32, 'MPI_SIZEOF(COMPLEX(16)) = 32')
+  call MPI_SIZEOF(l4, n, ierr)
+  call mt_is_int(n, 4, 'MPI_SIZEOF(LOGICAL) = 4')
+  call MPI_SIZEOF(l1, n, ierr)
+  call mt_is_int(n, 1, 'MPI_SIZEOF(LOGICAL(1) array) = 1')
+  call MPI_SIZEOF(cs, n, ierr)
+  call mt_is_int(n, 6, 'MPI_SIZEOF(CHARACTER(LEN=6)) = 6')
+  call PMPI_SIZEOF(d2(1, 1), n, ierr)
+  call mt_is_int(n, 8, 'PMPI_SIZEOF(REAL(8)) = 8')
+
+  ! ---- address-kind arguments: columns 1 and 3 of d2 as one struct type
+  call MPI_GET_ADDRESS(d2(1, 1), a1, ierr)
+  call MPI_GET_ADDRESS(d2(1, 3), a2, ierr)
+  call mt_ok(MPI_AINT_DIFF(a2, a1) == 32_MPI_ADDRESS_KIND, &
+             'MPI_GET_ADDRESS, MPI_AINT_DIFF: d2(1, 3) is 32 bytes past d2(1, 1)')
+  bl = 2
+  disp(1) = 0
+  disp(2) = MPI_AINT_DIFF(a2, a1)
+  types = MPI_DOUBLE_PRECISION
+  call MPI_TYPE_CREATE_STRUCT(2, bl, disp, types, stype, ierr)
+  call MPI_TYPE_COMMIT(stype, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_TYPE_CREATE_STRUCT with INTEGER(KIND=MPI_ADDRESS_KIND) displacements')
+  call MPI_TYPE_GET_EXTENT(stype, lb, ext, ierr)
+  call mt_ok(lb == 0 .and. ext == 48, 'MPI_TYPE_GET_EXTENT of the struct: lb 0, extent 48')
+  rr = -1
+  call MPI_SENDRECV(d2, 1, stype, peer, 7, rr, 4, MPI_DOUBLE_PRECISION, peer, 7, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call mt_ok(rr(1) == peer * 100 + 11.5d0 .and. rr(2) == peer * 100 + 21.5d0 .and. &
+             rr(3) == peer * 100 + 13.5d0 .and. rr(4) == peer * 100 + 23.5d0, &
+             'the struct type sends columns 1 and 3: the 4 values')
+  call MPI_TYPE_FREE(stype, ierr)
+  call mt_is_int(stype, MPI_DATATYPE_NULL, 'MPI_TYPE_FREE: the handle becomes MPI_DATATYPE_NULL')
+
+  ! ---- functions and LOGICAL constants of the module
+  t = MPI_WTIME()
+  call mt_ok(t > 0d0, 'MPI_WTIME() is a DOUBLE PRECISION function')
+  call mt_ok(.not. MPI_SUBARRAYS_SUPPORTED .and. .not. MPI_ASYNC_PROTECTS_NONBLOCKING, &
+             'MPI_SUBARRAYS_SUPPORTED and MPI_ASYNC_PROTECTS_NONBLOCKING are .FALSE.')
+  call mt_is_int(MPI_ADDRESS_KIND, 8, 'MPI_ADDRESS_KIND = 8')
+
+  call MPI_FINALIZE(ierr)
+  call mt_done()
+end program f90_mod
