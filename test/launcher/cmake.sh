@@ -3,8 +3,9 @@
 # finds rdmpi (not Open MPI or MPICH): include dir, library, MPI 3.1; the
 # target it builds with MPI::MPI_C runs under rrun. Where the build has the
 # Fortran bindings, the same configure asks for the Fortran component too
-# (MPI_Fortran_COMPILER=rdmpifort): mpif.h found, its directory, the two
-# libraries, and a target with MPI::MPI_Fortran that runs.
+# (MPI_Fortran_COMPILER=rdmpifort): mpif.h and the mpi module found, their
+# directory, the two libraries, and a target with MPI::MPI_Fortran (a
+# `use mpi` program) that runs.
 . "$RD_SRCDIR/test/tap.sh"
 
 cmake=${RD_CMAKE:-}
@@ -26,8 +27,8 @@ mkdir src build
 cp "$RD_SRCDIR/examples/hello.c" src/hello.c
 cat >src/hello_f.f90 <<'EOF'
 program hello_f
+  use mpi
   implicit none
-  include 'mpif.h'
   integer :: ierr, rank, np
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -57,6 +58,7 @@ if(CMAKE_Fortran_COMPILER)
   file(APPEND "${CMAKE_BINARY_DIR}/mpi-vars.txt"
     "MPI_Fortran_FOUND=${MPI_Fortran_FOUND}\n"
     "MPI_Fortran_HAVE_F77_HEADER=${MPI_Fortran_HAVE_F77_HEADER}\n"
+    "MPI_Fortran_HAVE_F90_MODULE=${MPI_Fortran_HAVE_F90_MODULE}\n"
     "MPI_Fortran_INCLUDE_DIRS=${MPI_Fortran_INCLUDE_DIRS}\n"
     "MPI_Fortran_LIBRARIES=${MPI_Fortran_LIBRARIES}\n"
     "MPI_Fortran_VERSION=${MPI_Fortran_VERSION}\n")
@@ -104,11 +106,12 @@ else
 fi
 
 if [ "$fort" = yes ]; then
-    is "$(var MPI_Fortran_FOUND):$(var MPI_Fortran_HAVE_F77_HEADER):$(var MPI_Fortran_VERSION)" "TRUE:TRUE:3.1" \
-        "Fortran: MPI_Fortran_FOUND, MPI_Fortran_HAVE_F77_HEADER (mpif.h), MPI_Fortran_VERSION"
-    is "$(var MPI_Fortran_INCLUDE_DIRS)" "$RD_BUILDDIR/runtime/fortran" "MPI_Fortran_INCLUDE_DIRS is mpif.h's directory"
+    is "$(var MPI_Fortran_FOUND):$(var MPI_Fortran_HAVE_F77_HEADER):$(var MPI_Fortran_HAVE_F90_MODULE):$(var MPI_Fortran_VERSION)" \
+        "TRUE:TRUE:TRUE:3.1" \
+        "Fortran: MPI_Fortran_FOUND, MPI_Fortran_HAVE_F77_HEADER (mpif.h), MPI_Fortran_HAVE_F90_MODULE (mpi), MPI_Fortran_VERSION"
+    is "$(var MPI_Fortran_INCLUDE_DIRS)" "$RD_BUILDDIR/runtime/fortran" "MPI_Fortran_INCLUDE_DIRS is mpif.h's and mpi.mod's directory"
     is "$(var MPI_Fortran_LIBRARIES)" "$libs/librdmpifort.so;$libs/librdmpi.so" "MPI_Fortran_LIBRARIES: librdmpifort, librdmpi"
-    ok "$([ -x build/hello_f ]; echo $?)" "cmake --build builds the MPI::MPI_Fortran target"
+    ok "$([ -x build/hello_f ]; echo $?)" "cmake --build builds the MPI::MPI_Fortran target (use mpi)"
     out=$(env -u LD_LIBRARY_PATH timeout 60 rrun -np 2 ./build/hello_f 2>err.txt); rc=$?
     is "$rc:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:Fortran rank 0 of 2;Fortran rank 1 of 2;" \
         "rrun -np 2 runs the CMake-built Fortran program"

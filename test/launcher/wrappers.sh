@@ -183,13 +183,13 @@ if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile"; then
     fc=$(sed -n 's/^FC = //p' "$RD_BUILDDIR/Makefile")
     fflags=$(sed -n 's/^RD_FC_WRAPPER_FLAGS = //p' "$RD_BUILDDIR/Makefile")
     got=
-    for f in bin/rdmpifort include/mpif.h lib/librdmpifort.so; do [ -e "$s/$f" ] && got="$got $f"; done
+    for f in bin/rdmpifort include/mpif.h include/mpi.mod lib/librdmpifort.so; do [ -e "$s/$f" ] && got="$got $f"; done
     for f in rdmpif90 rdmpif77; do [ "$(readlink "$s/bin/$f")" = rdmpifort ] && got="$got $f"; done
     # shellcheck disable=SC2016 # the .pc file's own variables
     grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -lrdmpifort' "$s/lib/pkgconfig/rdmpi-fort.pc" 2>/dev/null &&
         grep -qx 'Requires: rdmpi' "$s/lib/pkgconfig/rdmpi-fort.pc" && got="$got rdmpi-fort.pc"
-    is "$got" " bin/rdmpifort include/mpif.h lib/librdmpifort.so rdmpif90 rdmpif77 rdmpi-fort.pc" \
-        "staged: bin/rdmpifort, include/mpif.h, lib/librdmpifort.so, rdmpif90 and rdmpif77 linked to rdmpifort, rdmpi-fort.pc"
+    is "$got" " bin/rdmpifort include/mpif.h include/mpi.mod lib/librdmpifort.so rdmpif90 rdmpif77 rdmpi-fort.pc" \
+        "staged: bin/rdmpifort, include/mpif.h, include/mpi.mod, lib/librdmpifort.so, rdmpif90 and rdmpif77 linked to rdmpifort, rdmpi-fort.pc"
     is "$("$s/bin/rdmpif90" -show x.f90)" \
         "$fc -I$p/include${fflags:+ $fflags}$X x.f90 -L$p/lib -Wl,-rpath,$p/lib -lrdmpifort -lrdmpi$X" \
         "the staged rdmpif90 uses the install paths"
@@ -225,13 +225,13 @@ else
     skip "rrun is not installed (not built yet?)"
     skip "rrun is not installed"
 fi
-# a Fortran program of the installed rdmpifort: librdmpifort finds the
-# installed librdmpi beside it
+# a Fortran program of the installed rdmpifort, on the installed mpi
+# module: librdmpifort finds the installed librdmpi beside it
 if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" && [ -x "$i/bin/rrun" ]; then
     cat >hello.f90 <<'EOF'
 program hello
+  use mpi
   implicit none
-  include 'mpif.h'
   integer :: ierr, rank, np
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -241,7 +241,7 @@ program hello
 end program hello
 EOF
     "$i/bin/rdmpif90" hello.f90 -o hello_f 2>err.txt
-    ok $? "the installed rdmpif90 builds a Fortran program"
+    ok $? "the installed rdmpif90 builds a Fortran program (use mpi: the installed mpi.mod)"
     out=$(env -u LD_LIBRARY_PATH PATH="$i/bin:/usr/bin:/bin" timeout 60 "$i/bin/rrun" -np 2 ./hello_f 2>err.txt)
     is "$?:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:Fortran rank 0 of 2;Fortran rank 1 of 2;" \
         "the installed rrun -np 2 runs it (librdmpifort finds the installed librdmpi)"
@@ -258,7 +258,7 @@ for f in bin/rdmpicc bin/rdmpicxx bin/rdmpi_info; do
     [ -e "$i/$f" ] && left="$left $f"
 done
 is "$left" "" "make uninstall removes the wrappers and rdmpi_info"
-left=$(cd "$i" && ls bin/rdmpif* include/mpif.h lib/librdmpifort* lib/pkgconfig/rdmpi-fort.pc 2>/dev/null | tr '\n' ' ')
-is "$left" "" "make uninstall removes the Fortran wrappers, links, mpif.h and librdmpifort"
+left=$(cd "$i" && ls bin/rdmpif* include/mpif.h include/mpi.mod lib/librdmpifort* lib/pkgconfig/rdmpi-fort.pc 2>/dev/null | tr '\n' ' ')
+is "$left" "" "make uninstall removes the Fortran wrappers, links, mpif.h, mpi.mod and librdmpifort"
 
 done_testing
