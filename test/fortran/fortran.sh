@@ -102,6 +102,18 @@ like "$(cat bad.txt)" "Type mismatch in argument .count. at \\(1\\); passed REAL
 sed -e '/use mpi/d' -e '/implicit none/a\  include "mpif.h"' bad.f90 >bad77.f90
 rdmpifort -c bad77.f90 -o bad77.o >bad.txt 2>&1
 ok $? "the same call through mpif.h compiles (no interface: rdmpifort allows the mismatch)"
+# the mpif.h programs, made `use mpi` programs, compile unchanged: the
+# interfaces take every call they make (over 200 functions), buffers of
+# mixed types, MPI_BOTTOM, MPI_IN_PLACE, the IGNOREs, MPI_UNWEIGHTED
+bad=
+for f in f90_coll f90_more f90_ext f90_rma; do
+    sed -e "/^ *include 'mpif.h'/d" -e "0,/^ *implicit none/s//  use mpi\n  implicit none/" "$src/$f.f90" >"m_$f.f90"
+    if ! grep -q '^  use mpi$' "m_$f.f90" || ! rdmpifort -c "m_$f.f90" -o "m_$f.o" >cc.txt 2>&1; then
+        bad="$bad $f"
+        [ -s cc.txt ] && diag "$(head -n 20 cc.txt)"
+    fi
+done
+is "$bad" "" "f90_coll, f90_more, f90_ext, f90_rma compile on use mpi instead of mpif.h"
 
 mpi_check 2 ./f77_p2p
 p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f90_coll
