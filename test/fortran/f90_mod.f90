@@ -2,15 +2,17 @@
 ! several types and ranks through the same interfaces (an INTEGER array,
 ! a REAL(8) 2-D array and a non-contiguous section of it, an INTEGER
 ! scalar, a CHARACTER string) with statuses and MPI_STATUS_IGNORE;
-! MPI_ALLREDUCE with MPI_IN_PLACE; MPI_SIZEOF of each intrinsic type;
-! address-kind arguments (MPI_GET_ADDRESS, MPI_AINT_DIFF,
-! MPI_TYPE_CREATE_STRUCT, MPI_TYPE_GET_EXTENT); MPI_WTIME as a function;
-! the module's LOGICAL constants. Exact values throughout.
+! MPI_ALLREDUCE with MPI_IN_PLACE; the special objects are the glue's
+! (MPI_STATUS_IGNORE left untouched, MPI_BOTTOM with absolute addresses,
+! MPI_STATUSES_IGNORE); MPI_SIZEOF of each intrinsic type; address-kind
+! arguments (MPI_GET_ADDRESS, MPI_AINT_DIFF, MPI_TYPE_CREATE_STRUCT,
+! MPI_TYPE_GET_EXTENT); a PMPI_ name; MPI_WTIME as a function; the
+! module's LOGICAL constants. Exact values throughout.
 program f90_mod
   use mpi
   implicit none
   integer :: ierr, rank, np, peer, i, j, n, nbad, st(MPI_STATUS_SIZE)
-  integer :: ia(4), ra(4), isc, risc, isum(3), bl(2), types(2), stype
+  integer :: ia(4), ra(4), isc, risc, isum(3), bl(2), types(2), stype, req(2), btype
   double precision :: d2(2, 3), r2(2, 3), row(3), rr(4), t
   character(len=6) :: cs, cr
   integer(kind=MPI_ADDRESS_KIND) :: a1, a2, disp(2), lb, ext
@@ -91,6 +93,28 @@ program f90_mod
   call MPI_SENDRECV(isc, 1, MPI_INTEGER, peer, 5, risc, 1, MPI_INTEGER, peer, 5, &
                     MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
   call mt_is_int(risc, peer + 41, 'MPI_SENDRECV of an INTEGER scalar')
+  call mt_ok(all(MPI_STATUS_IGNORE == 0), &
+             'MPI_STATUS_IGNORE is the glue''s common block: the receives wrote nothing into it')
+
+  ! ---- MPI_BOTTOM: a type of isc's absolute address, sent from MPI_BOTTOM
+  call MPI_GET_ADDRESS(isc, a1, ierr)
+  call MPI_TYPE_CREATE_STRUCT(1, (/ 1 /), (/ a1 /), (/ MPI_INTEGER /), btype, ierr)
+  call MPI_TYPE_COMMIT(btype, ierr)
+  risc = -1
+  call MPI_SENDRECV(MPI_BOTTOM, 1, btype, peer, 8, risc, 1, MPI_INTEGER, peer, 8, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call mt_is_int(risc, peer + 41, 'MPI_SENDRECV from MPI_BOTTOM with an absolute address')
+  call MPI_TYPE_FREE(btype, ierr)
+
+  ! ---- MPI_ISEND / MPI_IRECV, MPI_WAITALL with MPI_STATUSES_IGNORE
+  ra = -1
+  call MPI_IRECV(ra, 4, MPI_INTEGER, peer, 9, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_ISEND(ia, 4, MPI_INTEGER, peer, 9, MPI_COMM_WORLD, req(2), ierr)
+  call MPI_WAITALL(2, req, MPI_STATUSES_IGNORE, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(req == MPI_REQUEST_NULL), &
+             'MPI_WAITALL(2, requests, MPI_STATUSES_IGNORE): both requests MPI_REQUEST_NULL')
+  call mt_ok(ra(1) == peer * 10 + 1 .and. ra(4) == peer * 10 + 4 .and. all(MPI_STATUSES_IGNORE == 0), &
+             'MPI_IRECV: the values; MPI_STATUSES_IGNORE untouched')
 
   ! ---- a CHARACTER string
   cs = 'rank ' // achar(48 + rank)
@@ -166,7 +190,10 @@ program f90_mod
   call MPI_TYPE_FREE(stype, ierr)
   call mt_is_int(stype, MPI_DATATYPE_NULL, 'MPI_TYPE_FREE: the handle becomes MPI_DATATYPE_NULL')
 
-  ! ---- functions and LOGICAL constants of the module
+  ! ---- a PMPI_ name, functions and LOGICAL constants of the module
+  n = -1
+  call PMPI_COMM_RANK(MPI_COMM_WORLD, n, ierr)
+  call mt_is_int(n, rank, 'PMPI_COMM_RANK: the rank')
   t = MPI_WTIME()
   call mt_ok(t > 0d0, 'MPI_WTIME() is a DOUBLE PRECISION function')
   call mt_ok(.not. MPI_SUBARRAYS_SUPPORTED .and. .not. MPI_ASYNC_PROTECTS_NONBLOCKING, &
