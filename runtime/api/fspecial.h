@@ -18,4 +18,10 @@ extern MPI_Fint rd_mpi_f_weights_empty_[1];
 extern MPI_Fint rd_mpi_f_status_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
 
+/* Fortran-language callbacks (runtime/fortran/README.md): the glue makes
+ * the object from the Fortran procedure's address as C would, then marks
+ * it as Fortran's, to be called with Fortran's arguments (mpi.api's
+ * `proc ... mark=ARG`). */
+void rd_mpi_f_op(MPI_Op op); /* runtime/api/op.c */
+
 #endif

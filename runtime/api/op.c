@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
+#include "runtime/api/fspecial.h"
 #include "runtime/objects/op.h"
 
 #pragma weak MPI_Op_create = PMPI_Op_create
@@ -21,6 +22,17 @@ int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
     atomic_init(&o->refs, 1);
     *op = o;
     return MPI_SUCCESS;
+}
+
+/* The Fortran glue's MPI_OP_CREATE: the op it has just made from a Fortran
+ * subroutine is called the Fortran way (objects/op.c, RD_OP_FUSER). The
+ * predefined datatypes get their Fortran indices first (PMPI_Type_c2f
+ * does that once), so that the op names them right. */
+void rd_mpi_f_op(MPI_Op op)
+{
+    (void)PMPI_Type_c2f(MPI_DATATYPE_NULL);
+    if (rd_op_valid(op) && op->code == RD_OP_USER)
+        op->code = RD_OP_FUSER;
 }
 
 #pragma weak MPI_Op_free = PMPI_Op_free

@@ -375,6 +375,8 @@ function mdecl(i, j,   k, a, t, dim, it, noarg) {
     noarg = 0
     if (k == "cnull")
         return ""
+    if (k == "proc")
+        return "EXTERNAL :: " a
     if (k == "choice" || k == "discard") {
         # any type, kind and rank: the address is passed, as with mpif.h
         noarg = 1
@@ -545,7 +547,7 @@ function ctype(i, j,   k, isin, arr, t) {
     k = akind[i, j]
     isin = aintent[i, j] == "in"
     arr = alen[i, j] != ""
-    if (k == "cnull") {
+    if (k == "cnull" || k == "proc") {
         t = parg[fname[i], j]
         sub(/[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])*$/, "", t)
         return trim(t)
@@ -585,6 +587,8 @@ function fctype(i, j,   k) {
     k = akind[i, j]
     if (k == "cnull")
         return ""
+    if (k == "proc")
+        return "void (*)(void)"
     if (k == "choice" || k == "discard")
         return "void *"
     if (k == "string")
@@ -631,7 +635,10 @@ function glue_params(i,   j, s, hid) {
     for (j = 1; j <= fnargs[i]; j++) {
         if (fctype(i, j) == "")
             continue
-        s = s (s == "" ? "" : ", ") fctype(i, j) aname[i, j]
+        if (akind[i, j] == "proc")
+            s = s (s == "" ? "" : ", ") "void (*" aname[i, j] ")(void)"
+        else
+            s = s (s == "" ? "" : ", ") fctype(i, j) aname[i, j]
         if (akind[i, j] == "string")
             hid = hid ", size_t " aname[i, j] "_len"
     }
@@ -640,7 +647,14 @@ function glue_params(i,   j, s, hid) {
     s = s hid
     return s == "" ? "void" : s
 }
-function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always, frees, ctypes, tmp, n, inl, rt) {
+# the index of function i's argument NAME (0: none)
+function argn(i, name,   m) {
+    for (m = 1; m <= fnargs[i]; m++)
+        if (aname[i, m] == name)
+            return m
+    return 0
+}
+function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, always, frees, ctypes, tmp, n, inl, rt) {
     low = tolower(fname[i])
     if (!(fname[i] in pret)) {
         err("mpi.api: MPI_" fname[i] " has no prototype in mpi.h")
@@ -691,7 +705,17 @@ function glue_fn(i,   j, k, a, c, t, low, params, decl, pre, call, post, always,
         }
         if (k == "cnull")
             t = "NULL"
-        else if (k == "baseptr") {
+        else if (k == "proc") {
+            # a Fortran procedure: its address as C's function type; the
+            # object made from it (mark=ARG, an out handle) is then marked
+            # as Fortran's, to be called with Fortran's arguments
+            # (rd_mpi_f_KIND of runtime/api/fspecial.h)
+            t = "(" ctype(i, j) ")" a
+            if (flagval(i, j, "mark") != "") {
+                m = argval(i, j, flagval(i, j, "mark"))
+                post = post "        rd_mpi_f_" tolower(akind[i, argn(i, flagval(i, j, "mark"))]) "(c_" flagval(i, j, "mark") ");\n"
+            }
+        } else if (k == "baseptr") {
             # an address out (MPI_ALLOC_MEM): INTEGER(KIND=MPI_ADDRESS_KIND)
             decl = decl "    void *" c " = NULL;\n"
             t = "&" c

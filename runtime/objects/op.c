@@ -262,7 +262,7 @@ MPI_Op rd_op_of_code(int code)
 
 int rd_op_check(MPI_Op op, MPI_Datatype dt)
 {
-    if (op->code == RD_OP_USER || op->code == RD_OP_NO_OP || op->code == RD_OP_REPLACE)
+    if (op->code >= RD_OP_USER || op->code == RD_OP_NO_OP || op->code == RD_OP_REPLACE)
         return MPI_SUCCESS;
     return kernel_for(op, dt) ? MPI_SUCCESS : MPI_ERR_OP;
 }
@@ -294,6 +294,15 @@ int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype 
         int n = count;
         MPI_Datatype t = dt;
         op->user((void *)in, inout, &n, &t);
+        return MPI_SUCCESS;
+    }
+    if (op->code == RD_OP_FUSER) {
+        /* SUBROUTINE f(invec, inoutvec, len, datatype): all by reference,
+         * the datatype as its Fortran handle (the predefined ones have
+         * their indices: rd_mpi_f_op saw to it) */
+        typedef void rd_fuser(void *, void *, MPI_Fint *, MPI_Fint *);
+        MPI_Fint n = count, t = rd_fh_c2f(RD_FH_DATATYPE, dt, &dt->fidx);
+        ((rd_fuser *)(void (*)(void))op->user)((void *)in, inout, &n, &t);
         return MPI_SUCCESS;
     }
     if (op->code == RD_OP_NO_OP)

@@ -14,6 +14,7 @@
 enum rd_op_code {
     RD_OP_MAX, RD_OP_MIN, RD_OP_SUM, RD_OP_PROD, RD_OP_LAND, RD_OP_BAND, RD_OP_LOR, RD_OP_BOR,
     RD_OP_LXOR, RD_OP_BXOR, RD_OP_MAXLOC, RD_OP_MINLOC, RD_OP_REPLACE, RD_OP_NO_OP, RD_OP_USER,
+    RD_OP_FUSER, /* a user op in Fortran (runtime/fortran/README.md): called with MPI_Fint * for the datatype */
     RD_OP_NCODES
 };
 
@@ -24,7 +25,7 @@ struct rd_op_s {
     uint16_t code;           /* enum rd_op_code */
     _Atomic int refs;        /* user ops: the handle + pending operations */
     _Atomic int32_t fidx;    /* its Fortran handle's index, 0: none (objects/fhandle.h; in what was padding) */
-    MPI_User_function *user; /* RD_OP_USER */
+    MPI_User_function *user; /* RD_OP_USER, RD_OP_FUSER (a Fortran subroutine's address) */
 };
 /* the predefined ops are exported objects: their size stays what it was
  * (programs linked with the library hold copies of them) */
