@@ -7,6 +7,7 @@
 
 #include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
+#include "runtime/api/fspecial.h"
 #include "runtime/objects/errhandler.h"
 
 #pragma weak MPI_Error_string = PMPI_Error_string
@@ -96,6 +97,18 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
                             "out of memory");
     return MPI_SUCCESS;
+}
+
+/* The Fortran glue's MPI_COMM_CREATE_ERRHANDLER and
+ * MPI_WIN_CREATE_ERRHANDLER: the handler just made from a Fortran
+ * subroutine is called the Fortran way (objects/errhandler.c,
+ * RD_ERRH_FUSER). The predefined communicators get their Fortran indices
+ * first (PMPI_Comm_c2f does that once). */
+void rd_mpi_f_errhandler(MPI_Errhandler eh)
+{
+    (void)PMPI_Comm_c2f(MPI_COMM_NULL);
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_USER)
+        eh->kind = RD_ERRH_FUSER;
 }
 
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler

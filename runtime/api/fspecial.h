@@ -22,6 +22,7 @@ extern MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
  * the object from the Fortran procedure's address as C would, then marks
  * it as Fortran's, to be called with Fortran's arguments (mpi.api's
  * `proc ... mark=ARG`). */
-void rd_mpi_f_op(MPI_Op op); /* runtime/api/op.c */
+void rd_mpi_f_op(MPI_Op op);                   /* runtime/api/op.c */
+void rd_mpi_f_errhandler(MPI_Errhandler eh);    /* runtime/api/errors.c */
 
 #endif

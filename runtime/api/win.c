@@ -220,7 +220,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     RD_TRY(rd_check_win("MPI_Win_set_errhandler", win));
     if (!rd_errh_valid(errhandler))
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_set_errhandler", "invalid error handler");
-    if (errhandler->kind == RD_ERRH_USER && !errhandler->wfn)
+    if ((errhandler->kind == RD_ERRH_USER || errhandler->kind == RD_ERRH_FUSER) && !errhandler->wfn)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_set_errhandler",
                                 "the error handler was made for communicators, not windows");
     MPI_Errhandler old = win->errh;

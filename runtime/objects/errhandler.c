@@ -131,6 +131,9 @@ static void remember(int cls, const char *call, const char *fmt, va_list ap)
              cause);
 }
 
+/* a Fortran handler: SUBROUTINE h(comm_or_win, errcode) */
+typedef void rd_errh_ffn(MPI_Fint *, MPI_Fint *);
+
 int rd_err_invoke(MPI_Comm comm, int cls)
 {
     MPI_Comm target = rd_comm_valid(comm) ? comm : MPI_COMM_WORLD;
@@ -142,6 +145,11 @@ int rd_err_invoke(MPI_Comm comm, int cls)
     if (eh->kind == RD_ERRH_USER && eh->fn) {
         int code = cls;
         eh->fn(&target, &code);
+        return cls;
+    }
+    if (eh->kind == RD_ERRH_FUSER && eh->fn) {
+        MPI_Fint f = rd_fh_c2f(RD_FH_COMM, target, &target->fidx), code = cls;
+        ((rd_errh_ffn *)(void (*)(void))eh->fn)(&f, &code);
         return cls;
     }
     fatal(cls);
@@ -166,6 +174,11 @@ int rd_err_invoke_win(MPI_Win win, int cls)
     if (rd_errh_valid(eh) && eh->kind == RD_ERRH_USER && eh->wfn) {
         int code = cls;
         eh->wfn(&win, &code);
+        return cls;
+    }
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_FUSER && eh->wfn) {
+        MPI_Fint f = rd_fh_c2f(RD_FH_WIN, win, &win->fidx), code = cls;
+        ((rd_errh_ffn *)(void (*)(void))eh->wfn)(&f, &code);
         return cls;
     }
     fatal(cls);

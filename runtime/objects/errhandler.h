@@ -15,7 +15,10 @@
 
 #define RD_ERRH_MAGIC 0x45727248u /* "ErrH" */
 
-enum rd_errh_kind { RD_ERRH_FATAL, RD_ERRH_RETURN, RD_ERRH_USER };
+/* RD_ERRH_FUSER: a user handler in Fortran (runtime/fortran/README.md,
+ * "Callbacks"), called with the communicator's or window's Fortran handle
+ * and the code, both MPI_Fint by reference */
+enum rd_errh_kind { RD_ERRH_FATAL, RD_ERRH_RETURN, RD_ERRH_USER, RD_ERRH_FUSER };
 
 
 struct rd_errhandler_s {

@@ -2,14 +2,19 @@
 ! (runtime/fortran/README.md, "Callbacks"): user operations written in
 ! Fortran (MPI_OP_CREATE, MPI_OP_FREE) called with the length and the
 ! datatype's Fortran handle by reference, commutative or not, on INTEGER
-! and on a derived type; exact values. The program comes first: fortran.sh
+! and on a derived type; error handlers written in Fortran
+! (MPI_COMM_CREATE_ERRHANDLER, MPI_WIN_CREATE_ERRHANDLER) called with the
+! communicator's or window's Fortran handle and the error code; exact
+! values. The program comes first: fortran.sh
 ! puts `use mpi` before the first `implicit none`.
 
 program f90_cb
   implicit none
   include 'mpif.h'
-  external cb_ab1, cb_cat, cb_cmul
-  integer :: ierr, rank, np, op, op2, op3, pair, i
+  external cb_ab1, cb_cat, cb_cmul, cb_errh, cb_werrh
+  integer :: ierr, rank, np, op, op2, op3, pair, i, dup, eh, weh, win, wbuf(4)
+  integer :: eh_calls, eh_obj, eh_code, eh_class
+  common /cb_eh/ eh_calls, eh_obj, eh_code, eh_class
   integer :: a(3), r(3), p(2, 2), q(2, 2)
   logical :: comm
   integer :: ncalls, lastlen, lasttype
@@ -98,6 +103,54 @@ program f90_cb
   call MPI_TYPE_FREE(pair, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. op3 == MPI_OP_NULL, 'MPI_OP_FREE, MPI_TYPE_FREE')
 
+  ! ---- error handlers
+  call MPI_COMM_DUP(MPI_COMM_WORLD, dup, ierr)
+  call MPI_COMM_CREATE_ERRHANDLER(cb_errh, eh, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. eh /= MPI_ERRHANDLER_NULL, &
+             'MPI_COMM_CREATE_ERRHANDLER of a Fortran subroutine')
+  call MPI_COMM_SET_ERRHANDLER(dup, eh, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_COMM_SET_ERRHANDLER on a duplicate of MPI_COMM_WORLD')
+  eh_calls = 0
+  eh_obj = -1
+  eh_code = -1
+  eh_class = -1
+  call MPI_SEND(a, 1, MPI_INTEGER, -5, 0, dup, ierr)
+  call mt_is_int(ierr, MPI_ERR_RANK, 'MPI_SEND to rank -5 on it returns MPI_ERR_RANK')
+  call mt_ok(eh_calls == 1 .and. eh_obj == dup .and. eh_class == MPI_ERR_RANK, &
+             'the Fortran handler ran once, with the duplicate''s handle and class MPI_ERR_RANK')
+  call MPI_COMM_CALL_ERRHANDLER(dup, MPI_ERR_OTHER, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. eh_calls == 2 .and. eh_obj == dup .and. eh_code == MPI_ERR_OTHER, &
+             'MPI_COMM_CALL_ERRHANDLER: the handler ran with MPI_ERR_OTHER')
+  call MPI_BARRIER(dup, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. eh_calls == 2, 'the program goes on (MPI_BARRIER on the duplicate)')
+  call MPI_ERRHANDLER_FREE(eh, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. eh == MPI_ERRHANDLER_NULL, 'MPI_ERRHANDLER_FREE: MPI_ERRHANDLER_NULL')
+  call MPI_COMM_FREE(dup, ierr)
+
+  wbuf = 0
+  call MPI_WIN_CREATE(wbuf, 16_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call MPI_WIN_CREATE_ERRHANDLER(cb_werrh, weh, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. weh /= MPI_ERRHANDLER_NULL, &
+             'MPI_WIN_CREATE_ERRHANDLER of a Fortran subroutine')
+  call MPI_WIN_SET_ERRHANDLER(win, weh, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_WIN_SET_ERRHANDLER')
+  eh_calls = 0
+  eh_obj = -1
+  eh_code = -1
+  call MPI_WIN_CALL_ERRHANDLER(win, MPI_ERR_OTHER, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. eh_calls == 1 .and. eh_obj == win .and. eh_code == MPI_ERR_OTHER, &
+             'MPI_WIN_CALL_ERRHANDLER: the Fortran handler ran with the window''s handle and MPI_ERR_OTHER')
+  call MPI_WIN_FENCE(0, win, ierr)
+  call MPI_PUT(a, 1, MPI_INTEGER, 5, 0_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, ierr)
+  call mt_is_int(ierr, MPI_ERR_RANK, 'MPI_PUT to rank 5 returns MPI_ERR_RANK')
+  call mt_ok(eh_calls == 2 .and. eh_obj == win .and. eh_class == MPI_ERR_RANK, &
+             'the window''s Fortran handler ran with class MPI_ERR_RANK')
+  call MPI_WIN_FENCE(0, win, ierr)
+  call MPI_ERRHANDLER_FREE(weh, ierr)
+  call MPI_WIN_FREE(win, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. win == MPI_WIN_NULL .and. weh == MPI_ERRHANDLER_NULL, &
+             'MPI_ERRHANDLER_FREE, MPI_WIN_FREE')
+
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
   call mt_done()
@@ -153,3 +206,26 @@ subroutine cb_cmul(invec, inoutvec, len, datatype)
   lastlen = len
   lasttype = datatype
 end subroutine cb_cmul
+
+! error handlers: SUBROUTINE h(comm, errcode), h(win, errcode)
+subroutine cb_errh(comm, errcode)
+  implicit none
+  integer :: comm, errcode
+  integer :: eh_calls, eh_obj, eh_code, eh_class, ierr
+  common /cb_eh/ eh_calls, eh_obj, eh_code, eh_class
+  eh_calls = eh_calls + 1
+  eh_obj = comm
+  eh_code = errcode
+  call MPI_ERROR_CLASS(errcode, eh_class, ierr)
+end subroutine cb_errh
+
+subroutine cb_werrh(win, errcode)
+  implicit none
+  integer :: win, errcode
+  integer :: eh_calls, eh_obj, eh_code, eh_class, ierr
+  common /cb_eh/ eh_calls, eh_obj, eh_code, eh_class
+  eh_calls = eh_calls + 1
+  eh_obj = win
+  eh_code = errcode
+  call MPI_ERROR_CLASS(errcode, eh_class, ierr)
+end subroutine cb_werrh
