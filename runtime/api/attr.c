@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
+#include "runtime/api/fspecial.h"
 #include "runtime/base/job.h"
 #include "runtime/objects/attr.h"
 #include "runtime/objects/win.h"
@@ -24,6 +25,7 @@ struct rd_keyval {
     void *extra;
     int refs;  /* the user's handle + attributes that use it; 0: slot free */
     int freed; /* MPI_*_free_keyval was called */
+    int fortran; /* copy and del are Fortran's (rd_mpi_f_keyval) */
 };
 
 struct rd_attr {
@@ -127,7 +129,7 @@ static int keyval_create(int kind, rd_attr_fn *copy, rd_attr_fn *del, void *extr
         rd_keyvals = t;
         rd_nkeyvals = n;
     }
-    rd_keyvals[k] = (struct rd_keyval){kind, copy, del, extra, 1, 0};
+    rd_keyvals[k] = (struct rd_keyval){kind, copy, del, extra, 1, 0, 0};
     *keyval = k;
     return MPI_SUCCESS;
 }
@@ -148,9 +150,61 @@ static int keyval_free(int kind, int *keyval, const char *call)
     return MPI_SUCCESS;
 }
 
+/* Fortran's callbacks (runtime/fortran/README.md, "Callbacks"): all by
+ * reference, the object's Fortran handle, the value and the extra state
+ * as INTEGER(KIND=MPI_ADDRESS_KIND) (the bits of the C void *), a LOGICAL
+ * flag, ierror last. */
+typedef void rd_attr_fcopy(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Aint *, MPI_Fint *, MPI_Fint *);
+typedef void rd_attr_fdel(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *);
+
+static MPI_Fint f_handle(int kind, void *obj)
+{
+    if (kind == RD_ATTR_WIN)
+        return PMPI_Win_c2f(obj);
+    if (kind == RD_ATTR_TYPE)
+        return PMPI_Type_c2f(obj);
+    return PMPI_Comm_c2f(obj);
+}
+
+/* The glue's MPI_*_CREATE_KEYVAL: the keyval's functions are Fortran's. */
+void rd_mpi_f_keyval(int k)
+{
+    if (k >= 0 && k < rd_nkeyvals && rd_keyvals[k].refs > 0)
+        rd_keyvals[k].fortran = 1;
+}
+
+/* The glue's MPI_*_GET_ATTR: the value Fortran sees, from what C gives:
+ * the predefined attributes' values (C: a pointer to them; MPI_WIN_BASE
+ * the address itself), the others' bits. */
+MPI_Aint rd_mpi_f_attr_comm(int k, void *v)
+{
+    return predefined_key(k) && v ? *(int *)v : (MPI_Aint)v;
+}
+
+MPI_Aint rd_mpi_f_attr_type(int k, void *v)
+{
+    (void)k;
+    return (MPI_Aint)v;
+}
+
+MPI_Aint rd_mpi_f_attr_win(int k, void *v)
+{
+    if (k == MPI_WIN_SIZE && v)
+        return *(MPI_Aint *)v;
+    if ((k == MPI_WIN_DISP_UNIT || k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL) && v)
+        return *(int *)v;
+    return (MPI_Aint)v;
+}
+
 /* The callbacks, called with the object of their kind. */
 static int call_delete(struct rd_keyval *kv, void *obj, int k, void *value)
 {
+    if (kv->fortran) {
+        MPI_Fint f = f_handle(kv->kind, obj), fk = k, ierr = MPI_SUCCESS;
+        MPI_Aint v = (MPI_Aint)value, e = (MPI_Aint)kv->extra;
+        ((rd_attr_fdel *)(void (*)(void))kv->del)(&f, &fk, &v, &e, &ierr);
+        return ierr;
+    }
     if (kv->kind == RD_ATTR_WIN)
         return ((MPI_Win_delete_attr_function *)(void (*)(void))kv->del)(obj, k, value, kv->extra);
     if (kv->kind == RD_ATTR_TYPE)
@@ -160,6 +214,14 @@ static int call_delete(struct rd_keyval *kv, void *obj, int k, void *value)
 
 static int call_copy(struct rd_keyval *kv, void *obj, int k, void *in, void *out, int *flag)
 {
+    if (kv->fortran) {
+        MPI_Fint f = f_handle(kv->kind, obj), fk = k, fflag = 0, ierr = MPI_SUCCESS;
+        MPI_Aint e = (MPI_Aint)kv->extra, vin = (MPI_Aint)in, vout = 0;
+        ((rd_attr_fcopy *)(void (*)(void))kv->copy)(&f, &fk, &e, &vin, &vout, &fflag, &ierr);
+        *(void **)out = (void *)vout;
+        *flag = fflag != 0;
+        return ierr;
+    }
     if (kv->kind == RD_ATTR_WIN)
         return ((MPI_Win_copy_attr_function *)(void (*)(void))kv->copy)(obj, k, kv->extra, in, out, flag);
     if (kv->kind == RD_ATTR_TYPE)

@@ -24,5 +24,10 @@ extern MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
  * `proc ... mark=ARG`). */
 void rd_mpi_f_op(MPI_Op op);                   /* runtime/api/op.c */
 void rd_mpi_f_errhandler(MPI_Errhandler eh);    /* runtime/api/errors.c */
+void rd_mpi_f_keyval(int keyval);               /* runtime/api/attr.c */
+/* an attribute's value as Fortran's MPI_X_GET_ATTR gives it, from C's */
+MPI_Aint rd_mpi_f_attr_comm(int keyval, void *cval);
+MPI_Aint rd_mpi_f_attr_type(int keyval, void *cval);
+MPI_Aint rd_mpi_f_attr_win(int keyval, void *cval);
 
 #endif

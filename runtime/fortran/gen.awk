@@ -104,6 +104,9 @@ function api_record(rec, indented,   f, n, i, t) {
                 err(FILENAME ":" FNR ": MPI_" f[i] " is described twice")
             unbound[f[i]] = f[1]
         }
+    } else if (f[1] == "callback") {
+        for (i = 2; i <= n; i++)
+            cbnames = cbnames " " f[i]
     } else if (f[1] == "sizeof") {
         if (n != 4 || f[4] !~ /^([0-9]+|len)$/) {
             err(FILENAME ":" FNR ": sizeof NAME TYPE BYTES: " rec)
@@ -315,6 +318,9 @@ function write_consts(   i, k, j, v, dims) {
         fst("INTEGER " spname[i] dims)
         fst("COMMON /" toupper(spsym[i]) "/ " spname[i])
     }
+    fcom("")
+    fcom("Predefined attribute callbacks (C functions of librdmpifort)")
+    fdecl("EXTERNAL", cbnames)
 }
 function write_mpifh(   i, v, names, dnames, anames) {
     fout = outdir "/mpif.h.tmp"
@@ -396,7 +402,7 @@ function mdecl(i, j,   k, a, t, dim, it, noarg) {
         t = "INTEGER"
     else if (k == "logical")
         t = "LOGICAL"
-    else if (k == "aint" || k == "baseptr")
+    else if (k == "aint" || k == "baseptr" || k == "aintval" || k == "attr")
         t = "INTEGER(KIND=MPI_ADDRESS_KIND)"
     else if (k == "offset")
         t = "INTEGER(KIND=MPI_OFFSET_KIND)"
@@ -554,7 +560,7 @@ function ctype(i, j,   k, isin, arr, t) {
     }
     if (k == "choice")
         return isin ? "const void *" : "void *"
-    if (k == "baseptr" || k == "discard")
+    if (k == "baseptr" || k == "discard" || k == "aintval" || k == "attr")
         return "void *"
     if (k == "ranges")
         return "int (*)[3]"
@@ -593,7 +599,7 @@ function fctype(i, j,   k) {
         return "void *"
     if (k == "string")
         return "char *"
-    if (k == "aint" || k == "baseptr")
+    if (k == "aint" || k == "baseptr" || k == "aintval" || k == "attr")
         return "MPI_Aint *"
     if (k == "count")
         return "MPI_Count *"
@@ -712,9 +718,27 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             # (rd_mpi_f_KIND of runtime/api/fspecial.h)
             t = "(" ctype(i, j) ")" a
             if (flagval(i, j, "mark") != "") {
-                m = argval(i, j, flagval(i, j, "mark"))
-                post = post "        rd_mpi_f_" tolower(akind[i, argn(i, flagval(i, j, "mark"))]) "(c_" flagval(i, j, "mark") ");\n"
+                m = argn(i, flagval(i, j, "mark"))
+                if (m == 0)
+                    err("mpi.api: MPI_" fname[i] ": mark=" flagval(i, j, "mark") " is not an argument")
+                else if (is_handle(akind[i, m]))
+                    post = post "        rd_mpi_f_" tolower(akind[i, m]) "(c_" aname[i, m] ");\n"
+                else
+                    post = post "        rd_mpi_f_keyval(*" aname[i, m] ");\n"
             }
+        } else if (k == "aintval") {
+            # an INTEGER(KIND=MPI_ADDRESS_KIND) in that C takes as a void *
+            # (an attribute's value, an extra state): the bits unchanged
+            t = "(void *)*" a
+        } else if (k == "attr") {
+            # an attribute's value out (MPI_X_GET_ATTR, key=KEYVAL): the
+            # bits of the C void *, but the value where C gives a pointer
+            # to it (the predefined attributes): rd_mpi_f_attr_X
+            decl = decl "    void *" c " = NULL;\n"
+            t = "&" c
+            m = fname[i]
+            sub(/_.*/, "", m)
+            post = post "        if (c_" flagval(i, j, "when") ")\n            *" a " = rd_mpi_f_attr_" tolower(m) "(" argval(i, j, flagval(i, j, "key")) ", " c ");\n"
         } else if (k == "baseptr") {
             # an address out (MPI_ALLOC_MEM): INTEGER(KIND=MPI_ADDRESS_KIND)
             decl = decl "    void *" c " = NULL;\n"

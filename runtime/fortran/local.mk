@@ -40,7 +40,7 @@ BUILT_SOURCES += $(rd_fort_gen) runtime/fortran/mpi.mod
 nodist_include_HEADERS = runtime/fortran/mpif.h runtime/fortran/mpi.mod
 lib_LTLIBRARIES += librdmpifort.la
 pkgconfig_DATA += rdmpi-fort.pc
-librdmpifort_la_SOURCES = runtime/fortran/fglue.h
+librdmpifort_la_SOURCES = runtime/fortran/fglue.h runtime/fortran/fcallback.c
 nodist_librdmpifort_la_SOURCES = runtime/fortran/fglue.c
 # librdmpi handed to the linker past libtool (-Wl,): a libtool library
 # that depends on another of the package, or on a library in a directory

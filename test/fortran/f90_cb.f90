@@ -4,14 +4,23 @@
 ! datatype's Fortran handle by reference, commutative or not, on INTEGER
 ! and on a derived type; error handlers written in Fortran
 ! (MPI_COMM_CREATE_ERRHANDLER, MPI_WIN_CREATE_ERRHANDLER) called with the
-! communicator's or window's Fortran handle and the error code; exact
-! values. The program comes first: fortran.sh
+! communicator's or window's Fortran handle and the error code;
+! attributes (MPI_COMM_, MPI_TYPE_, MPI_WIN_ CREATE_KEYVAL, SET_ATTR,
+! GET_ATTR, DELETE_ATTR, FREE_KEYVAL) with Fortran copy and delete
+! functions and INTEGER(KIND=MPI_ADDRESS_KIND) values, the predefined
+! callbacks and attributes; exact values. The program comes first: fortran.sh
 ! puts `use mpi` before the first `implicit none`.
 
 program f90_cb
   implicit none
   include 'mpif.h'
-  external cb_ab1, cb_cat, cb_cmul, cb_errh, cb_werrh
+  external cb_ab1, cb_cat, cb_cmul, cb_errh, cb_werrh, cb_copy, cb_del
+  integer :: kv, kv2, kv3, dup2, t3
+  integer(kind=MPI_ADDRESS_KIND) :: val, got, extra, wbase
+  logical :: found, found2
+  integer(kind=8) :: at_last, at_extra
+  integer :: at_ncopy, at_ndel, at_obj
+  common /cb_at/ at_last, at_extra, at_ncopy, at_ndel, at_obj
   integer :: ierr, rank, np, op, op2, op3, pair, i, dup, eh, weh, win, wbuf(4)
   integer :: eh_calls, eh_obj, eh_code, eh_class
   common /cb_eh/ eh_calls, eh_obj, eh_code, eh_class
@@ -146,10 +155,124 @@ program f90_cb
   call mt_ok(eh_calls == 2 .and. eh_obj == win .and. eh_class == MPI_ERR_RANK, &
              'the window''s Fortran handler ran with class MPI_ERR_RANK')
   call MPI_WIN_FENCE(0, win, ierr)
+
+  ! ---- window attributes: the predefined ones give their values
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_SIZE, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. found .and. got == 16, 'MPI_WIN_GET_ATTR(MPI_WIN_SIZE): 16')
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_DISP_UNIT, got, found, ierr)
+  call mt_ok(found .and. got == 4, 'MPI_WIN_GET_ATTR(MPI_WIN_DISP_UNIT): 4')
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_CREATE_FLAVOR, got, found, ierr)
+  call mt_ok(found .and. got == MPI_WIN_FLAVOR_CREATE, 'MPI_WIN_GET_ATTR(MPI_WIN_CREATE_FLAVOR): MPI_WIN_FLAVOR_CREATE')
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_MODEL, got, found, ierr)
+  call mt_ok(found .and. got == MPI_WIN_UNIFIED, 'MPI_WIN_GET_ATTR(MPI_WIN_MODEL): MPI_WIN_UNIFIED')
+  call MPI_GET_ADDRESS(wbuf, wbase, ierr)
+  call MPI_WIN_GET_ATTR(win, MPI_WIN_BASE, got, found, ierr)
+  call mt_ok(found .and. got == wbase, 'MPI_WIN_GET_ATTR(MPI_WIN_BASE): the buffer''s address')
+  at_ndel = 0
+  extra = 9
+  call MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, cb_del, kv, extra, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. kv /= MPI_KEYVAL_INVALID, 'MPI_WIN_CREATE_KEYVAL (Fortran delete function)')
+  val = -3_MPI_ADDRESS_KIND
+  call MPI_WIN_SET_ATTR(win, kv, val, ierr)
+  got = 0
+  call MPI_WIN_GET_ATTR(win, kv, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. found .and. got == -3, 'MPI_WIN_SET_ATTR, MPI_WIN_GET_ATTR: -3')
+  call MPI_WIN_DELETE_ATTR(win, kv, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ndel == 1 .and. at_last == -3 .and. at_extra == 9 .and. at_obj == win, &
+             'MPI_WIN_DELETE_ATTR: the delete function ran with the window, -3 and extra state 9')
+  call MPI_WIN_GET_ATTR(win, kv, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. .not. found, 'MPI_WIN_GET_ATTR after the delete: flag .FALSE.')
+  call MPI_WIN_SET_ATTR(win, kv, 5_MPI_ADDRESS_KIND, ierr)
+  call MPI_WIN_FREE_KEYVAL(kv, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. kv == MPI_KEYVAL_INVALID, 'MPI_WIN_FREE_KEYVAL: MPI_KEYVAL_INVALID')
   call MPI_ERRHANDLER_FREE(weh, ierr)
   call MPI_WIN_FREE(win, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. win == MPI_WIN_NULL .and. weh == MPI_ERRHANDLER_NULL, &
              'MPI_ERRHANDLER_FREE, MPI_WIN_FREE')
+  call mt_ok(at_ndel == 2 .and. at_last == 5, 'MPI_WIN_FREE ran the delete function on the attribute left (5)')
+
+  ! ---- communicator attributes: a Fortran copy function that doubles
+  at_ncopy = 0
+  at_ndel = 0
+  extra = 77
+  call MPI_COMM_CREATE_KEYVAL(cb_copy, cb_del, kv, extra, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. kv /= MPI_KEYVAL_INVALID, 'MPI_COMM_CREATE_KEYVAL (Fortran functions)')
+  call MPI_COMM_DUP(MPI_COMM_WORLD, dup, ierr)
+  val = 2_MPI_ADDRESS_KIND**40 + 21 + rank
+  call MPI_COMM_SET_ATTR(dup, kv, val, ierr)
+  got = 0
+  call MPI_COMM_GET_ATTR(dup, kv, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. found .and. got == val, 'MPI_COMM_SET_ATTR, MPI_COMM_GET_ATTR: 2**40+21+rank')
+  call MPI_COMM_DUP(dup, dup2, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ncopy == 1 .and. at_obj == dup .and. at_extra == 77, &
+             'MPI_COMM_DUP ran the copy function once, with the old communicator and extra state 77')
+  got = 0
+  call MPI_COMM_GET_ATTR(dup2, kv, got, found, ierr)
+  call mt_ok(found .and. got == 2 * val, 'the duplicate''s attribute: doubled (flag .TRUE.)')
+  call MPI_COMM_FREE(dup2, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ndel == 1 .and. at_last == 2 * val, &
+             'MPI_COMM_FREE ran the delete function on the doubled value')
+  call MPI_COMM_DELETE_ATTR(dup, kv, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ndel == 2 .and. at_last == val .and. at_obj == dup, &
+             'MPI_COMM_DELETE_ATTR ran it with the communicator and the value')
+  call MPI_COMM_GET_ATTR(dup, kv, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. .not. found, 'MPI_COMM_GET_ATTR after the delete: flag .FALSE.')
+  call MPI_COMM_SET_ATTR(dup, kv, 8_MPI_ADDRESS_KIND, ierr)
+  call MPI_COMM_FREE_KEYVAL(kv, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. kv == MPI_KEYVAL_INVALID, 'MPI_COMM_FREE_KEYVAL: MPI_KEYVAL_INVALID')
+  call MPI_COMM_FREE(dup, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ndel == 3 .and. at_last == 8, &
+             'MPI_COMM_FREE: the attribute left deleted (the freed keyval lives on until then)')
+
+  ! the predefined callbacks
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kv2, 0_MPI_ADDRESS_KIND, ierr)
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kv3, 0_MPI_ADDRESS_KIND, ierr)
+  call MPI_COMM_DUP(MPI_COMM_WORLD, dup, ierr)
+  call MPI_COMM_SET_ATTR(dup, kv2, 1234567_MPI_ADDRESS_KIND, ierr)
+  call MPI_COMM_SET_ATTR(dup, kv3, 6_MPI_ADDRESS_KIND, ierr)
+  call MPI_COMM_DUP(dup, dup2, ierr)
+  got = 0
+  call MPI_COMM_GET_ATTR(dup2, kv2, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. found .and. got == 1234567, 'MPI_COMM_DUP_FN: copied unchanged')
+  call MPI_COMM_GET_ATTR(dup2, kv3, got, found2, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. .not. found2, 'MPI_COMM_NULL_COPY_FN: not copied')
+  call MPI_COMM_FREE(dup2, ierr)
+  call MPI_COMM_FREE(dup, ierr)
+  call MPI_COMM_FREE_KEYVAL(kv2, ierr)
+  call MPI_COMM_FREE_KEYVAL(kv3, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. kv2 == MPI_KEYVAL_INVALID .and. kv3 == MPI_KEYVAL_INVALID, &
+             'MPI_COMM_FREE, MPI_COMM_FREE_KEYVAL')
+
+  ! the predefined attributes give their values
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_TAG_UB, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. found .and. got >= 32767, 'MPI_COMM_GET_ATTR(MPI_TAG_UB) >= 32767')
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, got, found, ierr)
+  call mt_ok(found .and. got == 0, 'MPI_WTIME_IS_GLOBAL: 0')
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_APPNUM, got, found, ierr)
+  call mt_ok(found .and. got == 0, 'MPI_APPNUM: 0')
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, got, found, ierr)
+  call mt_ok(found .and. got == np, 'MPI_UNIVERSE_SIZE: the job size')
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_LASTUSEDCODE, got, found, ierr)
+  call mt_ok(found .and. got == MPI_ERR_LASTCODE, 'MPI_LASTUSEDCODE: MPI_ERR_LASTCODE')
+
+  ! ---- datatype attributes: the same copy and delete functions
+  at_ncopy = 0
+  at_ndel = 0
+  call MPI_TYPE_CREATE_KEYVAL(cb_copy, cb_del, kv, 5_MPI_ADDRESS_KIND, ierr)
+  call MPI_TYPE_CONTIGUOUS(3, MPI_INTEGER, pair, ierr)
+  call MPI_TYPE_SET_ATTR(pair, kv, 50_MPI_ADDRESS_KIND, ierr)
+  call MPI_TYPE_DUP(pair, t3, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ncopy == 1 .and. at_obj == pair .and. at_extra == 5, &
+             'MPI_TYPE_DUP ran the copy function with the old type and extra state 5')
+  call MPI_TYPE_GET_ATTR(t3, kv, got, found, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. found .and. got == 100, 'MPI_TYPE_GET_ATTR of the duplicate: 100')
+  call MPI_TYPE_DELETE_ATTR(pair, kv, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ndel == 1 .and. at_last == 50, 'MPI_TYPE_DELETE_ATTR: deleted 50')
+  call MPI_TYPE_FREE(t3, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. at_ndel == 2 .and. at_last == 100, 'MPI_TYPE_FREE: deleted 100')
+  call MPI_TYPE_FREE(pair, ierr)
+  call MPI_TYPE_FREE_KEYVAL(kv, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. kv == MPI_KEYVAL_INVALID, 'MPI_TYPE_FREE_KEYVAL')
 
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
@@ -229,3 +352,37 @@ subroutine cb_werrh(win, errcode)
   eh_code = errcode
   call MPI_ERROR_CLASS(errcode, eh_class, ierr)
 end subroutine cb_werrh
+
+! attribute callbacks (kind=8: MPI_ADDRESS_KIND; these subroutines see
+! neither mpif.h nor the module)
+subroutine cb_copy(oldobj, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+  implicit none
+  integer :: oldobj, keyval, ierror
+  integer(kind=8) :: extra_state, attribute_val_in, attribute_val_out
+  logical :: flag
+  integer(kind=8) :: at_last, at_extra
+  integer :: at_ncopy, at_ndel, at_obj
+  common /cb_at/ at_last, at_extra, at_ncopy, at_ndel, at_obj
+  at_ncopy = at_ncopy + 1
+  at_obj = oldobj
+  at_extra = extra_state
+  attribute_val_out = 2 * attribute_val_in
+  flag = .true.
+  ierror = 0
+  if (keyval < 0) ierror = 1
+end subroutine cb_copy
+
+subroutine cb_del(obj, keyval, attribute_val, extra_state, ierror)
+  implicit none
+  integer :: obj, keyval, ierror
+  integer(kind=8) :: attribute_val, extra_state
+  integer(kind=8) :: at_last, at_extra
+  integer :: at_ncopy, at_ndel, at_obj
+  common /cb_at/ at_last, at_extra, at_ncopy, at_ndel, at_obj
+  at_ndel = at_ndel + 1
+  at_obj = obj
+  at_last = attribute_val
+  at_extra = extra_state
+  ierror = 0
+  if (keyval < 0) ierror = 1
+end subroutine cb_del

@@ -1,0 +1,41 @@
+/* fcallback.c - the predefined attribute callbacks of the Fortran
+ * bindings (mpi.api's `callback` records): MPI_COMM_NULL_COPY_FN,
+ * MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN and the TYPE_ and WIN_ ones,
+ * as C functions with Fortran's signature (gfortran's names: mpi_x_),
+ * which librdmpi calls the Fortran way once MPI_*_CREATE_KEYVAL has made
+ * a keyval of them (runtime/fortran/README.md, "Callbacks"). */
+#include <mpi.h>
+
+/* SUBROUTINE c(oldobj, keyval, extra_state, attribute_val_in,
+ * attribute_val_out, flag, ierror) and d(obj, keyval, attribute_val,
+ * extra_state, ierror) */
+#define RD_FCB(X)                                                                                   \
+    void mpi_##X##_null_copy_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Aint *e, MPI_Aint *in, MPI_Aint *out, \
+                                 MPI_Fint *flag, MPI_Fint *ierr);                                   \
+    void mpi_##X##_null_copy_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Aint *e, MPI_Aint *in, MPI_Aint *out, \
+                                 MPI_Fint *flag, MPI_Fint *ierr)                                    \
+    {                                                                                               \
+        (void)o, (void)k, (void)e, (void)in, (void)out;                                             \
+        *flag = 0;                                                                                  \
+        *ierr = MPI_SUCCESS;                                                                        \
+    }                                                                                               \
+    void mpi_##X##_dup_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Aint *e, MPI_Aint *in, MPI_Aint *out,       \
+                           MPI_Fint *flag, MPI_Fint *ierr);                                         \
+    void mpi_##X##_dup_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Aint *e, MPI_Aint *in, MPI_Aint *out,       \
+                           MPI_Fint *flag, MPI_Fint *ierr)                                          \
+    {                                                                                               \
+        (void)o, (void)k, (void)e;                                                                  \
+        *out = *in;                                                                                 \
+        *flag = 1;                                                                                  \
+        *ierr = MPI_SUCCESS;                                                                        \
+    }                                                                                               \
+    void mpi_##X##_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Aint *v, MPI_Aint *e, MPI_Fint *ierr); \
+    void mpi_##X##_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Aint *v, MPI_Aint *e, MPI_Fint *ierr)  \
+    {                                                                                               \
+        (void)o, (void)k, (void)v, (void)e;                                                         \
+        *ierr = MPI_SUCCESS;                                                                        \
+    }
+
+RD_FCB(comm)
+RD_FCB(type)
+RD_FCB(win)
