@@ -734,6 +734,8 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             # an attribute's value out (MPI_X_GET_ATTR, key=KEYVAL): the
             # bits of the C void *, but the value where C gives a pointer
             # to it (the predefined attributes): rd_mpi_f_attr_X
+            if (flagval(i, j, "when") == "" || flagval(i, j, "key") == "")
+                err("mpi.api: MPI_" fname[i] ": attr " a " needs key=KEYVAL and when=FLAG")
             decl = decl "    void *" c " = NULL;\n"
             t = "&" c
             m = fname[i]
