@@ -221,6 +221,7 @@ static inline struct rma_peer *fast_peer(MPI_Win w, int t)
     return p && p->fast ? p : NULL;
 }
 
+
 /* The network's fast path: a target reached by the network transport
  * (p->net: the RDMA and HW_ATOMIC paths, and on a window that goes by
  * the device's atomics the rank itself, by its loopback endpoint) gets
@@ -232,7 +233,7 @@ static inline struct rma_peer *fast_peer(MPI_Win w, int t)
  * 8-byte integer one device atomic (rma_hw_fetch). The offset of n target
  * bytes at displacement disp (plus lb) in p's window, or -1 if any is
  * outside it. */
-static inline int64_t net_offset(const struct rma_peer *p, MPI_Aint disp, MPI_Aint lb, uint64_t n)
+static inline int64_t target_offset(const struct rma_peer *p, MPI_Aint disp, MPI_Aint lb, uint64_t n)
 {
     int64_t tb;
     if (__builtin_mul_overflow((int64_t)disp, p->disp_unit, &tb) || __builtin_add_overflow(tb, (int64_t)lb, &tb))
@@ -246,12 +247,8 @@ static inline int64_t net_offset(const struct rma_peer *p, MPI_Aint disp, MPI_Ai
  * memory, or NULL when any of them is outside it */
 static inline char *fast_target(const struct rma_peer *p, MPI_Aint disp, MPI_Aint lb, uint64_t n)
 {
-    int64_t tb;
-    if (__builtin_mul_overflow((int64_t)disp, p->disp_unit, &tb) || __builtin_add_overflow(tb, (int64_t)lb, &tb))
-        return NULL;
-    if (tb < 0 || (uint64_t)tb > p->size || n > p->size - (uint64_t)tb)
-        return NULL;
-    return p->fast + tb;
+    int64_t tb = target_offset(p, disp, lb, n);
+    return tb < 0 ? NULL : p->fast + tb;
 }
 
 /* non-temporal stores (RDMPI_RMA_NT_COPY): streaming stores to an
@@ -360,7 +357,7 @@ int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, i
     if (!p || rd_threaded || (p->path != RMA_PATH_RDMA && p->path != RMA_PATH_HW_ATOMIC) ||
         n >= ((uint64_t)1 << 30) || !rma_net_put_placed())
         return RD_RMA_SLOW;
-    int64_t off = net_offset(p, tdisp, tdt->true_lb, n);
+    int64_t off = target_offset(p, tdisp, tdt->true_lb, n);
     if (off < 0)
         return RD_RMA_SLOW;
     rma_net_piece(rma_of(w), t, 1, (uint64_t)off, (const char *)obuf + odt->true_lb, n, 0, 0);
@@ -483,15 +480,15 @@ int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, v
     return rma_acc_at(d, p->acc, arg, in, n, old) == MPI_SUCCESS ? MPI_SUCCESS : RD_RMA_SLOW;
 }
 
-/* Fetch_and_op (cbuf NULL; add: the addend, NULL for MPI_NO_OP, p itself
- * for another op: the general call) or Compare_and_swap (cbuf) of one
- * 8-byte integer dt on a network target p, by the device's atomics */
+/* Fetch_and_op (cbuf NULL; add: the addend, NULL for MPI_NO_OP) or
+ * Compare_and_swap (cbuf) of one 8-byte integer dt on a network target
+ * p, by the device's atomics */
 static int net_fetch(MPI_Win w, struct rma_peer *p, int t, MPI_Aint tdisp, const void *add, const void *cbuf,
                      void *rbuf, MPI_Datatype dt)
 {
-    if (rd_threaded || dt->size != 8 || add == (const void *)p)
+    if (rd_threaded || dt->size != 8)
         return RD_RMA_SLOW;
-    int64_t off = net_offset(p, tdisp, 0, 8);
+    int64_t off = target_offset(p, tdisp, 0, 8);
     uint64_t v = 0, c = 0;
     if (add)
         memcpy(&v, add, 8);
@@ -512,9 +509,10 @@ int rd_rma_fop_fast(MPI_Win w, const void *obuf, void *rbuf, MPI_Datatype dt, in
     if (!op->predefined || op->code >= RD_OP_USER || !(class_ops[i] >> op->code & 1))
         return RD_RMA_SLOW;
     struct rma_peer *p = epoch_peer(w, t);
-    if (p && p->net)
-        return net_fetch(w, p, t, tdisp, op->code == RD_OP_SUM ? obuf : op->code == RD_OP_NO_OP ? NULL : p,
-                         NULL, rbuf, dt);
+    if (p && p->net) /* (other ops: a compare-and-swap loop, the general call's) */
+        return op->code == RD_OP_SUM || op->code == RD_OP_NO_OP
+                   ? net_fetch(w, p, t, tdisp, op->code == RD_OP_SUM ? obuf : NULL, NULL, rbuf, dt)
+                   : RD_RMA_SLOW;
     char *d = p && p->fast ? fast_target(p, tdisp, 0, dt->size) : NULL;
     if (!d || !rma_atom_at(cls, d))
         return RD_RMA_SLOW;

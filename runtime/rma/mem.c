@@ -396,17 +396,25 @@ static int mem_free(void *ptr)
     return MPI_SUCCESS;
 }
 
-static int mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chunk_len)
+/* the pool's chunk holding [addr, addr + len), or NULL (mem_lock held) */
+static struct rma_chunk *chunk_holding(const void *addr, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
     for (struct rma_chunk *c = chunks; c; c = c->next)
-        if (a >= (uintptr_t)c->base && len <= c->len && a - (uintptr_t)c->base <= c->len - len) {
-            *fd = c->fd;
-            *off = a - (uintptr_t)c->base;
-            *chunk_len = c->len;
-            return 1;
-        }
-    return 0;
+        if (a >= (uintptr_t)c->base && len <= c->len && a - (uintptr_t)c->base <= c->len - len)
+            return c;
+    return NULL;
+}
+
+static int mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chunk_len)
+{
+    struct rma_chunk *c = chunk_holding(addr, len);
+    if (!c)
+        return 0;
+    *fd = c->fd;
+    *off = (size_t)((uintptr_t)addr - (uintptr_t)c->base);
+    *chunk_len = c->len;
+    return 1;
 }
 
 void *rma_mem_alloc(size_t size, size_t align)
@@ -436,15 +444,13 @@ int rma_mem_find(const void *addr, size_t len, int *fd, size_t *off, size_t *chu
 int rma_mem_net(const void *addr, size_t len, rd_mr **mr, void *rkey, size_t *rkey_len)
 {
     pthread_mutex_lock(&mem_lock);
-    uintptr_t a = (uintptr_t)addr;
-    int r = 0;
-    for (struct rma_chunk *c = chunks; c && !r; c = c->next)
-        if (c->mr && a >= (uintptr_t)c->base && len <= c->len && a - (uintptr_t)c->base <= c->len - len) {
-            *mr = c->mr;
-            memcpy(rkey, c->rkey, c->rkey_len);
-            *rkey_len = c->rkey_len;
-            r = 1;
-        }
+    struct rma_chunk *c = chunk_holding(addr, len);
+    int r = c && c->mr;
+    if (r) {
+        *mr = c->mr;
+        memcpy(rkey, c->rkey, c->rkey_len);
+        *rkey_len = c->rkey_len;
+    }
     pthread_mutex_unlock(&mem_lock);
     return r;
 }
