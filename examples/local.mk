@@ -18,3 +18,19 @@ noinst_PROGRAMS += examples/hydro3d
 examples_hydro3d_SOURCES = examples/hydro3d.c
 examples_hydro3d_LDADD = librdmpi.la -lm
 examples_hydro3d_LDFLAGS = -no-install $(AM_LDFLAGS)
+
+# the same kind of solver in Fortran (Poisson's equation by Jacobi sweeps,
+# a Cartesian grid, halos of a vector type, subarrays to gather; `use mpi`),
+# built only with the Fortran bindings, by the build tree's rdmpifort as a
+# user would (automake knows no Fortran here: configure.ac says why), with
+# configure's compiler and -Werror where the C code has it
+EXTRA_DIST += examples/jacobi.f90
+if RD_FORTRAN
+noinst_SCRIPTS += examples/jacobi
+CLEANFILES += examples/jacobi
+examples/jacobi: $(srcdir)/examples/jacobi.f90 launcher/rdmpifort runtime/fortran/mpi.mod \
+		librdmpifort.la librdmpi.la
+	$(AM_V_GEN)$(MKDIR_P) examples && w= && \
+	case ' $(RD_CFLAGS) ' in *' -Werror '*) w=-Werror ;; esac && \
+	RDMPI_FC='$(FC)' launcher/rdmpifort -O2 -Wall $$w -o $@ $(srcdir)/examples/jacobi.f90
+endif

@@ -29,10 +29,7 @@ program f90_cb
   integer :: ncalls, lastlen, lasttype
   common /cb_seen/ ncalls, lastlen, lasttype
 
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  call mt_init(rank)
+  call mt_start(rank, np)
   call mt_is_int(np, 2, 'MPI_COMM_SIZE of MPI_COMM_WORLD')
 
   ! ---- user operations

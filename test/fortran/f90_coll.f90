@@ -24,10 +24,7 @@ program f90_coll
   ! may change them)
   common /f90_coll_bottom/ bd, bi
 
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  call mt_init(rank)
+  call mt_start(rank, np)
   call mt_is_int(np, 2, 'MPI_COMM_SIZE of MPI_COMM_WORLD')
   peer = 1 - rank
 

@@ -39,10 +39,7 @@ program f90_ext
   integer :: tys(2), tyr(2)
   integer(kind=MPI_ADDRESS_KIND) :: asd(2), ard(2)
 
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  call mt_init(rank)
+  call mt_start(rank, np)
   call mt_is_int(np, 2, 'MPI_COMM_SIZE of MPI_COMM_WORLD')
   peer = 1 - rank
   call MPI_IS_THREAD_MAIN(flag, ierr)

@@ -24,9 +24,7 @@ program f90_more
   character(len=5) :: cshort
 
   call MPI_INIT_THREAD(MPI_THREAD_FUNNELED, prov, ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  call mt_init(rank)
+  call mt_start(rank, np)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_INIT_THREAD')
   call mt_ok(prov >= MPI_THREAD_FUNNELED .and. prov <= MPI_THREAD_MULTIPLE, 'MPI_INIT_THREAD: provided')
   call MPI_QUERY_THREAD(n, ierr)
