@@ -6,8 +6,9 @@
 # the mpi module (its constants are mpif.h's; a program passing a REAL
 # count to MPI_SEND does not compile), a fixed-form and four free-form
 # programs on mpif.h and one on `use mpi` run on 2 ranks (their "ok [rank
-# R]" lines become test points: test/mpi/lib.sh), and
-# MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
+# R]" lines become test points: test/mpi/lib.sh), examples/jacobi gives
+# one exact result on 1, 2 and 4 ranks, and MPI_ABORT(MPI_COMM_WORLD, 7)
+# from Fortran makes rrun exit 7.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 
@@ -123,6 +124,30 @@ mpi_check 2 ./f90_ext
 mpi_check 2 ./f90_rma
 mpi_check 2 ./f90_mod
 mpi_check 2 ./f90_cb
+
+# ------------------------------------------------------------ examples/jacobi
+# quickstart's Fortran example (built by make with rdmpifort -O2), on a
+# 25 x 25 grid (blocks of 12 and 13 points; 2105 sweeps: ~0.3 s a run) for
+# time: the same result line on 1, 2 and 4 ranks, and the one x86-64's
+# arithmetic gives (no fused multiply-add at -O2 without -march: another
+# machine may differ in the last digits)
+jacobi_line="sweeps 2105 change 9.9852966173319402E-11 error 1.3595282982725720E-08 sum 1.8722259597936286E+01"
+first=
+for np_dims in "1 1 x 1" "2 2 x 1" "4 2 x 2"; do
+    np=${np_dims%% *}
+    out=$(timeout -k 10 60 rrun -np "$np" "$RD_BUILDDIR/examples/jacobi" 25 2>&1); rc=$?
+    is "$rc:$(printf '%s\n' "$out" | head -n 1)" \
+        "0:jacobi: 25 x 25 points on $np ranks (${np_dims#* }), tolerance 1.0000000000000000E-10" \
+        "examples/jacobi on $np ranks: exit 0, its grid of ranks"
+    line=$(printf '%s\n' "$out" | grep '^sweeps ')
+    [ -n "$first" ] || first=$line
+    is "$line" "$first" "examples/jacobi on $np ranks: the result line of 1 rank"
+done
+if [ "$(uname -m)" = x86_64 ]; then
+    is "$first" "$jacobi_line" "examples/jacobi: 2105 sweeps, the last change, the error and the sum to the last digit"
+else
+    skip "examples/jacobi's exact digits are x86-64's (this is $(uname -m))"
+fi
 
 out=$(timeout -k 10 60 rrun -np 2 ./f90_abort 2>&1); rc=$?
 is "$rc" 7 "MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran: rrun exits 7"

@@ -3,6 +3,27 @@
 ! "not ok [rank R] what" and mt_done prints "done [rank R] N checks,
 ! F failed", so test/mpi/lib.sh's mpi_check reads them. External
 ! subroutines (no module), callable from fixed- and free-form programs.
+! A program starts with mt_start(rank, np), or with mt_init(rank) where it
+! must do the start itself.
+
+! The start every test program shares: MPI_INIT (unless the program
+! initialized MPI itself, e.g. by MPI_INIT_THREAD; then no point), rank
+! and size in MPI_COMM_WORLD, mt_init, and a point that MPI_INIT
+! succeeded. Through mpif.h (rdmpifort -c finds it): the helpers need no
+! module, and programs on mpif.h and on `use mpi` both call them.
+subroutine mt_start(rank, np)
+  implicit none
+  include 'mpif.h'
+  integer, intent(out) :: rank, np
+  integer :: ierr, ierr2
+  logical :: done
+  call MPI_INITIALIZED(done, ierr)
+  if (.not. done) call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr2)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr2)
+  call mt_init(rank)
+  if (.not. done) call mt_is_int(ierr, MPI_SUCCESS, 'MPI_INIT')
+end subroutine mt_start
 
 subroutine mt_init(rank)
   implicit none

@@ -4,8 +4,9 @@
 # target it builds with MPI::MPI_C runs under rrun. Where the build has the
 # Fortran bindings, the same configure asks for the Fortran component too
 # (MPI_Fortran_COMPILER=rdmpifort): mpif.h and the mpi module found, their
-# directory, the two libraries, and a target with MPI::MPI_Fortran (a
-# `use mpi` program) that runs.
+# directory, the two libraries, and a target with MPI::MPI_Fortran
+# (examples/jacobi.f90, a `use mpi` program) that runs and gives the result
+# of the build's examples/jacobi.
 . "$RD_SRCDIR/test/tap.sh"
 
 cmake=${RD_CMAKE:-}
@@ -25,18 +26,7 @@ fort=no
 grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" && fort=yes
 mkdir src build
 cp "$RD_SRCDIR/examples/hello.c" src/hello.c
-cat >src/hello_f.f90 <<'EOF'
-program hello_f
-  use mpi
-  implicit none
-  integer :: ierr, rank, np
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  write (6, '(a,i0,a,i0)') 'Fortran rank ', rank, ' of ', np
-  call MPI_FINALIZE(ierr)
-end program hello_f
-EOF
+cp "$RD_SRCDIR/examples/jacobi.f90" src/jacobi.f90
 if [ "$fort" = yes ]; then langs="C Fortran"; else langs=C; fi
 cat >src/CMakeLists.txt <<EOF
 cmake_minimum_required(VERSION 3.10)
@@ -53,8 +43,8 @@ file(WRITE "${CMAKE_BINARY_DIR}/mpi-vars.txt"
   "MPI_C_LIBRARIES=${MPI_C_LIBRARIES}\n"
   "MPI_C_VERSION=${MPI_C_VERSION}\n")
 if(CMAKE_Fortran_COMPILER)
-  add_executable(hello_f hello_f.f90)
-  target_link_libraries(hello_f MPI::MPI_Fortran)
+  add_executable(jacobi jacobi.f90)
+  target_link_libraries(jacobi MPI::MPI_Fortran)
   file(APPEND "${CMAKE_BINARY_DIR}/mpi-vars.txt"
     "MPI_Fortran_FOUND=${MPI_Fortran_FOUND}\n"
     "MPI_Fortran_HAVE_F77_HEADER=${MPI_Fortran_HAVE_F77_HEADER}\n"
@@ -111,10 +101,14 @@ if [ "$fort" = yes ]; then
         "Fortran: MPI_Fortran_FOUND, MPI_Fortran_HAVE_F77_HEADER (mpif.h), MPI_Fortran_HAVE_F90_MODULE (mpi), MPI_Fortran_VERSION"
     is "$(var MPI_Fortran_INCLUDE_DIRS)" "$RD_BUILDDIR/runtime/fortran" "MPI_Fortran_INCLUDE_DIRS is mpif.h's and mpi.mod's directory"
     is "$(var MPI_Fortran_LIBRARIES)" "$libs/librdmpifort.so;$libs/librdmpi.so" "MPI_Fortran_LIBRARIES: librdmpifort, librdmpi"
-    ok "$([ -x build/hello_f ]; echo $?)" "cmake --build builds the MPI::MPI_Fortran target (use mpi)"
-    out=$(env -u LD_LIBRARY_PATH timeout 60 rrun -np 2 ./build/hello_f 2>err.txt); rc=$?
-    is "$rc:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:Fortran rank 0 of 2;Fortran rank 1 of 2;" \
-        "rrun -np 2 runs the CMake-built Fortran program"
+    ok "$([ -x build/jacobi ]; echo $?)" "cmake --build builds the MPI::MPI_Fortran target (examples/jacobi.f90: use mpi)"
+    # its result: the build's examples/jacobi's (one binary's on 1 rank)
+    ref=$(timeout 60 rrun -np 1 "$RD_BUILDDIR/examples/jacobi" 12 | grep '^sweeps ') ||
+        ref="(the build's examples/jacobi failed)"
+    out=$(env -u LD_LIBRARY_PATH timeout 60 rrun -np 2 ./build/jacobi 12 2>err.txt); rc=$?
+    is "$rc:$(printf '%s\n' "$out" | sed -n '1,2p' | tr '\n' ';')" \
+        "0:jacobi: 12 x 12 points on 2 ranks (2 x 1), tolerance 1.0000000000000000E-10;$ref;" \
+        "rrun -np 2 runs the CMake-built Fortran program: the result of the build's examples/jacobi"
     [ -s err.txt ] && diag "stderr: $(cat err.txt)"
     is "$(grep -c -i -e openmpi -e mpich build/mpi-vars.txt)" 0 "neither Open MPI nor MPICH in what FindMPI found for Fortran"
 else

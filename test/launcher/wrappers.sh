@@ -228,23 +228,15 @@ fi
 # a Fortran program of the installed rdmpifort, on the installed mpi
 # module: librdmpifort finds the installed librdmpi beside it
 if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" && [ -x "$i/bin/rrun" ]; then
-    cat >hello.f90 <<'EOF'
-program hello
-  use mpi
-  implicit none
-  integer :: ierr, rank, np
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  write (6, '(a,i0,a,i0)') 'Fortran rank ', rank, ' of ', np
-  call MPI_FINALIZE(ierr)
-end program hello
-EOF
-    "$i/bin/rdmpif90" hello.f90 -o hello_f 2>err.txt
-    ok $? "the installed rdmpif90 builds a Fortran program (use mpi: the installed mpi.mod)"
-    out=$(env -u LD_LIBRARY_PATH PATH="$i/bin:/usr/bin:/bin" timeout 60 "$i/bin/rrun" -np 2 ./hello_f 2>err.txt)
-    is "$?:$(printf '%s\n' "$out" | LC_ALL=C sort | tr '\n' ';')" "0:Fortran rank 0 of 2;Fortran rank 1 of 2;" \
-        "the installed rrun -np 2 runs it (librdmpifort finds the installed librdmpi)"
+    "$i/bin/rdmpif90" "$RD_SRCDIR/examples/jacobi.f90" -o jacobi 2>err.txt
+    ok $? "the installed rdmpif90 builds examples/jacobi.f90 (use mpi: the installed mpi.mod)"
+    # its result: the build's examples/jacobi's (one binary's on 1 rank)
+    ref=$(timeout 60 rrun -np 1 "$RD_BUILDDIR/examples/jacobi" 12 | grep '^sweeps ') ||
+        ref="(the build's examples/jacobi failed)"
+    out=$(env -u LD_LIBRARY_PATH PATH="$i/bin:/usr/bin:/bin" timeout 60 "$i/bin/rrun" -np 2 ./jacobi 12 2>err.txt)
+    is "$?:$(printf '%s\n' "$out" | sed -n '1,2p' | tr '\n' ';')" \
+        "0:jacobi: 12 x 12 points on 2 ranks (2 x 1), tolerance 1.0000000000000000E-10;$ref;" \
+        "the installed rrun -np 2 runs it (librdmpifort finds the installed librdmpi): the build's result"
     [ -s err.txt ] && diag "stderr: $(cat err.txt)"
 else
     skip "no Fortran bindings, or rrun is not installed"
