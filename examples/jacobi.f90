@@ -26,6 +26,8 @@
 ! Written on the mpi module. For mpi_f08: `use mpi_f08`, and give the
 ! handles below their types: type(MPI_Comm) :: grid and
 ! type(MPI_Datatype) :: xhalo, interior, place. The calls stay as they are.
+! ierr is not looked at: MPI_COMM_WORLD's default error handler,
+! MPI_ERRORS_ARE_FATAL, ends the job on any error.
 program jacobi
   use mpi
   use, intrinsic :: iso_fortran_env, only: error_unit, output_unit
@@ -62,7 +64,7 @@ program jacobi
   ! first dimension splits x (the index i), the second y (the index j).
   dims = 0
   call MPI_DIMS_CREATE(np, 2, dims, ierr)
-  if (n < dims(1) .or. n < dims(2)) call fail('the grid is smaller than the grid of ranks')
+  if (n < dims(1) .or. n < dims(2)) call fail('N is smaller than the grid of ranks')
   call MPI_CART_CREATE(MPI_COMM_WORLD, 2, dims, periods, .false., grid, ierr)
   call MPI_COMM_RANK(grid, rank, ierr)
   call MPI_CART_COORDS(grid, rank, 2, coords, ierr)
@@ -173,7 +175,7 @@ contains
   end subroutine split
 
   ! fill a's halo with the neighbours' edge values; an element given as the
-  ! buffer stands for the memory from it on (as in every Fortran MPI code)
+  ! buffer stands for the memory from it on (Fortran's sequence association)
   subroutine exchange(a)
     real(dp), intent(inout) :: a(0:nx + 1, 0:ny + 1)
     ! south and north: the edge columns a(1:nx, 1) and a(1:nx, ny), contiguous
