@@ -7,7 +7,8 @@
 # count to MPI_SEND does not compile), a fixed-form and four free-form
 # programs on mpif.h and one on `use mpi` run on 2 ranks (their "ok [rank
 # R]" lines become test points: test/mpi/lib.sh), examples/jacobi gives
-# one exact result on 1, 2 and 4 ranks, and MPI_ABORT(MPI_COMM_WORLD, 7)
+# one exact result on 1, 2 and 4 ranks and the same when built by Open
+# MPI's and MPICH's mpifort, and MPI_ABORT(MPI_COMM_WORLD, 7)
 # from Fortran makes rrun exit 7.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
@@ -148,6 +149,23 @@ if [ "$(uname -m)" = x86_64 ]; then
 else
     skip "examples/jacobi's exact digits are x86-64's (this is $(uname -m))"
 fi
+
+# the same source built by Open MPI's and MPICH's mpifort from Debian
+# (when configure found them) gives the same line: a Fortran program
+# written for them builds with rdmpifort unchanged and answers the same
+peer_jacobi() { # tag name mpifort launcher...
+    local tag=$1 name=$2 fc=$3; shift 3
+    if [ -z "$fc" ] || [ -z "$1" ]; then
+        skip "$name's mpifort or launcher was not found by configure"
+        return
+    fi
+    "$fc" -O2 -o "jacobi_$tag" "$RD_SRCDIR/examples/jacobi.f90" 2>"fc_$tag.err"
+    is "$?" 0 "examples/jacobi.f90 builds with $name's mpifort"
+    out=$(timeout -k 10 60 "$@" -np 2 "./jacobi_$tag" 25 2>&1)
+    is "$(printf '%s\n' "$out" | grep '^sweeps ')" "$first" "examples/jacobi built with $name on 2 ranks: rdmpi's result line"
+}
+peer_jacobi ompi "Open MPI" "${RD_OMPI_MPIFORT:-}" ${RD_OMPI_MPIRUN:+"$RD_OMPI_MPIRUN" --allow-run-as-root --oversubscribe}
+peer_jacobi mpich MPICH "${RD_MPICH_MPIFORT:-}" ${RD_MPICH_MPIEXEC:+"$RD_MPICH_MPIEXEC"}
 
 out=$(timeout -k 10 60 rrun -np 2 ./f90_abort 2>&1); rc=$?
 is "$rc" 7 "MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran: rrun exits 7"
