@@ -7,6 +7,14 @@
  *
  * Handles are pointers to opaque objects, so that the compiler tells a
  * communicator from an error handler.
+ *
+ * The MPI-1 functions that MPI-3.0 removed (MPI_Keyval_create,
+ * MPI_Attr_get, MPI_Address, MPI_Type_struct, MPI_Errhandler_set ... and
+ * their types and callbacks), which older programs still call, are
+ * declared too: each does what its replacement does (runtime/api/README.md,
+ * "Functions removed in MPI-3.0"). A program that wants the strict
+ * standard hides them by defining RDMPI_NO_MPI1_COMPAT, or Open MPI's
+ * OMPI_OMIT_MPI1_COMPAT_DECLS to a non-zero value, before including mpi.h.
  */
 #ifndef RDMPI_MPI_H
 #define RDMPI_MPI_H
@@ -889,6 +897,45 @@ RD_MPI_PROTO(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcount
                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                                         void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request))
+
+/* ------------------------------------------------------------ removed in MPI-3.0 */
+/* MPI-1's names of MPI-2 functions (see the top of this file): the same
+ * semantics as the replacement named beside each. */
+#if !defined(RDMPI_NO_MPI1_COMPAT) && !(defined(OMPI_OMIT_MPI1_COMPAT_DECLS) && OMPI_OMIT_MPI1_COMPAT_DECLS)
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                              void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef void MPI_Handler_function(MPI_Comm *, int *, ...);
+#define MPI_NULL_COPY_FN rd_mpi_comm_null_copy_fn
+#define MPI_DUP_FN rd_mpi_comm_dup_fn
+#define MPI_NULL_DELETE_FN rd_mpi_comm_null_delete_fn
+/* MPI_Comm_create_keyval, MPI_Comm_free_keyval, MPI_Comm_set_attr,
+ * MPI_Comm_get_attr, MPI_Comm_delete_attr */
+RD_MPI_PROTO(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                                  void *extra_state))
+RD_MPI_PROTO(int, Keyval_free, (int *keyval))
+RD_MPI_PROTO(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+RD_MPI_PROTO(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+RD_MPI_PROTO(int, Attr_delete, (MPI_Comm comm, int keyval))
+/* MPI_Get_address; MPI_Type_get_extent (extent, lb, lb + extent) */
+RD_MPI_PROTO(int, Address, (void *location, MPI_Aint *address))
+RD_MPI_PROTO(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
+RD_MPI_PROTO(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
+RD_MPI_PROTO(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
+/* MPI_Type_create_struct, MPI_Type_create_hindexed, MPI_Type_create_hvector */
+RD_MPI_PROTO(int, Type_struct, (int count, const int array_of_blocklengths[],
+                                const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                                MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_hindexed, (int count, const int array_of_blocklengths[],
+                                  const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype))
+/* MPI_Comm_create_errhandler, MPI_Comm_get_errhandler, MPI_Comm_set_errhandler */
+RD_MPI_PROTO(int, Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+#endif
 
 #undef RD_MPI_PROTO
 

@@ -16,6 +16,11 @@
 
 enum rd_attr_kind { RD_ATTR_COMM = 1, RD_ATTR_TYPE, RD_ATTR_WIN };
 
+/* the language of a keyval's callbacks: C; Fortran with address-sized
+ * values and extra state (MPI_*_CREATE_KEYVAL: rd_mpi_f_keyval); Fortran
+ * with default INTEGER ones (MPI-1's MPI_KEYVAL_CREATE: rd_mpi_f_keyval_int) */
+enum { RD_KV_C = 0, RD_KV_F, RD_KV_FINT };
+
 typedef void rd_attr_fn(void);
 
 struct rd_keyval {
@@ -25,7 +30,7 @@ struct rd_keyval {
     void *extra;
     int refs;  /* the user's handle + attributes that use it; 0: slot free */
     int freed; /* MPI_*_free_keyval was called */
-    int fortran; /* copy and del are Fortran's (rd_mpi_f_keyval) */
+    int fortran; /* copy and del are Fortran's: RD_KV_F* */
 };
 
 struct rd_attr {
@@ -153,9 +158,13 @@ static int keyval_free(int kind, int *keyval, const char *call)
 /* Fortran's callbacks (runtime/fortran/README.md, "Callbacks"): all by
  * reference, the object's Fortran handle, the value and the extra state
  * as INTEGER(KIND=MPI_ADDRESS_KIND) (the bits of the C void *), a LOGICAL
- * flag, ierror last. */
+ * flag, ierror last. MPI-1's (RD_KV_FINT) have default INTEGER values and
+ * extra state: the low-order part of the C void *, and what they give back
+ * sign-extended (the standard's rule for MPI_ATTR_GET and MPI_ATTR_PUT). */
 typedef void rd_attr_fcopy(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Aint *, MPI_Fint *, MPI_Fint *);
 typedef void rd_attr_fdel(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *);
+typedef void rd_attr_fcopy_int(MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
+typedef void rd_attr_fdel_int(MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
 
 static MPI_Fint f_handle(int kind, void *obj)
 {
@@ -170,7 +179,14 @@ static MPI_Fint f_handle(int kind, void *obj)
 void rd_mpi_f_keyval(int k)
 {
     if (k >= 0 && k < rd_nkeyvals && rd_keyvals[k].refs > 0)
-        rd_keyvals[k].fortran = 1;
+        rd_keyvals[k].fortran = RD_KV_F;
+}
+
+/* The glue's MPI_KEYVAL_CREATE (MPI-1): Fortran's, with INTEGER values. */
+void rd_mpi_f_keyval_int(int k)
+{
+    if (k >= 0 && k < rd_nkeyvals && rd_keyvals[k].refs > 0)
+        rd_keyvals[k].fortran = RD_KV_FINT;
 }
 
 /* The glue's MPI_*_GET_ATTR: the value Fortran sees, from what C gives:
@@ -199,6 +215,12 @@ MPI_Aint rd_mpi_f_attr_win(int k, void *v)
 /* The callbacks, called with the object of their kind. */
 static int call_delete(struct rd_keyval *kv, void *obj, int k, void *value)
 {
+    if (kv->fortran == RD_KV_FINT) {
+        MPI_Fint f = f_handle(kv->kind, obj), fk = k, ierr = MPI_SUCCESS;
+        MPI_Fint v = (MPI_Fint)(MPI_Aint)value, e = (MPI_Fint)(MPI_Aint)kv->extra;
+        ((rd_attr_fdel_int *)(void (*)(void))kv->del)(&f, &fk, &v, &e, &ierr);
+        return ierr;
+    }
     if (kv->fortran) {
         MPI_Fint f = f_handle(kv->kind, obj), fk = k, ierr = MPI_SUCCESS;
         MPI_Aint v = (MPI_Aint)value, e = (MPI_Aint)kv->extra;
@@ -214,6 +236,16 @@ static int call_delete(struct rd_keyval *kv, void *obj, int k, void *value)
 
 static int call_copy(struct rd_keyval *kv, void *obj, int k, void *in, void *out, int *flag)
 {
+    if (kv->fortran == RD_KV_FINT) {
+        /* (vout has room for an address-sized value: a program that gave
+         * MPI_KEYVAL_CREATE an MPI_COMM_DUP_FN writes one) */
+        MPI_Fint f = f_handle(kv->kind, obj), fk = k, fflag = 0, ierr = MPI_SUCCESS;
+        MPI_Fint e = (MPI_Fint)(MPI_Aint)kv->extra, vin = (MPI_Fint)(MPI_Aint)in, vout[2] = {0, 0};
+        ((rd_attr_fcopy_int *)(void (*)(void))kv->copy)(&f, &fk, &e, &vin, vout, &fflag, &ierr);
+        *(void **)out = (void *)(MPI_Aint)vout[0];
+        *flag = fflag != 0;
+        return ierr;
+    }
     if (kv->fortran) {
         MPI_Fint f = f_handle(kv->kind, obj), fk = k, fflag = 0, ierr = MPI_SUCCESS;
         MPI_Aint e = (MPI_Aint)kv->extra, vin = (MPI_Aint)in, vout = 0;
@@ -299,49 +331,47 @@ static int attrs_delete_all(void *obj, struct rd_attr **list)
 
 /* ------------------------------------------------------------ communicators */
 
-#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
-                            int *keyval, void *extra)
+/* The communicator calls are shared by MPI-2's names and MPI-1's
+ * (MPI_Keyval_create, MPI_Keyval_free, MPI_Attr_put, MPI_Attr_get,
+ * MPI_Attr_delete): call is the name the program used. */
+static int comm_create_keyval(const char *call, MPI_Comm_copy_attr_function *copy,
+                              MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
 {
-    RD_API_READY("MPI_Comm_create_keyval");
+    RD_API_READY(call);
     if (!keyval)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_keyval", "keyval is NULL");
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "keyval is NULL");
     return keyval_create(RD_ATTR_COMM, (rd_attr_fn *)(copy ? copy : rd_mpi_comm_null_copy_fn),
-                         (rd_attr_fn *)(del ? del : rd_mpi_comm_null_delete_fn), extra, keyval,
-                         "MPI_Comm_create_keyval");
+                         (rd_attr_fn *)(del ? del : rd_mpi_comm_null_delete_fn), extra, keyval, call);
 }
 
-#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
-int PMPI_Comm_free_keyval(int *keyval)
+static int comm_free_keyval(const char *call, int *keyval)
 {
-    RD_API_READY("MPI_Comm_free_keyval");
-    return keyval_free(RD_ATTR_COMM, keyval, "MPI_Comm_free_keyval");
+    RD_API_READY(call);
+    return keyval_free(RD_ATTR_COMM, keyval, call);
 }
 
-#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
-int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)
+static int comm_set_attr(const char *call, MPI_Comm comm, int keyval, void *value)
 {
-    RD_API_READY("MPI_Comm_set_attr");
-    RD_TRY(rd_check_comm("MPI_Comm_set_attr", comm));
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
     struct rd_keyval *kv = keyval_of(RD_ATTR_COMM, keyval);
     if (!kv || kv->freed)
-        return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_set_attr",
+        return rd_err_raise(comm, MPI_ERR_KEYVAL, call,
                             predefined_key(keyval) ? "keyval %d is predefined (read-only)" : "invalid keyval %d",
                             keyval);
     int rc = set_attr(comm, &comm->attrs, keyval, value);
     return rc == MPI_SUCCESS ? MPI_SUCCESS
-                             : rd_err_raise(comm, rc, "MPI_Comm_set_attr", "the delete callback of keyval %d failed", keyval);
+                             : rd_err_raise(comm, rc, call, "the delete callback of keyval %d failed", keyval);
 }
 
-#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
-int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+static int comm_get_attr(const char *call, MPI_Comm comm, int keyval, void *value, int *flag)
 {
     static int tag_ub = RDMPI_TAG_UB, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0;
     static int appnum, universe, lastcode = MPI_ERR_LASTCODE;
-    RD_API_READY("MPI_Comm_get_attr");
-    RD_TRY(rd_check_comm("MPI_Comm_get_attr", comm));
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
     if (!value || !flag)
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "%s is NULL", value ? "flag" : "attribute_val");
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "%s is NULL", value ? "flag" : "attribute_val");
     if (predefined_key(keyval)) {
         int *v = NULL;
         switch (keyval) {
@@ -358,7 +388,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
         return MPI_SUCCESS;
     }
     if (!keyval_of(RD_ATTR_COMM, keyval))
-        return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "invalid keyval %d", keyval);
+        return rd_err_raise(comm, MPI_ERR_KEYVAL, call, "invalid keyval %d", keyval);
     struct rd_attr **pp = find(&comm->attrs, keyval);
     *flag = *pp != NULL;
     if (*pp)
@@ -366,20 +396,79 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
     return MPI_SUCCESS;
 }
 
+static int comm_delete_attr(const char *call, MPI_Comm comm, int keyval)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (!keyval_of(RD_ATTR_COMM, keyval))
+        return rd_err_raise(comm, MPI_ERR_KEYVAL, call, "invalid keyval %d", keyval);
+    struct rd_attr **pp = find(&comm->attrs, keyval);
+    if (!*pp)
+        return rd_err_raise(comm, MPI_ERR_KEYVAL, call, "no attribute with keyval %d on this communicator", keyval);
+    int rc = remove_attr(comm, pp);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : rd_err_raise(comm, rc, call, "the delete callback failed");
+}
+
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                            int *keyval, void *extra)
+{
+    return comm_create_keyval("MPI_Comm_create_keyval", copy, del, keyval, extra);
+}
+
+#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
+int PMPI_Comm_free_keyval(int *keyval)
+{
+    return comm_free_keyval("MPI_Comm_free_keyval", keyval);
+}
+
+#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)
+{
+    return comm_set_attr("MPI_Comm_set_attr", comm, keyval, value);
+}
+
+#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return comm_get_attr("MPI_Comm_get_attr", comm, keyval, value, flag);
+}
+
 #pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
 int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
-    RD_API_READY("MPI_Comm_delete_attr");
-    RD_TRY(rd_check_comm("MPI_Comm_delete_attr", comm));
-    if (!keyval_of(RD_ATTR_COMM, keyval))
-        return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr", "invalid keyval %d", keyval);
-    struct rd_attr **pp = find(&comm->attrs, keyval);
-    if (!*pp)
-        return rd_err_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_delete_attr",
-                            "no attribute with keyval %d on this communicator", keyval);
-    int rc = remove_attr(comm, pp);
-    return rc == MPI_SUCCESS ? MPI_SUCCESS
-                             : rd_err_raise(comm, rc, "MPI_Comm_delete_attr", "the delete callback failed");
+    return comm_delete_attr("MPI_Comm_delete_attr", comm, keyval);
+}
+
+/* MPI-1's names (removed in MPI-3.0; mpi.h) */
+#pragma weak MPI_Keyval_create = PMPI_Keyval_create
+int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval, void *extra)
+{
+    return comm_create_keyval("MPI_Keyval_create", copy, del, keyval, extra);
+}
+
+#pragma weak MPI_Keyval_free = PMPI_Keyval_free
+int PMPI_Keyval_free(int *keyval)
+{
+    return comm_free_keyval("MPI_Keyval_free", keyval);
+}
+
+#pragma weak MPI_Attr_put = PMPI_Attr_put
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *value)
+{
+    return comm_set_attr("MPI_Attr_put", comm, keyval, value);
+}
+
+#pragma weak MPI_Attr_get = PMPI_Attr_get
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return comm_get_attr("MPI_Attr_get", comm, keyval, value, flag);
+}
+
+#pragma weak MPI_Attr_delete = PMPI_Attr_delete
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    return comm_delete_attr("MPI_Attr_delete", comm, keyval);
 }
 
 int rd_attr_dup(MPI_Comm comm, MPI_Comm newcomm)

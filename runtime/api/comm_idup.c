@@ -25,13 +25,20 @@
  * window, 48 idups over 3 parents started in opposite orders went round
  * for ever). Its ranks all started it (its first round ended), so its
  * rounds never wait for a rank that has not: it gets a window on every
- * rank, then a window of all that rank's free pairs, and ends. */
+ * rank, then a window of all that rank's free pairs, and ends.
+ *
+ * From Fortran (MPI_COMM_IDUP), the user's handle is the glue's Fortran
+ * INTEGER, which outlives the call as the standard asks of a nonblocking
+ * call's arguments: idup writes the new communicator's Fortran handle into
+ * it at the call, and MPI_COMM_NULL's if the agreement fails at completion
+ * (runtime/fortran/README.md, "MPI_COMM_IDUP"). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collectives/agree.h"
 #include "runtime/api/check.h"
+#include "runtime/api/fspecial.h"
 #include "runtime/api/topo.h"
 #include "runtime/objects/attr.h"
 #include "runtime/objects/comm.h"
@@ -50,7 +57,41 @@ struct idup {
     int retrying;
     MPI_Comm newcomm;
     MPI_Comm *out;       /* the user's handle: MPI_COMM_NULL on failure */
+    MPI_Fint *fout;      /* or Fortran's (MPI_COMM_IDUP): fnull on failure */
+    MPI_Fint fnull;
 };
+
+/* The Fortran glue's handles (fspecial.h, rd_mpi_f_idup_out): the C one
+ * its call passes, the Fortran one behind it, whether an idup took it. */
+static _Thread_local struct {
+    MPI_Comm *c;
+    MPI_Fint *f;
+    int taken;
+} fglue;
+
+void rd_mpi_f_idup_out(MPI_Comm *c, MPI_Fint *f)
+{
+    fglue.c = c;
+    fglue.f = f;
+    fglue.taken = 0;
+}
+
+int rd_mpi_f_idup_taken(void)
+{
+    int t = fglue.taken;
+    rd_mpi_f_idup_out(NULL, NULL);
+    return t;
+}
+
+/* Write the user's handle: C's, or the Fortran glue's (the glue's C
+ * variable is gone by completion). */
+static void set_out(struct idup *d, MPI_Comm c)
+{
+    if (d->fout)
+        *d->fout = c == MPI_COMM_NULL ? d->fnull : PMPI_Comm_c2f(c);
+    else
+        *d->out = c;
+}
 
 /* Agreements of this rank that needed more than one round. */
 static struct idup *retrying;
@@ -114,7 +155,7 @@ static void idup_done(struct rd_sched *s)
             s->error = MPI_ERR_INTERN; /* no pair free on every rank among the offers */
         rd_attr_delete_all(d->newcomm);
         rd_comm_release(d->newcomm);
-        *d->out = MPI_COMM_NULL;
+        set_out(d, MPI_COMM_NULL);
     }
     free(d);
 }
@@ -200,7 +241,15 @@ static int idup(const char *call, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request 
     }
     d->newcomm = nc;
     d->out = newcomm;
+    if (fglue.c && fglue.c == newcomm) {
+        /* from Fortran: the new communicator's Fortran handle, now */
+        d->fout = fglue.f;
+        d->fnull = PMPI_Comm_c2f(MPI_COMM_NULL);
+        fglue.taken = 1;
+        fglue.c = NULL;
+    }
     *newcomm = nc;
+    set_out(d, nc);
     RD_LOCK();
     d->n = RD_CTX_WINDOW;
     offer(d);
@@ -223,6 +272,7 @@ static int idup(const char *call, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request 
     rd_comm_release(nc);
     RD_UNLOCK();
     *newcomm = MPI_COMM_NULL;
+    set_out(d, MPI_COMM_NULL);
     free(d);
     return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
 }

@@ -38,15 +38,47 @@ int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
-int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
+/* MPI_Type_get_extent, and MPI-1's MPI_Type_extent, MPI_Type_lb and
+ * MPI_Type_ub (removed in MPI-3.0) through it: call is the name used, arg
+ * the name of the MPI-1 call's one argument (NULL: lb and extent). */
+static int get_extent(const char *call, MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent, const char *arg)
 {
-    RD_TRY(check_type("MPI_Type_get_extent", dt));
+    RD_TRY(check_type(call, dt));
     if (!lb || !extent)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_extent", "%s is NULL", lb ? "extent" : "lb");
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", arg ? arg : lb ? "extent" : "lb");
     *lb = dt->lb;
     *extent = dt->extent;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
+int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
+{
+    return get_extent("MPI_Type_get_extent", dt, lb, extent, NULL);
+}
+
+#pragma weak MPI_Type_extent = PMPI_Type_extent
+int PMPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent)
+{
+    MPI_Aint lb;
+    return get_extent("MPI_Type_extent", dt, &lb, extent, "extent");
+}
+
+#pragma weak MPI_Type_lb = PMPI_Type_lb
+int PMPI_Type_lb(MPI_Datatype dt, MPI_Aint *displacement)
+{
+    MPI_Aint extent;
+    return get_extent("MPI_Type_lb", dt, displacement, &extent, "displacement");
+}
+
+#pragma weak MPI_Type_ub = PMPI_Type_ub
+int PMPI_Type_ub(MPI_Datatype dt, MPI_Aint *displacement)
+{
+    MPI_Aint lb = 0, extent = 0;
+    int rc = get_extent("MPI_Type_ub", dt, displacement ? &lb : NULL, &extent, "displacement");
+    if (rc == MPI_SUCCESS)
+        *displacement = lb + extent;
+    return rc;
 }
 
 #pragma weak MPI_Type_contiguous = PMPI_Type_contiguous

@@ -1,5 +1,6 @@
 /* MPI_Error_string, MPI_Error_class, MPI_Comm_set_errhandler,
- * MPI_Comm_get_errhandler, MPI_Errhandler_free. */
+ * MPI_Comm_get_errhandler, MPI_Errhandler_free, MPI_Comm_create_errhandler
+ * (and MPI-1's names of three of them). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,17 +40,19 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+/* The communicator's handler calls are shared by MPI-2's names and
+ * MPI-1's (MPI_Errhandler_set, MPI_Errhandler_get, MPI_Errhandler_create,
+ * removed in MPI-3.0): call is the name the program used. */
+static int comm_set_errhandler(const char *call, MPI_Comm comm, MPI_Errhandler errhandler)
 {
     if (!rd_ready())
-        return rd_err_not_ready("MPI_Comm_set_errhandler");
+        return rd_err_not_ready(call);
     if (!rd_comm_valid(comm))
-        return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_set_errhandler", "invalid communicator");
+        return rd_err_raise(comm, MPI_ERR_COMM, call, "invalid communicator");
     if (!rd_errh_valid(errhandler))
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "invalid error handler");
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "invalid error handler");
     if (errhandler->wfn)
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+        return rd_err_raise(comm, MPI_ERR_ARG, call,
                             "the error handler was made for windows (MPI_Win_create_errhandler)");
     MPI_Errhandler old = comm->errh;
     rd_errh_retain(errhandler);
@@ -58,18 +61,58 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+static int comm_get_errhandler(const char *call, MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     if (!rd_ready())
-        return rd_err_not_ready("MPI_Comm_get_errhandler");
+        return rd_err_not_ready(call);
     if (!rd_comm_valid(comm))
-        return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_get_errhandler", "invalid communicator");
+        return rd_err_raise(comm, MPI_ERR_COMM, call, "invalid communicator");
     if (!errhandler)
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "errhandler is NULL");
     rd_errh_retain(comm->errh); /* the caller frees its reference */
     *errhandler = comm->errh;
     return MPI_SUCCESS;
+}
+
+static int comm_create_errhandler(const char *call, MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    if (!rd_ready())
+        return rd_err_not_ready(call);
+    if (!fn || !errhandler)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", fn ? "errhandler" : "the function");
+    if (rd_errh_new(fn, NULL, errhandler) != RD_OK)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, call, "out of memory");
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return comm_set_errhandler("MPI_Comm_set_errhandler", comm, errhandler);
+}
+
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return comm_get_errhandler("MPI_Comm_get_errhandler", comm, errhandler);
+}
+
+#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return comm_set_errhandler("MPI_Errhandler_set", comm, errhandler);
+}
+
+#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return comm_get_errhandler("MPI_Errhandler_get", comm, errhandler);
+}
+
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
+int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *errhandler)
+{
+    return comm_create_errhandler("MPI_Errhandler_create", fn, errhandler);
 }
 
 #pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
@@ -88,15 +131,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 #pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
-    if (!rd_ready())
-        return rd_err_not_ready("MPI_Comm_create_errhandler");
-    if (!fn || !errhandler)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "%s is NULL",
-                            fn ? "errhandler" : "the function");
-    if (rd_errh_new(fn, NULL, errhandler) != RD_OK)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
-                            "out of memory");
-    return MPI_SUCCESS;
+    return comm_create_errhandler("MPI_Comm_create_errhandler", fn, errhandler);
 }
 
 /* The Fortran glue's MPI_COMM_CREATE_ERRHANDLER and

@@ -3,9 +3,23 @@
  * contents are never read, only their addresses compared. */
 #include "config.h"
 
+#include <stdint.h>
+
 #include "runtime/api/fspecial.h"
+#include "runtime/objects/errhandler.h"
 
 MPI_Fint rd_mpi_f_bottom_[1];
 MPI_Fint rd_mpi_f_in_place_[1];
 MPI_Fint rd_mpi_f_unweighted_[1];
 MPI_Fint rd_mpi_f_weights_empty_[1];
+
+int rd_mpi_f_int_out(MPI_Aint v, MPI_Fint *f, const char *call, const char *arg)
+{
+    if (v < INT32_MIN || v > INT32_MAX)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                            "%s %jd (%#jx) does not fit in a default INTEGER (4 bytes): use the MPI-2 call, "
+                            "whose value is INTEGER(KIND=MPI_ADDRESS_KIND)",
+                            arg, (intmax_t)v, (uintmax_t)v);
+    *f = (MPI_Fint)v;
+    return MPI_SUCCESS;
+}

@@ -25,9 +25,27 @@ extern MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
 void rd_mpi_f_op(MPI_Op op);                   /* runtime/api/op.c */
 void rd_mpi_f_errhandler(MPI_Errhandler eh);    /* runtime/api/errors.c */
 void rd_mpi_f_keyval(int keyval);               /* runtime/api/attr.c */
+/* MPI-1's MPI_KEYVAL_CREATE: callbacks of default INTEGER values */
+void rd_mpi_f_keyval_int(int keyval);           /* runtime/api/attr.c */
 /* an attribute's value as Fortran's MPI_X_GET_ATTR gives it, from C's */
 MPI_Aint rd_mpi_f_attr_comm(int keyval, void *cval);
 MPI_Aint rd_mpi_f_attr_type(int keyval, void *cval);
 MPI_Aint rd_mpi_f_attr_win(int keyval, void *cval);
+
+/* MPI-1's default INTEGER for an address-sized value out (MPI_ADDRESS,
+ * MPI_TYPE_EXTENT, MPI_TYPE_LB, MPI_TYPE_UB): *f = v, or MPI_ERR_ARG raised
+ * (call and arg named) when v does not fit (runtime/api/fspecial.c). */
+int rd_mpi_f_int_out(MPI_Aint v, MPI_Fint *f, const char *call, const char *arg);
+
+/* MPI_COMM_IDUP and MPI_COMM_IDUP_WITH_INFO (runtime/api/comm_idup.c): the
+ * glue names the C handle its call of MPI_Comm_idup will fill (c) and the
+ * Fortran handle behind it (f); the idup that gets c as its newcomm writes
+ * the Fortran handle into f itself, at the call and again (MPI_COMM_NULL)
+ * if the agreement fails at completion, when the glue's c is gone. After
+ * the call, rd_mpi_f_idup_taken says whether an idup took f (1) or not (0:
+ * a profiling layer called PMPI_Comm_idup with a handle of its own; the
+ * glue then converts c). Per thread. */
+void rd_mpi_f_idup_out(MPI_Comm *c, MPI_Fint *f);
+int rd_mpi_f_idup_taken(void);
 
 #endif

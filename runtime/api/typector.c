@@ -1,6 +1,8 @@
 /* Derived datatype constructors: vector, hvector, indexed, hindexed,
  * indexed_block, hindexed_block, struct, subarray, darray, resized; and
- * the address helpers (Get_address, Aint_add, Aint_diff). The layouts are
+ * the address helpers (Get_address, Aint_add, Aint_diff); MPI-1's
+ * MPI_Type_hvector, MPI_Type_hindexed, MPI_Type_struct and MPI_Address
+ * (removed in MPI-3.0) through the same code. The layouts are
  * built by runtime/objects/datatype.c; here: the checks and the contents. */
 #include <limits.h>
 #include <mpi.h>
@@ -58,17 +60,30 @@ int PMPI_Type_vector(int count, int blen, int stride, MPI_Datatype old, MPI_Data
     return rd_dt_api_finish(call, t, err, MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &old, newtype);
 }
 
-#pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
-int PMPI_Type_create_hvector(int count, int blen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
+/* MPI_Type_create_hvector, and MPI-1's MPI_Type_hvector (removed in
+ * MPI-3.0): call is the name the program used. */
+static int hvector(const char *call, int count, int blen, MPI_Aint stride, MPI_Datatype old,
+                   MPI_Datatype *newtype)
 {
-    const char *call = "MPI_Type_create_hvector";
-    RD_API_READY("MPI_Type_create_hvector");
+    RD_API_READY(call);
     RD_TRY(check_common(call, count, newtype));
     CHECK_OLD(call, old);
     RD_TRY(check_blen(call, blen, 0));
     int err = MPI_SUCCESS, ints[2] = {count, blen};
     MPI_Datatype t = rd_dt_make_vector((size_t)count, (size_t)blen, stride, old, &err);
     return rd_dt_api_finish(call, t, err, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &old, newtype);
+}
+
+#pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
+int PMPI_Type_create_hvector(int count, int blen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    return hvector("MPI_Type_create_hvector", count, blen, stride, old, newtype);
+}
+
+#pragma weak MPI_Type_hvector = PMPI_Type_hvector
+int PMPI_Type_hvector(int count, int blen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
+{
+    return hvector("MPI_Type_hvector", count, blen, stride, old, newtype);
 }
 
 /* The indexed family: count blocks of blen[i] (or blen for all) old at
@@ -134,6 +149,14 @@ int PMPI_Type_create_hindexed(int count, const int blens[], const MPI_Aint disps
     return indexed("MPI_Type_create_hindexed", MPI_COMBINER_HINDEXED, count, blens, 0, NULL, disps, old, newtype);
 }
 
+#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
+int PMPI_Type_hindexed(int count, const int blens[], const MPI_Aint disps[], MPI_Datatype old,
+                       MPI_Datatype *newtype)
+{
+    RD_API_READY("MPI_Type_hindexed");
+    return indexed("MPI_Type_hindexed", MPI_COMBINER_HINDEXED, count, blens, 0, NULL, disps, old, newtype);
+}
+
 #pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
 int PMPI_Type_create_indexed_block(int count, int blen, const int disps[], MPI_Datatype old,
                                    MPI_Datatype *newtype)
@@ -152,12 +175,12 @@ int PMPI_Type_create_hindexed_block(int count, int blen, const MPI_Aint disps[],
                    old, newtype);
 }
 
-#pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
-int PMPI_Type_create_struct(int count, const int blens[], const MPI_Aint disps[], const MPI_Datatype types[],
-                            MPI_Datatype *newtype)
+/* MPI_Type_create_struct, and MPI-1's MPI_Type_struct (removed in
+ * MPI-3.0): call is the name the program used. */
+static int type_struct(const char *call, int count, const int blens[], const MPI_Aint disps[],
+                       const MPI_Datatype types[], MPI_Datatype *newtype)
 {
-    const char *call = "MPI_Type_create_struct";
-    RD_API_READY("MPI_Type_create_struct");
+    RD_API_READY(call);
     RD_TRY(check_common(call, count, newtype));
     RD_TRY(check_array(call, count, blens, "array_of_blocklengths"));
     RD_TRY(check_array(call, count, disps, "array_of_displacements"));
@@ -186,6 +209,20 @@ int PMPI_Type_create_struct(int count, const int blens[], const MPI_Aint disps[]
     free(bl);
     free(ints);
     return rc;
+}
+
+#pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
+int PMPI_Type_create_struct(int count, const int blens[], const MPI_Aint disps[], const MPI_Datatype types[],
+                            MPI_Datatype *newtype)
+{
+    return type_struct("MPI_Type_create_struct", count, blens, disps, types, newtype);
+}
+
+#pragma weak MPI_Type_struct = PMPI_Type_struct
+int PMPI_Type_struct(int count, const int blens[], const MPI_Aint disps[], const MPI_Datatype types[],
+                     MPI_Datatype *newtype)
+{
+    return type_struct("MPI_Type_struct", count, blens, disps, types, newtype);
 }
 
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
@@ -438,13 +475,25 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], c
 
 /* ------------------------------------------------------------ addresses */
 
+/* MPI_Get_address, and MPI-1's MPI_Address (removed in MPI-3.0) */
+static int get_address(const char *call, const void *location, MPI_Aint *address)
+{
+    if (!address)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "address is NULL");
+    *address = (MPI_Aint)(intptr_t)location;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Get_address = PMPI_Get_address
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
-    if (!address)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_address", "address is NULL");
-    *address = (MPI_Aint)(intptr_t)location;
-    return MPI_SUCCESS;
+    return get_address("MPI_Get_address", location, address);
+}
+
+#pragma weak MPI_Address = PMPI_Address
+int PMPI_Address(void *location, MPI_Aint *address)
+{
+    return get_address("MPI_Address", location, address);
 }
 
 #pragma weak MPI_Aint_add = PMPI_Aint_add

@@ -1,6 +1,7 @@
 /* fcallback.c - the predefined attribute callbacks of the Fortran
  * bindings (mpi.api's `callback` records): MPI_COMM_NULL_COPY_FN,
- * MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN and the TYPE_ and WIN_ ones,
+ * MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN and the TYPE_ and WIN_ ones
+ * (and MPI-1's MPI_NULL_COPY_FN, MPI_DUP_FN, MPI_NULL_DELETE_FN),
  * as C functions with Fortran's signature (gfortran's names: mpi_x_),
  * which librdmpi calls the Fortran way once MPI_*_CREATE_KEYVAL has made
  * a keyval of them (runtime/fortran/README.md, "Callbacks"). */
@@ -39,3 +40,34 @@
 RD_FCB(comm)
 RD_FCB(type)
 RD_FCB(win)
+
+/* MPI-1's MPI_NULL_COPY_FN, MPI_DUP_FN and MPI_NULL_DELETE_FN (removed in
+ * MPI-3.0; mpif.h and the mpi module): for MPI_KEYVAL_CREATE, whose
+ * callbacks have default INTEGER values and extra state. */
+void mpi_null_copy_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Fint *e, MPI_Fint *in, MPI_Fint *out, MPI_Fint *flag,
+                       MPI_Fint *ierr);
+void mpi_null_copy_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Fint *e, MPI_Fint *in, MPI_Fint *out, MPI_Fint *flag,
+                       MPI_Fint *ierr)
+{
+    (void)o, (void)k, (void)e, (void)in, (void)out;
+    *flag = 0;
+    *ierr = MPI_SUCCESS;
+}
+
+void mpi_dup_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Fint *e, MPI_Fint *in, MPI_Fint *out, MPI_Fint *flag,
+                 MPI_Fint *ierr);
+void mpi_dup_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Fint *e, MPI_Fint *in, MPI_Fint *out, MPI_Fint *flag,
+                 MPI_Fint *ierr)
+{
+    (void)o, (void)k, (void)e;
+    *out = *in;
+    *flag = 1;
+    *ierr = MPI_SUCCESS;
+}
+
+void mpi_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Fint *v, MPI_Fint *e, MPI_Fint *ierr);
+void mpi_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, MPI_Fint *v, MPI_Fint *e, MPI_Fint *ierr)
+{
+    (void)o, (void)k, (void)v, (void)e;
+    *ierr = MPI_SUCCESS;
+}

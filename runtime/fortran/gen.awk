@@ -104,6 +104,10 @@ function api_record(rec, indented,   f, n, i, t) {
                 err(FILENAME ":" FNR ": MPI_" f[i] " is described twice")
             unbound[f[i]] = f[1]
         }
+    } else if (f[1] == "mpi1") {
+        # removed in MPI-3.0: mpif.h and the mpi module only
+        for (i = 2; i <= n; i++)
+            mpi1[f[i]] = FILENAME ":" FNR
     } else if (f[1] == "callback") {
         for (i = 2; i <= n; i++)
             cbnames = cbnames " " f[i]
@@ -404,6 +408,8 @@ function mdecl(i, j,   k, a, t, dim, it, noarg) {
         t = "LOGICAL"
     else if (k == "aint" || k == "baseptr" || k == "aintval" || k == "attr")
         t = "INTEGER(KIND=MPI_ADDRESS_KIND)"
+    else if (k == "intval" || k == "intattr" || k == "intaint")
+        t = "INTEGER" # MPI-1's default INTEGER values and addresses
     else if (k == "offset")
         t = "INTEGER(KIND=MPI_OFFSET_KIND)"
     else if (k == "count")
@@ -560,7 +566,7 @@ function ctype(i, j,   k, isin, arr, t) {
     }
     if (k == "choice")
         return isin ? "const void *" : "void *"
-    if (k == "baseptr" || k == "discard" || k == "aintval" || k == "attr")
+    if (k == "baseptr" || k == "discard" || k == "aintval" || k == "attr" || k == "intval" || k == "intattr")
         return "void *"
     if (k == "ranges")
         return "int (*)[3]"
@@ -570,7 +576,7 @@ function ctype(i, j,   k, isin, arr, t) {
         return isin ? "const MPI_Status *" : "MPI_Status *"
     if (k == "int" || k == "logical")
         t = "int"
-    else if (k == "aint")
+    else if (k == "aint" || k == "intaint")
         t = "MPI_Aint"
     else if (k == "count")
         t = "MPI_Count"
@@ -726,6 +732,40 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
                 else
                     post = post "        rd_mpi_f_keyval(*" aname[i, m] ");\n"
             }
+            # (markint=ARG: a keyval of callbacks with INTEGER values, MPI-1's)
+            if (flagval(i, j, "markint") != "")
+                post = post "        rd_mpi_f_keyval_int(" argval(i, j, flagval(i, j, "markint")) ");\n"
+        } else if (k == "intval") {
+            # MPI-1's INTEGER attribute value or extra state: sign-extended
+            t = "(void *)(MPI_Aint)*" a
+        } else if (k == "intattr") {
+            # MPI-1's INTEGER attribute value out: the low-order part of what
+            # MPI_X_GET_ATTR gives (the standard's rule for MPI_ATTR_GET)
+            if (flagval(i, j, "when") == "" || flagval(i, j, "key") == "")
+                err("mpi.api: MPI_" fname[i] ": intattr " a " needs key=KEYVAL and when=FLAG")
+            decl = decl "    void *" c " = NULL;\n"
+            t = "&" c
+            post = post "        if (c_" flagval(i, j, "when") ")\n            *" a " = (MPI_Fint)rd_mpi_f_attr_comm(" argval(i, j, flagval(i, j, "key")) ", " c ");\n"
+        } else if (k == "intaint" && n != "") {
+            # MPI-1's INTEGER addresses in (an array): widened, in a temporary
+            if (!inl)
+                err("mpi.api: MPI_" fname[i] ": intaint arrays out are not handled")
+            decl = decl "    MPI_Aint s_" a "[RD_FG_STACK], *" c " = NULL;\n"
+            pre = pre "    if (!(" c " = rd_fg_tmp(s_" a ", sizeof *" c ", " n ")))\n        goto nomem_;\n"
+            pre = pre "    for (int i_ = 0; i_ < " n "; i_++)\n        " c "[i_] = " a "[i_];\n"
+            frees = frees "    rd_fg_free(" c ", s_" a ");\n"
+            t = c
+            tmp = 1
+        } else if (k == "intaint") {
+            # MPI-1's INTEGER address: in widened; out MPI_ERR_ARG if it
+            # does not fit (rd_mpi_f_int_out), never cut
+            if (inl)
+                t = "(MPI_Aint)*" a
+            else {
+                decl = decl "    MPI_Aint " c " = 0;\n"
+                t = "&" c
+                post = post "        rc_ = rd_mpi_f_int_out(" c ", " a ", \"MPI_" toupper(fname[i]) "\", \"" a "\");\n"
+            }
         } else if (k == "aintval") {
             # an INTEGER(KIND=MPI_ADDRESS_KIND) in that C takes as a void *
             # (an attribute's value, an extra state): the bits unchanged
@@ -850,7 +890,17 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             if (n == "") {
                 if (inl)
                     t = "PMPI_" conv(k) "_f2c(*" a ")"
-                else {
+                else if (has(i, j, "late")) {
+                    # (MPI_COMM_IDUP's newcomm, written again at completion:
+                    # the library writes the Fortran handle itself, see
+                    # rd_mpi_f_idup_out; the glue only if no idup took it)
+                    if (k != "Comm" || aintent[i, j] != "out")
+                        err("mpi.api: MPI_" fname[i] ": late is for a Comm out")
+                    decl = decl "    MPI_Comm " c " = MPI_COMM_NULL;\n"
+                    pre = pre "    rd_mpi_f_idup_out(&" c ", " a ");\n"
+                    t = "&" c
+                    always = always "    if (!rd_mpi_f_idup_taken() && rc_ == MPI_SUCCESS)\n        *" a " = PMPI_Comm_c2f(" c ");\n"
+                } else {
                     decl = decl "    MPI_" k " " c " = " (aintent[i, j] == "inout" ? "PMPI_" conv(k) "_f2c(*" a ")" : "(MPI_" k ")0") ";\n"
                     t = "&" c
                     if (aintent[i, j] == "inout")
@@ -966,6 +1016,9 @@ END {
     for (k in unbound)
         if (!(k in pret))
             err("mpi.api: MPI_" k " (" unbound[k] ") has no prototype in mpi.h")
+    for (k in mpi1)
+        if (!(k in fnum) && index(" " cbnames " ", " " k " ") == 0)
+            err(mpi1[k] ": mpi1 " k " is neither a fn nor a callback")
     write_mpifh()
     write_module()
     write_glue()
