@@ -28,6 +28,8 @@ RD_MPI_TESTS += test/mpi/cart
 RD_MPI_TESTS += test/mpi/op
 RD_MPI_TESTS += test/mpi/graph
 RD_MPI_TESTS += test/mpi/typeinfo
+# the MPI-1 functions removed in MPI-3.0 (and their hiding by a macro)
+RD_MPI_TESTS += test/mpi/mpi1
 
 # One-sided communication (runtime/rma/): every call once, on each path
 # and transport (the larger programs are test/mpi/rma_*.c)
