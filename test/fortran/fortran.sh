@@ -86,6 +86,7 @@ compile "rdmpif90 builds the program of mpi.api's other functions" rdmpif90 -Wal
 compile "rdmpif90 builds the program of more functions" rdmpif90 -Wall "$src/f90_ext.f90" mtest.o -o f90_ext
 compile "rdmpif90 builds the one-sided program" rdmpif90 -Wall "$src/f90_rma.f90" mtest.o -o f90_rma
 compile "rdmpif90 builds the program of Fortran callbacks" rdmpif90 -Wall "$src/f90_cb.f90" mtest.o -o f90_cb
+compile "rdmpif90 builds the program of MPI-1's removed calls and MPI_COMM_IDUP" rdmpif90 -Wall "$src/f90_mpi1.f90" mtest.o -o f90_mpi1
 compile "rdmpifort builds the MPI_ABORT program" rdmpifort -Wall "$src/f90_abort.f90" -o f90_abort
 compile "rdmpif90 builds a program on the mpi module (use mpi)" rdmpif90 -Wall "$src/f90_mod.f90" mtest.o -o f90_mod
 
@@ -109,14 +110,14 @@ ok $? "the same call through mpif.h compiles (no interface: rdmpifort allows the
 # interfaces take every call they make (over 200 functions), buffers of
 # mixed types, MPI_BOTTOM, MPI_IN_PLACE, the IGNOREs, MPI_UNWEIGHTED
 bad=
-for f in f90_coll f90_more f90_ext f90_rma f90_cb; do
+for f in f90_coll f90_more f90_ext f90_rma f90_cb f90_mpi1; do
     sed -e "/^ *include 'mpif.h'/d" -e "0,/^ *implicit none/s//  use mpi\n  implicit none/" "$src/$f.f90" >"m_$f.f90"
     if ! grep -q '^  use mpi$' "m_$f.f90" || ! rdmpifort -c "m_$f.f90" -o "m_$f.o" >cc.txt 2>&1; then
         bad="$bad $f"
         [ -s cc.txt ] && diag "$(head -n 20 cc.txt)"
     fi
 done
-is "$bad" "" "f90_coll, f90_more, f90_ext, f90_rma, f90_cb compile on use mpi instead of mpif.h"
+is "$bad" "" "f90_coll, f90_more, f90_ext, f90_rma, f90_cb, f90_mpi1 compile on use mpi instead of mpif.h"
 
 mpi_check 2 ./f77_p2p
 p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f90_coll
@@ -125,6 +126,7 @@ mpi_check 2 ./f90_ext
 mpi_check 2 ./f90_rma
 mpi_check 2 ./f90_mod
 mpi_check 2 ./f90_cb
+mpi_check 2 ./f90_mpi1
 
 # ------------------------------------------------------------ examples/jacobi
 # quickstart's Fortran example (built by make with rdmpifort -O2), on a
