@@ -7,7 +7,8 @@
 ! MPI_TYPE_HVECTOR / HINDEXED / STRUCT, a value too large for an INTEGER;
 ! MPI_ERRHANDLER_CREATE / SET / GET; and MPI_COMM_IDUP,
 ! MPI_COMM_IDUP_WITH_INFO completed by MPI_WAIT / MPI_WAITALL, then an
-! MPI_ALLREDUCE on each new communicator. Exact values. The program comes
+! MPI_ALLREDUCE on each new communicator, and one whose agreement fails at
+! completion (no context id left) giving MPI_COMM_NULL. Exact values. The program comes
 ! first: fortran.sh puts `use mpi` before the first `implicit none`.
 
 program f90_mpi1
@@ -16,7 +17,7 @@ program f90_mpi1
   external f1_copy, f1_del, f1_errh
   integer :: ierr, rank, np, val, kdup, knull, kuser, kgone, c1, c2, c3, c4, old, eh, eh2
   integer :: iaddr, ext, lb, ub, t, th, ts, i, sum, res, req, reqs(2), st(MPI_STATUS_SIZE)
-  integer :: sts(MPI_STATUS_SIZE, 2), src(12), got(4)
+  integer :: sts(MPI_STATUS_SIZE, 2), src(12), got(4), cself(8192), nself
   integer(kind=MPI_ADDRESS_KIND) :: aval, aaddr, big
   logical :: found
   double precision :: d
@@ -221,6 +222,51 @@ program f90_mpi1
   call MPI_COMM_FREE(c3, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. c3 == MPI_COMM_NULL, 'MPI_COMM_FREE of the new communicators')
   call MPI_COMM_FREE(c2, ierr)
+
+  ! an agreement that fails at completion: MPI_COMM_IDUP of MPI_COMM_SELF
+  ! until no context id is left; the failed one's newcomm becomes
+  ! MPI_COMM_NULL when MPI_WAIT completes it (the library writes it)
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
+  nself = 0
+  ierr = MPI_SUCCESS
+  do while (ierr == MPI_SUCCESS .and. nself < size(cself))
+    nself = nself + 1
+    cself(nself) = MPI_COMM_WORLD
+    call MPI_COMM_IDUP(MPI_COMM_SELF, cself(nself), req, ierr)
+    if (ierr == MPI_SUCCESS) call MPI_WAIT(req, st, ierr)
+  end do
+  call mt_ok(ierr == MPI_ERR_INTERN .and. nself > 1000 .and. nself < size(cself), &
+             'MPI_COMM_IDUP of MPI_COMM_SELF until no context id is free: MPI_WAIT gives MPI_ERR_INTERN')
+  call mt_ok(cself(nself) == MPI_COMM_NULL .and. req == MPI_REQUEST_NULL, &
+             'the failed MPI_COMM_IDUP''s newcomm: MPI_COMM_NULL')
+  ! (on MPI_COMM_SELF it may fail inside the call; on MPI_COMM_WORLD rank 0
+  ! starts first and returns, then tells rank 1 to start: rank 0's fails
+  ! in MPI_WAIT, when the glue's own variables are long gone)
+  c3 = MPI_COMM_WORLD
+  if (rank == 0) then
+    call MPI_COMM_IDUP(MPI_COMM_WORLD, c3, req, ierr)
+    call mt_ok(ierr == MPI_SUCCESS .and. c3 /= MPI_COMM_NULL .and. c3 /= MPI_COMM_WORLD, &
+               'rank 0: MPI_COMM_IDUP of MPI_COMM_WORLD with no context id free: a handle, for now')
+    call MPI_SEND(i, 1, MPI_INTEGER, 1, 9, MPI_COMM_WORLD, ierr)
+  else
+    call MPI_RECV(i, 1, MPI_INTEGER, 0, 9, MPI_COMM_WORLD, st, ierr)
+    call MPI_COMM_IDUP(MPI_COMM_WORLD, c3, req, ierr)
+    call mt_ok(ierr == MPI_SUCCESS .and. c3 /= MPI_COMM_WORLD, 'rank 1: MPI_COMM_IDUP of MPI_COMM_WORLD')
+  end if
+  call MPI_WAIT(req, st, ierr)
+  call mt_ok(ierr == MPI_ERR_INTERN .and. c3 == MPI_COMM_NULL, &
+             'MPI_WAIT: MPI_ERR_INTERN, and newcomm became MPI_COMM_NULL at completion')
+  res = MPI_SUCCESS
+  do i = 1, nself - 1
+    call MPI_COMM_FREE(cself(i), ierr)
+    if (ierr /= MPI_SUCCESS) res = ierr
+  end do
+  call mt_is_int(res, MPI_SUCCESS, 'the other communicators free')
+  call MPI_COMM_IDUP(MPI_COMM_SELF, c3, req, ierr)
+  call MPI_WAIT(req, st, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. c3 /= MPI_COMM_NULL, 'then MPI_COMM_IDUP succeeds again')
+  call MPI_COMM_FREE(c3, ierr)
+
   call MPI_KEYVAL_FREE(kdup, ierr)
   call MPI_KEYVAL_FREE(knull, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. kdup == MPI_KEYVAL_INVALID, 'MPI_KEYVAL_FREE of the predefined callbacks'' keyvals')
