@@ -26,10 +26,7 @@ program f90_mpi1
   integer :: eh_n, eh_comm, eh_code
   common /f1_eh/ eh_n, eh_comm, eh_code
 
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  call mt_init(rank)
+  call mt_start(rank, np)
   call mt_is_int(np, 2, 'MPI_COMM_SIZE of MPI_COMM_WORLD')
   cp_n = 0
   dl_n = 0
