@@ -326,6 +326,11 @@ typedef struct MPI_Status {
     MPI_Count rd_bytes; /* private: bytes received */
 } MPI_Status;
 
+/* generalized requests (MPI-3.1 12.2): the user's callbacks */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
 /* ------------------------------------------------------------ Fortran interoperability */
 /* A Fortran INTEGER (gfortran's default, 4 bytes); a Fortran handle is
  * kind << 24 | index, its kind's _NULL index 0 (runtime/objects/fhandle.h).
@@ -729,6 +734,11 @@ RD_MPI_PROTO(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c
 RD_MPI_PROTO(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
 RD_MPI_PROTO(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
 RD_MPI_PROTO(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+RD_MPI_PROTO(int, Status_set_cancelled, (MPI_Status *status, int flag))
+RD_MPI_PROTO(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                                   MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                   MPI_Request *request))
+RD_MPI_PROTO(int, Grequest_complete, (MPI_Request request))
 RD_MPI_PROTO(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
 RD_MPI_PROTO(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
                          int *position, MPI_Comm comm))

@@ -54,7 +54,7 @@ rd_san_tests = \
 	test/mpi/p2p_wait.sh test/mpi/p2p_trunc.sh \
 	test/mpi/p2p_cancel.sh test/mpi/p2p_sendrecv.sh \
 	test/mpi/p2p_types.sh \
-	test/mpi/p2p_threads.sh test/mpi/p2p_reuse.sh test/mpi/p2p_dtypes.sh \
+	test/mpi/p2p_threads.sh test/mpi/p2p_reuse.sh test/mpi/p2p_dtypes.sh test/mpi/greq.sh \
 	test/mpi/intercoll.sh \
 	test/mpi/comm.sh \
 	test/mpi/lifetime.sh test/mpi/memory.sh test/mpi/untouched.sh \
@@ -71,7 +71,7 @@ rd_san_progs = \
 	test/mpi/p2p_order test/mpi/p2p_wild test/mpi/p2p_probe test/mpi/p2p_wait \
 	test/mpi/p2p_sync test/mpi/p2p_trunc test/mpi/p2p_cancel test/mpi/p2p_persist \
 	test/mpi/p2p_sendrecv test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \
-	test/mpi/p2p_threads test/mpi/p2p_reuse test/mpi/p2p_dtypes \
+	test/mpi/p2p_threads test/mpi/p2p_reuse test/mpi/p2p_dtypes test/mpi/greq \
 	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm \
 	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
 	test/mpi/untouched test/mpi/hang \

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
+#include "runtime/api/greq.h"
 #include "runtime/base/report.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/p2p.h"
@@ -46,6 +47,9 @@ static int check_array(const char *call, int count, MPI_Request reqs[])
 /* Why the nonblocking collective this thread collected last failed (the
  * schedule's reason, which its request carried), for raise_req_error. */
 static _Thread_local char *coll_why;
+/* The request this thread collected last was a generalized one (its error
+ * is its callbacks'), for raise_req_error. */
+static _Thread_local int greq_failed;
 
 /* Collect a completed request: status out, free or deactivate it. Returns
  * its error class; *comm gets its communicator for error reporting. When
@@ -56,9 +60,12 @@ static inline int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
 {
     struct rd_request_s *req = *rp;
     int err = req->error;
+    if (req->kind == RD_REQ_GREQ) /* query_fn fills the status, then free_fn */
+        err = rd_greq_collect(req, &req->status);
     if (err != MPI_SUCCESS) {
         free(coll_why);
         coll_why = NULL;
+        greq_failed = req->kind == RD_REQ_GREQ;
         if (req->kind == RD_REQ_COLL) {
             coll_why = req->why;
             req->why = NULL;
@@ -85,6 +92,11 @@ static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_S
         free(coll_why);
         coll_why = NULL;
         return cls;
+    }
+    if (greq_failed) {
+        greq_failed = 0;
+        return rd_err_raise(comm, err, call, "a generalized request's query_fn or free_fn returned error %d",
+                            err);
     }
     if (err == MPI_ERR_TRUNCATE)
         return rd_err_raise(comm, err, call, "the message from rank %d (tag %d) is longer than the receive buffer",
@@ -366,6 +378,22 @@ int PMPI_Request_free(MPI_Request *r)
     if (!r || !rd_req_valid(*r))
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request");
     struct rd_request_s *req = *r;
+    if (req->kind == RD_REQ_GREQ) {
+        /* free_fn now if MPI_Grequest_complete was called, else there */
+        int err = MPI_SUCCESS;
+        RD_LOCK();
+        if (rd_req_done(req)) {
+            err = rd_greq_free(req);
+            rd_req_release(req);
+        } else {
+            req->user_freed = 1;
+        }
+        RD_UNLOCK();
+        *r = MPI_REQUEST_NULL;
+        return err == MPI_SUCCESS ? MPI_SUCCESS
+                                  : rd_err_raise(MPI_COMM_WORLD, err, "MPI_Request_free",
+                                                 "the generalized request's free_fn returned error %d", err);
+    }
     RD_LOCK();
     if ((inactive(req) || rd_req_done(req)) && req->kind == RD_REQ_COLL)
         free(req->why);
@@ -394,10 +422,18 @@ int PMPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
     if (!rd_req_done(r))
         rd_test_progress();
     *flag = rd_req_done(r);
-    if (*flag)
+    int err = MPI_SUCCESS;
+    if (*flag && r->kind == RD_REQ_GREQ) { /* query_fn only: the request stays */
+        MPI_Status tmp;
+        err = rd_greq_query(r, &tmp);
+        rd_status_out(status, &tmp);
+    } else if (*flag) {
         rd_status_out(status, &r->status);
+    }
     RD_UNLOCK();
-    return MPI_SUCCESS;
+    return err == MPI_SUCCESS ? MPI_SUCCESS
+                              : rd_err_raise(MPI_COMM_WORLD, err, "MPI_Request_get_status",
+                                             "the generalized request's query_fn returned error %d", err);
 }
 
 #pragma weak MPI_Cancel = PMPI_Cancel
@@ -409,12 +445,18 @@ int PMPI_Cancel(MPI_Request *r)
     if ((*r)->persistent && !(*r)->active)
         return rd_err_raise((*r)->comm, MPI_ERR_REQUEST, "MPI_Cancel", "the persistent request is not active");
     RD_LOCK();
+    int err = MPI_SUCCESS;
     /* a receive not yet matched is cancelled; a send always goes out
-     * (MPI allows that: Test_cancelled then says false) */
+     * (MPI allows that: Test_cancelled then says false); a generalized
+     * request's cancel_fn is told whether it is complete */
     if ((*r)->kind == RD_REQ_RECV && !rd_req_done(*r))
         rd_p2p_cancel_recv(*r);
+    else if ((*r)->kind == RD_REQ_GREQ)
+        err = rd_greq_cancel(*r, rd_req_done(*r));
     RD_UNLOCK();
-    return MPI_SUCCESS;
+    return err == MPI_SUCCESS ? MPI_SUCCESS
+                              : rd_err_raise(MPI_COMM_WORLD, err, "MPI_Cancel",
+                                             "the generalized request's cancel_fn returned error %d", err);
 }
 
 #pragma weak MPI_Test_cancelled = PMPI_Test_cancelled

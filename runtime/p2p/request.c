@@ -216,6 +216,10 @@ static void report_requests(struct rd_report_buf *b)
                 rd_report_printf(b, "I a nonblocking collective on %s is in progress\n", comm);
                 continue;
             }
+            if (r->kind == RD_REQ_GREQ) {
+                rd_report_printf(b, "I a generalized request waits for MPI_Grequest_complete\n");
+                continue;
+            }
             if (r->kind != RD_REQ_SEND && r->kind != RD_REQ_RECV)
                 continue;
             comm_label(r->comm, comm, sizeof(comm));

@@ -20,6 +20,7 @@ enum rd_req_kind {
     RD_REQ_RECV,
     RD_REQ_DONE, /* completed at creation */
     RD_REQ_COLL, /* a nonblocking collective: completes with its schedule */
+    RD_REQ_GREQ, /* a generalized request: the user completes it (runtime/api/greq.c) */
 };
 enum rd_send_mode { RD_MODE_STANDARD = 0, RD_MODE_SYNC, RD_MODE_READY, RD_MODE_BUFFERED };
 /* What a send's caller knows of the traffic around it (a request's flags):
@@ -73,6 +74,13 @@ struct rd_request_s {
     rd_rma_op rma;
     size_t sent;           /* recv that ended with MPI_ERR_TRUNCATE: the length of the message */
     char *why;             /* RD_REQ_COLL: why it failed (malloc'd, or NULL); set by rd_sched_start */
+    struct {               /* RD_REQ_GREQ: the user's callbacks; set by MPI_Grequest_start */
+        MPI_Grequest_query_function *query;
+        MPI_Grequest_free_function *free;
+        MPI_Grequest_cancel_function *cancel;
+        void *extra;
+        int fortran;       /* the callbacks are Fortran's (rd_mpi_f_request) */
+    } greq;
 };
 
 /* Allocation: from a free list, no malloc on the steady path. */

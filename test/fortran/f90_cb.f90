@@ -8,13 +8,22 @@
 ! attributes (MPI_COMM_, MPI_TYPE_, MPI_WIN_ CREATE_KEYVAL, SET_ATTR,
 ! GET_ATTR, DELETE_ATTR, FREE_KEYVAL) with Fortran copy and delete
 ! functions and INTEGER(KIND=MPI_ADDRESS_KIND) values, the predefined
-! callbacks and attributes; exact values. The program comes first: fortran.sh
+! callbacks and attributes; generalized requests (MPI_GREQUEST_START,
+! MPI_GREQUEST_COMPLETE) with Fortran query, free and cancel functions
+! (MPI_STATUS_SET_ELEMENTS, MPI_STATUS_SET_CANCELLED in query, an error
+! from query in MPI_WAITALL); exact values. The program comes first: fortran.sh
 ! puts `use mpi` before the first `implicit none`.
 
 program f90_cb
   implicit none
   include 'mpif.h'
   external cb_ab1, cb_cat, cb_cmul, cb_errh, cb_werrh, cb_copy, cb_del
+  external cb_gquery, cb_gfree, cb_gcancel
+  integer :: greq, greqs(2), gst(MPI_STATUS_SIZE), gsts(MPI_STATUS_SIZE, 2), gcount
+  logical :: gflag
+  integer(kind=8) :: gr_extra
+  integer :: gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
+  common /cb_gr/ gr_extra, gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
   integer :: kv, kv2, kv3, dup2, t3
   integer(kind=MPI_ADDRESS_KIND) :: val, got, extra, wbase
   logical :: found, found2
@@ -271,6 +280,55 @@ program f90_cb
   call MPI_TYPE_FREE_KEYVAL(kv, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. kv == MPI_KEYVAL_INVALID, 'MPI_TYPE_FREE_KEYVAL')
 
+  ! ---- generalized requests: query, free and cancel written in Fortran
+  gr_nquery = 0
+  gr_nfree = 0
+  gr_ncancel = 0
+  gr_complete = -1
+  gr_cancelled = 0
+  call MPI_GREQUEST_START(cb_gquery, cb_gfree, cb_gcancel, 7_MPI_ADDRESS_KIND, greq, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. greq /= MPI_REQUEST_NULL, 'MPI_GREQUEST_START of Fortran subroutines')
+  call MPI_CANCEL(greq, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. gr_ncancel == 1 .and. gr_complete == 0 .and. gr_extra == 7, &
+             'MPI_CANCEL: cancel called with extra state 7 and COMPLETE .FALSE.')
+  call MPI_TEST(greq, gflag, gst, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. .not. gflag .and. gr_nquery == 0, 'MPI_TEST before complete: .FALSE.')
+  call MPI_GREQUEST_COMPLETE(greq, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_GREQUEST_COMPLETE')
+  gst = -1
+  call MPI_REQUEST_GET_STATUS(greq, gflag, gst, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. gflag .and. gr_nquery == 1 .and. gr_nfree == 0 .and. &
+             gst(MPI_TAG) == 14 .and. gst(MPI_SOURCE) == 3, &
+             'MPI_REQUEST_GET_STATUS: query filled source 3, tag 14; no free')
+  call MPI_CANCEL(greq, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. gr_ncancel == 2 .and. gr_complete == 1, &
+             'MPI_CANCEL after complete: COMPLETE .TRUE.')
+  gst = -1
+  call MPI_WAIT(greq, gst, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. greq == MPI_REQUEST_NULL .and. gr_nquery == 2 .and. gr_nfree == 1, &
+             'MPI_WAIT: query again, free once, MPI_REQUEST_NULL')
+  call MPI_GET_COUNT(gst, MPI_INTEGER, gcount, ierr)
+  call mt_is_int(gcount, 4, 'MPI_GET_COUNT of the status from MPI_STATUS_SET_ELEMENTS in query')
+  call MPI_TEST_CANCELLED(gst, gflag, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. gflag, 'MPI_TEST_CANCELLED: .TRUE. from MPI_STATUS_SET_CANCELLED in query')
+  ! an error from query (extra state 99) in MPI_WAITALL
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  gr_nfree = 0
+  gr_cancelled = 0
+  call MPI_GREQUEST_START(cb_gquery, cb_gfree, cb_gcancel, 8_MPI_ADDRESS_KIND, greqs(1), ierr)
+  call MPI_GREQUEST_START(cb_gquery, cb_gfree, cb_gcancel, 99_MPI_ADDRESS_KIND, greqs(2), ierr)
+  call MPI_GREQUEST_COMPLETE(greqs(2), ierr)
+  call MPI_GREQUEST_COMPLETE(greqs(1), ierr)
+  gsts = -1
+  call MPI_WAITALL(2, greqs, gsts, ierr)
+  call mt_is_int(ierr, MPI_ERR_IN_STATUS, 'MPI_WAITALL: MPI_ERR_IN_STATUS')
+  call mt_ok(gsts(MPI_ERROR, 1) == MPI_SUCCESS .and. gsts(MPI_ERROR, 2) == MPI_ERR_OTHER .and. &
+             gsts(MPI_TAG, 1) == 16 .and. gsts(MPI_TAG, 2) == 198, &
+             'MPI_WAITALL: statuses tags 16, 198 and errors MPI_SUCCESS, MPI_ERR_OTHER from query')
+  call mt_ok(gr_nfree == 2 .and. greqs(1) == MPI_REQUEST_NULL .and. greqs(2) == MPI_REQUEST_NULL, &
+             'MPI_WAITALL: free called for both, both MPI_REQUEST_NULL')
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+
   call MPI_FINALIZE(ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FINALIZE')
   call mt_done()
@@ -383,3 +441,51 @@ subroutine cb_del(obj, keyval, attribute_val, extra_state, ierror)
   ierror = 0
   if (keyval < 0) ierror = 1
 end subroutine cb_del
+
+! generalized request callbacks (kind=8: MPI_ADDRESS_KIND); query uses
+! the mpi module for the status' size and the constants (fortran.sh
+! removes the mpif.h lines when it makes the program a `use mpi` one)
+subroutine cb_gquery(extra_state, status, ierror)
+  use mpi
+  implicit none
+  integer(kind=8) :: extra_state
+  integer :: status(MPI_STATUS_SIZE), ierror, ierr
+  integer(kind=8) :: gr_extra
+  integer :: gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
+  common /cb_gr/ gr_extra, gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
+  gr_nquery = gr_nquery + 1
+  status(MPI_SOURCE) = 3
+  status(MPI_TAG) = 2 * int(extra_state)
+  call MPI_STATUS_SET_ELEMENTS(status, MPI_INTEGER, 4, ierr)
+  call MPI_STATUS_SET_CANCELLED(status, gr_cancelled == 1, ierr)
+  ierror = MPI_SUCCESS
+  if (extra_state == 99) ierror = MPI_ERR_OTHER
+end subroutine cb_gquery
+
+subroutine cb_gfree(extra_state, ierror)
+  implicit none
+  integer(kind=8) :: extra_state
+  integer :: ierror
+  integer(kind=8) :: gr_extra
+  integer :: gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
+  common /cb_gr/ gr_extra, gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
+  gr_nfree = gr_nfree + 1
+  gr_extra = extra_state
+  ierror = 0
+end subroutine cb_gfree
+
+subroutine cb_gcancel(extra_state, complete, ierror)
+  implicit none
+  integer(kind=8) :: extra_state
+  logical :: complete
+  integer :: ierror
+  integer(kind=8) :: gr_extra
+  integer :: gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
+  common /cb_gr/ gr_extra, gr_nquery, gr_nfree, gr_ncancel, gr_complete, gr_cancelled
+  gr_ncancel = gr_ncancel + 1
+  gr_extra = extra_state
+  gr_complete = 0
+  if (complete) gr_complete = 1
+  if (.not. complete) gr_cancelled = 1
+  ierror = 0
+end subroutine cb_gcancel
