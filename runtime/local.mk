@@ -1,7 +1,8 @@
 # runtime/: the floors of the library (ARCHITECTURE.md, "Layers"): base/
 # services, objects/, p2p/, api/ (the MPI_* entry points). Each has a README.
 EXTRA_DIST += runtime/base/README.md runtime/objects/README.md \
-	runtime/p2p/README.md runtime/rma/README.md runtime/api/README.md
+	runtime/p2p/README.md runtime/rma/README.md runtime/api/README.md \
+	runtime/io/README.md runtime/io/PLAN.md
 
 # Services that the launcher tools share with the library.
 noinst_LTLIBRARIES += librdutil.la

@@ -26,7 +26,10 @@ mk runtime/base/low.c '#include "runtime/base/low.h"
 #include "runtime/api/top.h"'
 mk runtime/base/low.h '/* nothing */'
 mk runtime/api/top.c '#include "runtime/base/low.h"
-#include "collectives/coll.h"'
+#include "collectives/coll.h"
+#include "runtime/io/io.h"'
+mk runtime/io/io.c '#include "runtime/rma/rma.h"
+#include "runtime/api/check.h"'
 mk transports/t.c '#include "runtime/objects/comm.h"'
 mk launcher/rrun/main.c '#include "runtime/base/params.h"
 #include "runtime/p2p/p2p.h"'
@@ -44,6 +47,7 @@ out=$(cd "$T/o" && "$check" "$T/src" runtime/objects/.libs/librdmpi_la-comm.o \
 rc=$?
 is "$out" "launcher/rrun/main.c:2 includes runtime/p2p/p2p.h
 runtime/base/low.c:2 includes runtime/api/top.h
+runtime/io/io.c:2 includes runtime/api/check.h
 transports/t.c:1 includes runtime/objects/comm.h
 runtime/objects/comm calls rd_up (collectives/hier)" "a made-up tree: each breach found, once, and nothing else"
 is "$rc" 1 "a breach makes the check exit 1"
