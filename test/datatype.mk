@@ -8,6 +8,13 @@ test_unit_dtengine_SOURCES = test/unit/dtengine.c runtime/objects/datatype.c run
 test_unit_dtengine_LDADD =
 TESTS += test/unit/dtengine
 
+# the walkers of file views (runtime/io/PLAN.md, 4.1): runs of a byte
+# range, bytes below a displacement, the monotone test
+check_PROGRAMS += test/unit/dtview
+test_unit_dtview_SOURCES = test/unit/dtview.c runtime/objects/datatype.c runtime/objects/fhandle.c
+test_unit_dtview_LDADD =
+TESTS += test/unit/dtview
+
 # constructors, layouts, packing, external32, attributes, errors
 RD_MPI_TESTS += test/mpi/dtypes
 

@@ -135,12 +135,36 @@ RD_PAIR(rd_mpi_long_double_int, long double, rd_mpi_long_double, "MPI_LONG_DOUBL
 
 struct rd_cur {
     char *p;    /* the packed side */
-    int unpack; /* 0: user -> packed; 1: packed -> user */
+    int unpack; /* 0: user -> packed; 1: packed -> user; RD_CUR_RUNS: report runs */
+    /* RD_CUR_RUNS (rd_dt_segments_range): runs relative to anchor go to fn,
+     * the one pending in (pd, pl) merged with those that follow it */
+    const char *anchor;
+    int (*fn)(void *, MPI_Aint, size_t);
+    void *arg;
+    MPI_Aint pd;
+    size_t pl;
+    int rc;
 };
+#define RD_CUR_RUNS 2
+
+static void emit(const char *user, struct rd_cur *c, size_t n)
+{
+    MPI_Aint d = (MPI_Aint)(user - c->anchor);
+    if (c->pl && c->pd + (MPI_Aint)c->pl == d) {
+        c->pl += n;
+        return;
+    }
+    if (c->pl && !c->rc)
+        c->rc = c->fn(c->arg, c->pd, c->pl);
+    c->pd = d;
+    c->pl = n;
+}
 
 static inline void mv(char *user, struct rd_cur *c, size_t n)
 {
-    if (c->unpack)
+    if (__builtin_expect(c->unpack == RD_CUR_RUNS, 0))
+        emit(user, c, n);
+    else if (c->unpack)
         memcpy(user, c->p, n);
     else
         memcpy(c->p, user, n);
@@ -161,6 +185,11 @@ static inline void mv(char *user, struct rd_cur *c, size_t n)
 
 static void runs(char *b, MPI_Aint stride, size_t w, size_t m, struct rd_cur *c)
 {
+    if (__builtin_expect(c->unpack == RD_CUR_RUNS, 0)) {
+        for (size_t i = 0; i < m; i++, b += stride)
+            emit(b, c, w);
+        return;
+    }
     char *p = c->p;
     switch (w) {
     case 1: RD_RUNS(1); break;
@@ -274,7 +303,7 @@ void rd_dt_pack(const void *buf, MPI_Datatype dt, size_t off, void *out, size_t 
         memcpy(out, (const char *)buf + dt->true_lb + off, len);
         return;
     }
-    struct rd_cur c = {out, 0};
+    struct rd_cur c = {.p = out, .unpack = 0};
     seg(dt->dn, dt->extent, (char *)buf, off, &c, len);
 }
 
@@ -286,8 +315,151 @@ void rd_dt_unpack(void *buf, MPI_Datatype dt, size_t off, const void *in, size_t
         memcpy((char *)buf + dt->true_lb + off, in, len);
         return;
     }
-    struct rd_cur c = {(char *)in, 1};
+    struct rd_cur c = {.p = (char *)in, .unpack = 1};
     seg(dt->dn, dt->extent, buf, off, &c, len);
+}
+
+/* ------------------------------------------------------------ views
+ *
+ * rd_dt_segments_range: the pack seek with the copies replaced by emit().
+ * rd_dt_bytes_below: the inverse seek on a monotone tree: at each level
+ * the block (VEC: a division by the stride; IDX: a binary search on the
+ * blocks' data starts) that holds x, every block before it wholly below. */
+
+int rd_dt_segments_range(MPI_Datatype dt, size_t off, size_t len, int (*fn)(void *, MPI_Aint, size_t),
+                         void *arg)
+{
+    if (len == 0)
+        return 0;
+    if (dt->contig)
+        return fn(arg, dt->true_lb + (MPI_Aint)off, len);
+    static char anchor[1];
+    struct rd_cur c = {.unpack = RD_CUR_RUNS, .anchor = anchor, .fn = fn, .arg = arg};
+    seg(dt->dn, dt->extent, anchor, off, &c, len);
+    if (c.pl && !c.rc)
+        c.rc = fn(arg, c.pd, c.pl);
+    return c.rc;
+}
+
+static MPI_Aint node_lo(const struct rd_dt_node *k)
+{
+    return k->flat ? k->off : k->dlo;
+}
+
+static MPI_Aint node_hi(const struct rd_dt_node *k)
+{
+    return k->flat ? k->off + (MPI_Aint)k->size : k->dhi;
+}
+
+/* floor(a / b), b > 0 */
+static MPI_Aint floor_div(MPI_Aint a, MPI_Aint b)
+{
+    MPI_Aint q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static size_t node_below(const struct rd_dt_node *d, MPI_Aint x);
+
+/* n copies of k, cext apart: packed bytes below x */
+static size_t copies_below(const struct rd_dt_node *k, MPI_Aint cext, size_t n, MPI_Aint x)
+{
+    MPI_Aint j = 0;
+    if (n > 1 && cext > 0) {
+        j = floor_div(x - node_lo(k), cext);
+        if (j < 0)
+            return 0;
+        if ((size_t)j >= n)
+            j = (MPI_Aint)n - 1;
+    }
+    return (size_t)j * k->size + node_below(k, x - j * cext);
+}
+
+static size_t node_below(const struct rd_dt_node *d, MPI_Aint x)
+{
+    if (x <= node_lo(d))
+        return 0;
+    if (x >= node_hi(d))
+        return d->size;
+    if (d->flat)
+        return (size_t)(x - d->off);
+    if (d->kind == RD_DN_VEC) {
+        MPI_Aint i = 0;
+        if (d->count > 1 && d->stride > 0) {
+            i = floor_div(x - node_lo(d->child), d->stride);
+            if (i < 0)
+                return 0;
+            if ((size_t)i >= d->count)
+                i = (MPI_Aint)d->count - 1;
+        }
+        return (size_t)i * d->bsize + copies_below(d->child, d->cext, d->blen, x - i * d->stride);
+    }
+    /* RD_DN_IDX: the last block whose data starts at or below x */
+    size_t lo = 0, hi = d->nblk;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->blk[mid].disp + node_lo(d->blk[mid].child) <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return 0;
+    const struct rd_dt_blk *b = &d->blk[lo - 1];
+    return b->pre + copies_below(b->child, b->cext, b->blen, x - b->disp);
+}
+
+size_t rd_dt_bytes_below(MPI_Datatype dt, MPI_Aint x)
+{
+    if (dt->size == 0)
+        return 0;
+    if (dt->contig) {
+        MPI_Aint r = x - dt->true_lb;
+        return r <= 0 ? 0 : (size_t)r >= dt->size ? dt->size : (size_t)r;
+    }
+    return node_below(dt->dn, x);
+}
+
+/* n copies of k, cext apart, are monotone: k is, and each copy starts at
+ * or after the end of the one before; *lo, *hi: where their data lies */
+static int copies_monotone(const struct rd_dt_node *k, MPI_Aint cext, size_t n, MPI_Aint *lo, MPI_Aint *hi);
+
+static int node_monotone(const struct rd_dt_node *d)
+{
+    if (d->flat)
+        return 1;
+    MPI_Aint lo, hi;
+    if (d->kind == RD_DN_VEC) {
+        if (!copies_monotone(d->child, d->cext, d->blen, &lo, &hi))
+            return 0;
+        return d->count == 1 || (d->stride > 0 && d->stride >= hi - lo);
+    }
+    MPI_Aint end = 0;
+    for (size_t k = 0; k < d->nblk; k++) {
+        const struct rd_dt_blk *b = &d->blk[k];
+        if (!copies_monotone(b->child, b->cext, b->blen, &lo, &hi))
+            return 0;
+        if (k > 0 && b->disp + lo < end)
+            return 0;
+        end = b->disp + hi;
+    }
+    return 1;
+}
+
+static int copies_monotone(const struct rd_dt_node *k, MPI_Aint cext, size_t n, MPI_Aint *lo, MPI_Aint *hi)
+{
+    MPI_Aint l = node_lo(k), h = node_hi(k);
+    if (!node_monotone(k))
+        return 0;
+    if (n > 1 && (cext <= 0 || cext < h - l))
+        return 0;
+    *lo = l;
+    *hi = h + (n > 1 ? (MPI_Aint)(n - 1) * cext : 0);
+    return 1;
+}
+
+int rd_dt_monotone(MPI_Datatype dt)
+{
+    return dt->size == 0 || dt->contig || node_monotone(dt->dn);
 }
 
 /* ------------------------------------------------------------ elements */
@@ -609,6 +781,8 @@ MPI_Datatype rd_dt_make_vector(size_t count, size_t blen, MPI_Aint stride, MPI_D
             }
         }
         d->kind = RD_DN_VEC;
+        d->dlo = t->true_lb;
+        d->dhi = t->true_lb + t->true_extent;
         d->count = count;
         d->blen = blen;
         d->stride = stride;
@@ -679,6 +853,8 @@ MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *dis
     d->kind = RD_DN_IDX;
     d->size = size;
     d->elems = t->elements;
+    d->dlo = t->true_lb;
+    d->dhi = t->true_lb + t->true_extent;
     d->blk = bl;
     /* the data blocks, adjacent copies of the same node merged */
     size_t m = 0, pre = 0;

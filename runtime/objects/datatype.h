@@ -46,6 +46,7 @@ struct rd_dt_node {
     MPI_Aint off;                   /* flat: where the run starts */
     size_t size;                    /* packed bytes of one instance */
     MPI_Count elems;                /* basic elements of one instance */
+    MPI_Aint dlo, dhi;              /* not flat: its data lies in [dlo, dhi) of the instance */
     MPI_Datatype basic;             /* LEAF: the basic type of its elements */
     /* VEC */
     size_t count, blen;
@@ -132,6 +133,25 @@ int rd_dt_runs(MPI_Datatype dt, size_t count, int (*fn)(void *arg, MPI_Aint disp
  * bytes); stops at the first non-zero result and returns it. */
 int rd_dt_segments(MPI_Datatype dt, size_t count, int (*fn)(void *arg, MPI_Aint disp, size_t len),
                    void *arg);
+
+/* Views (runtime/io/PLAN.md, 4.1): the runs (displacement from buf, length)
+ * of the packed bytes [off, off + len) of (buf, count, dt), in order,
+ * adjacent runs merged: the seek of rd_dt_pack, O(depth), then one call
+ * per run. Stops at the first non-zero fn result and returns it. */
+int rd_dt_segments_range(MPI_Datatype dt, size_t off, size_t len,
+                         int (*fn)(void *arg, MPI_Aint disp, size_t len), void *arg);
+
+/* The inverse seek: packed bytes of one instance of dt whose displacement
+ * is below x (0 .. dt->size), O(depth). Exact for a type whose data runs
+ * go up without overlap (rd_dt_monotone); for others meaningless. */
+size_t rd_dt_bytes_below(MPI_Datatype dt, MPI_Aint x);
+
+/* 1 when the data runs of one instance of dt, in type-map order, each
+ * start at or after the end of the one before (displacements increasing,
+ * no byte twice: what a file view needs, MPI-3.1 13.3), else 0. A test on
+ * the tree, O(its nodes). Tiled copies (count > 1) also need dt's true
+ * extent within its extent: the caller checks that. */
+int rd_dt_monotone(MPI_Datatype dt);
 
 /* ---- construction (no argument checks: the API layer has made them).
  * Each returns a new uncommitted type holding references to the types it
