@@ -529,7 +529,7 @@ static void activate(struct rd_sched *s)
     else
         active_head = s;
     active_tail = s;
-    rd_progress_hook = rd_sched_progress;
+    rd_progress_add(rd_sched_progress);
 }
 
 int rd_sched_progress(void)
@@ -558,7 +558,7 @@ int rd_sched_progress(void)
         s = next;
     }
     if (!active_head)
-        rd_progress_hook = NULL;
+        rd_progress_remove(rd_sched_progress);
     advancing = 0;
     return n;
 }

@@ -51,7 +51,7 @@ int rd_p2p_cancel_recv(struct rd_request_s *req);
 
 /* Active messages for the floors above the engine (runtime/rma/): ids
  * from RD_P2P_AM_FIRST up (below RD_AM_RNDV) go to the handler set in
- * rd_p2p_am_hook (set at MPI_Init, like rd_progress_hook), called with the
+ * rd_p2p_am_hook (set at MPI_Init), called with the
  * sender's world rank. Handlers never call a transport: what they answer
  * goes through rd_p2p_am_post, which queues it. rd_p2p_am_post sends now
  * (nothing queued for that peer, not in a handler) or queues a copy in the

@@ -225,7 +225,9 @@ int rd_progress(void)
     }
     if (rd_eng.nflush)
         n += rd_eng_flush_all();
-    if (rd_progress_hook)
-        n += rd_progress_hook();
+    if (rd_progress_nhooks)
+        for (int i = 0; i < RD_PROGRESS_HOOKS_MAX; i++)
+            if (rd_progress_hooks[i])
+                n += rd_progress_hooks[i]();
     return n;
 }

@@ -17,7 +17,41 @@
 #include "runtime/p2p/bsend.h"
 #include "runtime/objects/fhandle.h"
 
-int (*rd_progress_hook)(void);
+int (*rd_progress_hooks[RD_PROGRESS_HOOKS_MAX])(void);
+int rd_progress_nhooks;
+
+int rd_progress_add(int (*fn)(void))
+{
+    int free_slot = -1;
+    for (int i = 0; i < RD_PROGRESS_HOOKS_MAX; i++) {
+        if (rd_progress_hooks[i] == fn)
+            return 0;
+        if (!rd_progress_hooks[i] && free_slot < 0)
+            free_slot = i;
+    }
+    if (free_slot < 0)
+        return -1;
+    rd_progress_hooks[free_slot] = fn;
+    rd_progress_nhooks++;
+    return 0;
+}
+
+void rd_progress_remove(int (*fn)(void))
+{
+    for (int i = 0; i < RD_PROGRESS_HOOKS_MAX; i++)
+        if (rd_progress_hooks[i] == fn) {
+            rd_progress_hooks[i] = NULL; /* (a slot, not a shift: rd_progress may be walking the list) */
+            rd_progress_nhooks--;
+        }
+}
+
+int rd_progress_has(int (*fn)(void))
+{
+    for (int i = 0; i < RD_PROGRESS_HOOKS_MAX; i++)
+        if (rd_progress_hooks[i] == fn)
+            return 1;
+    return 0;
+}
 
 /* Free list, refilled a slab at a time: no malloc per message. The slabs
  * are remembered, so that a report can list every request in flight. */

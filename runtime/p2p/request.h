@@ -131,9 +131,19 @@ static inline int rd_req_done(const struct rd_request_s *req)
 
 /* Poll every transport once; returns the events handled. */
 int rd_progress(void);
-/* Work above the p2p engine that rd_progress() also advances (the
- * collectives' schedules set it while they have active ones). */
-extern int (*rd_progress_hook)(void);
+/* Work above the p2p engine that rd_progress() also advances: a short
+ * list of hooks, each registered while it has work (the collectives'
+ * schedules while some are active; io's completions while operations are
+ * in flight). Each returns the events it handled. Call under the big
+ * lock; a hook may remove itself while it runs. */
+#define RD_PROGRESS_HOOKS_MAX 4
+extern int (*rd_progress_hooks[RD_PROGRESS_HOOKS_MAX])(void);
+extern int rd_progress_nhooks;
+/* Adding a hook already there does nothing; 0, or -1 when the list is
+ * full (a bug: the floors above have fewer hooks than slots). */
+int rd_progress_add(int (*fn)(void));
+void rd_progress_remove(int (*fn)(void));
+int rd_progress_has(int (*fn)(void));
 
 /* One turn of a wait (call with the big lock held): progress; after
  * RDMPI_SPIN_COUNT idle turns in a row (at once when oversubscribed),
