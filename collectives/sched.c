@@ -268,6 +268,16 @@ rd_status rd_sched_copy(struct rd_sched *s, const void *src, int scount, MPI_Dat
     return RD_OK;
 }
 
+rd_status rd_sched_call(struct rd_sched *s, int (*fn)(struct rd_sched *, void *), void *arg)
+{
+    struct rd_sop *op = push(s, RD_SOP_CALL);
+    if (!op)
+        return RD_ERR_NOMEM;
+    op->fn = fn;
+    op->arg = arg;
+    return RD_OK;
+}
+
 void *rd_sched_alloc(struct rd_sched *s, size_t bytes)
 {
     if (s->nscratch == s->capscratch) {
@@ -403,6 +413,16 @@ static void why(const struct rd_sched *s, char *buf, size_t n)
                  s->bad_sent, s->bad_holds);
 }
 
+void rd_sched_adopt(struct rd_sched *s, struct rd_request_s *req)
+{
+    if (!pend_push(s, req)) {
+        /* no room to remember it: wait for it here, then drop it */
+        rd_wait_flag(&req->done);
+        set_error(s, req->error != MPI_SUCCESS ? req->error : MPI_ERR_NO_MEM);
+        rd_req_release(req);
+    }
+}
+
 static void start_p2p(struct rd_sched *s, struct rd_sop *op)
 {
     int kind = op->kind == RD_SOP_SEND ? RD_REQ_SEND : RD_REQ_RECV, tag = op->tag;
@@ -481,6 +501,13 @@ static int advance(struct rd_sched *s)
         case RD_SOP_COPY:
             if (going(s))
                 rd_coll_copy(op->src, op->scount, op->sdt, op->buf, op->count, op->dt);
+            break;
+        case RD_SOP_CALL:
+            if (going(s)) {
+                int err = op->fn(s, op->arg);
+                if (err != MPI_SUCCESS)
+                    set_error(s, err);
+            }
             break;
         }
         s->pc++;

@@ -29,7 +29,10 @@ enum rd_sop_kind {
     RD_SOP_WAIT,   /* until every send/receive started so far has completed */
     RD_SOP_REDUCE, /* buf = src op buf (rd_op_apply) */
     RD_SOP_COPY,   /* (src, scount, sdt) -> (buf, count, dt): same type signature */
+    RD_SOP_CALL,   /* fn(schedule, arg): other code, run when the step is reached */
 };
+
+struct rd_sched;
 
 struct rd_sop {
     int kind;
@@ -45,6 +48,8 @@ struct rd_sop {
     int scount;           /* COPY source */
     MPI_Datatype sdt;
     MPI_Op op;
+    int (*fn)(struct rd_sched *s, void *arg); /* CALL */
+    void *arg;                                /* CALL */
 };
 
 struct rd_scratch {
@@ -123,6 +128,16 @@ rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int c
                           MPI_Datatype dt, MPI_Op op);
 rd_status rd_sched_copy(struct rd_sched *s, const void *src, int scount, MPI_Datatype sdt,
                         void *dst, int count, MPI_Datatype dt);
+/* A step that runs fn(s, arg) when the schedule reaches it (after the
+ * steps before it, in order; skipped after an error other than a count
+ * mismatch). fn returns an MPI error class (MPI_SUCCESS: go on), and may
+ * hand the schedule requests it started (rd_sched_adopt), which the next
+ * WAIT step then waits for: io's two-phase rounds submit a chunk's I/O
+ * this way (runtime/io/PLAN.md, 4.3). */
+rd_status rd_sched_call(struct rd_sched *s, int (*fn)(struct rd_sched *s, void *arg), void *arg);
+/* From a CALL step: the schedule takes req (started by the caller; any
+ * kind): the next WAIT waits for it, takes its error and releases it. */
+void rd_sched_adopt(struct rd_sched *s, struct rd_request_s *req);
 /* Scratch space for count elements of dt laid out as dt lays them out
  * (the returned pointer is where element 0 goes: the allocation starts at
  * its true lower bound). Freed with the schedule. NULL: out of memory. */

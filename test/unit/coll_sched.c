@@ -18,7 +18,7 @@
 #define W MPI_COMM_WORLD
 
 /* The steps of s as a string: "S2 S1", "R2 W S1", "C S1 R1 W O ..."
- * (Send, Recv, Wait, reduce (O), Copy, with the peer's rank). */
+ * (Send, Recv, Wait, reduce (O), Copy, F a call, with the peer's rank). */
 static const char *steps(const struct rd_sched *s)
 {
     static char out[256];
@@ -27,7 +27,8 @@ static const char *steps(const struct rd_sched *s)
     for (int i = 0; i < s->nops && n < sizeof(out) - 8; i++) {
         const struct rd_sop *op = &s->ops[i];
         char k = op->kind == RD_SOP_SEND ? 'S' : op->kind == RD_SOP_RECV ? 'R'
-               : op->kind == RD_SOP_WAIT ? 'W' : op->kind == RD_SOP_REDUCE ? 'O' : 'C';
+               : op->kind == RD_SOP_WAIT ? 'W' : op->kind == RD_SOP_REDUCE ? 'O'
+               : op->kind == RD_SOP_CALL ? 'F' : 'C';
         if (op->kind == RD_SOP_SEND || op->kind == RD_SOP_RECV)
             n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%c%d", n ? " " : "", k, op->peer);
         else
@@ -385,6 +386,57 @@ static void two_outstanding(void)
     tap_ok(b1[0] == 1 && b1[1] == 2 && b2[0] == 3 && b2[1] == 4, "%s: each got its root's data", what);
 }
 
+/* ------------------------------------------------------------ call steps */
+
+static char called[8];
+static int ncalled;
+static struct rd_request_s *adopted;
+
+/* records its letter; 'a' also hands the schedule a request of its own */
+static int call_step(struct rd_sched *s, void *arg)
+{
+    char c = *(const char *)arg;
+    if (ncalled < 7)
+        called[ncalled++] = c;
+    called[ncalled] = 0;
+    if (c == 'a') {
+        adopted = rd_req_alloc(RD_REQ_DONE);
+        rd_sched_adopt(s, adopted);
+    }
+    return c == 'x' ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+static void call_steps(void)
+{
+    const char *what = "call steps";
+    static const char a = 'a', b = 'b', x = 'x', c = 'c';
+    struct rd_sched *s = rd_sched_new(W);
+    nbcast++;
+    ncalled = 0;
+    called[0] = 0;
+    tap_ok(rd_sched_call(s, call_step, (void *)&a) == RD_OK && rd_sched_wait(s) == RD_OK &&
+           rd_sched_call(s, call_step, (void *)&b) == RD_OK, "%s: built", what);
+    tap_is_str(steps(s), "F W F", "%s: a call, a wait, a call", what);
+    struct rd_request_s *req = start(s);
+    tap_is_str(called, "a", "%s: the first call ran at the start", what);
+    fake_progress();
+    tap_is_str(called, "a", "%s: the second waits for the request the first adopted", what);
+    tap_is_int(rd_req_done(req), 0, "%s: the schedule is not done", what);
+    rd_req_complete(adopted);
+    fake_progress();
+    tap_is_str(called, "ab", "%s: once it completes, the second call runs", what);
+    finish_req(req, what);
+
+    /* an error from a call: the calls after it do not run */
+    s = rd_sched_new(W);
+    nbcast++;
+    ncalled = 0;
+    rd_sched_call(s, call_step, (void *)&x);
+    rd_sched_call(s, call_step, (void *)&c);
+    tap_is_int(rd_sched_run(s), MPI_ERR_OTHER, "%s: a call's MPI_ERR_OTHER is the schedule's error", what);
+    tap_is_str(called, "x", "%s: the call after the failed one did not run", what);
+}
+
 int main(void)
 {
     fake_defaults();
@@ -401,6 +453,7 @@ int main(void)
     allreduce_large();
     allreduce_mismatch();
     two_outstanding();
+    call_steps();
     tap_is_int(rd_p2p_probe(MPI_ANY_SOURCE, MPI_ANY_TAG, W->coll, NULL, NULL), 0,
                "the end: no message is left unexpected");
     tap_ok(!rd_progress_has(rd_sched_progress) && rd_progress_nhooks == 0,
