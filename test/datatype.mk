@@ -9,9 +9,10 @@ test_unit_dtengine_LDADD =
 TESTS += test/unit/dtengine
 
 # the walkers of file views (runtime/io/PLAN.md, 4.1): runs of a byte
-# range, bytes below a displacement, the monotone test
+# range, bytes below a displacement, the monotone test; external32 sizes
 check_PROGRAMS += test/unit/dtview
-test_unit_dtview_SOURCES = test/unit/dtview.c runtime/objects/datatype.c runtime/objects/fhandle.c
+test_unit_dtview_SOURCES = test/unit/dtview.c runtime/objects/datatype.c runtime/objects/dtx32.c \
+	runtime/objects/fhandle.c
 test_unit_dtview_LDADD =
 TESTS += test/unit/dtview
 

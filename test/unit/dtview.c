@@ -8,12 +8,15 @@
  * builds them: a vector, displaced, resized), indexed, struct with holes
  * and resized types: exact runs and offsets written out by hand, then
  * every (off, len) range of 2-3 instances and every x against a
- * brute-force slicing of the whole runs (rd_dt_segments). */
+ * brute-force slicing of the whole runs (rd_dt_segments). And every basic
+ * type's external32 size equals its native one here (LP64 Linux), so a
+ * view's tree serves external32 files as it is (PLAN 4.7). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/objects/datatype.h"
+#include "runtime/objects/dtx32.h"
 #include "test/tap.h"
 
 #define MAXR 256
@@ -266,6 +269,29 @@ int main(void)
     tap_ok(rd_dt_monotone(ok2), "the same with stride 25 (the data span): monotone");
     MPI_Datatype rcopies = vec(2, 2, 40, rn);
     tap_ok(!rd_dt_monotone(rcopies), "vector of 2 copies of the extent-4 resized type: not monotone");
+
+    /* external32 sizes = native sizes */
+    size_t nx = rd_dtx32_ntypes(), same = 0;
+    for (size_t i = 0; i < nx; i++) {
+        MPI_Datatype b = rd_dtx32_type(i);
+        if ((size_t)rd_dtx32_basic_size(b) == b->size)
+            same++;
+        else
+            tap_diag("%s: external32 %d bytes, native %zu", b->name, rd_dtx32_basic_size(b), b->size);
+    }
+    tap_ok(nx >= 50 && same == nx, "external32 size = native size for all %zu basic types of the table", nx);
+    tap_is_int(rd_dtx32_size(st), 13, "external32 size of the struct {int, double, char}: 13");
+    tap_is_int(rd_dtx32_basic_size(MPI_DOUBLE_INT), -1, "MPI_DOUBLE_INT is not a basic type of the table");
+    unsigned char x32[13];
+    char sv[32] = {0}; /* the struct's layout: int at 0, double at 8, char at 24 */
+    int iv = 0x01020304;
+    double dv = 1.0;
+    memcpy(sv, &iv, 4);
+    memcpy(sv + 8, &dv, 8);
+    sv[24] = 'z';
+    tap_ok(rd_dtx32_convert(st, 1, sv, x32, 0) == 0 && x32[0] == 1 && x32[3] == 4 && x32[4] == 0x3f &&
+           x32[5] == 0xf0 && x32[11] == 0 && x32[12] == 'z',
+           "external32 of the struct: big-endian int 01020304, double 3ff0..., char");
 
     MPI_Datatype all[] = {c, v, rows, sc, cols, sf, ix, st, v2, rz, rn, vs, vsa, down, ov, neg, ilv, vs16, ok2,
                           rcopies};
