@@ -12,6 +12,20 @@ MPI_Fint rd_mpi_f_bottom_[1];
 MPI_Fint rd_mpi_f_in_place_[1];
 MPI_Fint rd_mpi_f_unweighted_[1];
 MPI_Fint rd_mpi_f_weights_empty_[1];
+MPI_Fint rd_mpi_f_errcodes_ignore_[1];
+char rd_mpi_f_argv_null_[1];
+char rd_mpi_f_argvs_null_[1];
+
+/* An error the Fortran glue finds itself (mpi_f08's array sections,
+ * runtime/fortran/fsection.c), raised like librdmpi's own: on win's
+ * handler when win is a window, else on comm's (MPI_COMM_NULL: MPI_COMM_WORLD's),
+ * the message kept for MPI_Error_string. */
+int rd_mpi_f_raise(MPI_Comm comm, MPI_Win win, int cls, const char *call, const char *msg)
+{
+    if (win != MPI_WIN_NULL)
+        return rd_err_raise_win(win, cls, call, "%s", msg);
+    return rd_err_raise(comm, cls, call, "%s", msg);
+}
 
 int rd_mpi_f_int_out(MPI_Aint v, MPI_Fint *f, const char *call, const char *arg)
 {

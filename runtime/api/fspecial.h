@@ -1,6 +1,6 @@
 /* fspecial.h - the storage of the Fortran special objects (MPI_BOTTOM,
  * MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_UNWEIGHTED,
- * MPI_WEIGHTS_EMPTY): INTEGER
+ * MPI_WEIGHTS_EMPTY, MPI_ERRCODES_IGNORE, MPI_ARGV(S)_NULL): INTEGER (CHARACTER)
  * variables in librdmpi that mpif.h names as common blocks (gfortran's
  * symbol of /rd_mpi_f_bottom/ is rd_mpi_f_bottom_). The Fortran glue
  * (runtime/fortran/fglue.h) knows a special argument by its address: one
@@ -15,6 +15,9 @@ extern MPI_Fint rd_mpi_f_bottom_[1];
 extern MPI_Fint rd_mpi_f_in_place_[1];
 extern MPI_Fint rd_mpi_f_unweighted_[1];
 extern MPI_Fint rd_mpi_f_weights_empty_[1];
+extern MPI_Fint rd_mpi_f_errcodes_ignore_[1];
+extern char rd_mpi_f_argv_null_[1];
+extern char rd_mpi_f_argvs_null_[1];
 extern MPI_Fint rd_mpi_f_status_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
 
@@ -32,6 +35,8 @@ void rd_mpi_f_request(MPI_Request request);    /* runtime/api/greq.c: a generali
 MPI_Aint rd_mpi_f_attr_comm(int keyval, void *cval);
 MPI_Aint rd_mpi_f_attr_type(int keyval, void *cval);
 MPI_Aint rd_mpi_f_attr_win(int keyval, void *cval);
+/* an error found by the Fortran glue itself: runtime/api/fspecial.c */
+int rd_mpi_f_raise(MPI_Comm comm, MPI_Win win, int cls, const char *call, const char *msg);
 
 /* MPI-1's default INTEGER for an address-sized value out (MPI_ADDRESS,
  * MPI_TYPE_EXTENT, MPI_TYPE_LB, MPI_TYPE_UB): *f = v, or MPI_ERR_ARG raised

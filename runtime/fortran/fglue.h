@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ISO_Fortran_binding.h>
+
 #include "runtime/api/fspecial.h"
 
 /* A Fortran INTEGER is a C int: integer arguments pass through. */
@@ -166,5 +168,19 @@ static inline void rd_fg_str_out(char *f, size_t len, const char *c)
     memcpy(f, c, n);
     memset(f + n, ' ', len - n);
 }
+
+/* mpi_f08: a choice buffer given as a descriptor (TYPE(*), DIMENSION(..))
+ * as the address, count and datatype the glue passes on (fsection.c):
+ * made is the datatype built for a non-contiguous section (freed by
+ * rd_fg_sec_done), NULL for none. */
+typedef struct rd_fg_sec {
+    void *addr;
+    MPI_Fint count, type;
+    MPI_Datatype made;
+} rd_fg_sec;
+
+int rd_fg_section(rd_fg_sec *s, const CFI_cdesc_t *d, const MPI_Fint *count, const MPI_Fint *type, int anyshape,
+                  MPI_Comm comm, MPI_Win win, const char *call, const char *arg);
+void rd_fg_sec_done(rd_fg_sec *s);
 
 #endif

@@ -76,6 +76,10 @@ function api_record(rec, indented,   f, n, i, t) {
         fnargs[nfn] = 0
         if (n >= 4 && f[3] == "->")
             fret[nfn] = f[4]
+        # (removed: a function the standard removed, left out of mpi_f08)
+        for (i = 3; i <= n; i++)
+            if (f[i] == "removed")
+                fremoved[nfn] = 1
         if (f[2] in fnum)
             err(FILENAME ":" FNR ": MPI_" f[2] " is described twice")
         fnum[f[2]] = nfn
@@ -96,6 +100,12 @@ function api_record(rec, indented,   f, n, i, t) {
         cstexpr[ncst] = ""
         for (i = 4; i <= n; i++)
             cstexpr[ncst] = cstexpr[ncst] (i > 4 ? " " : "") f[i]
+    } else if (f[1] == "const08") {
+        if (f[3] != "=" || n != 4) {
+            err(FILENAME ":" FNR ": const08 NAME = VALUE: " rec)
+            return
+        }
+        cst08[f[2]] = f[4]
     } else if (f[1] == "c_only" || f[1] == "todo") {
         # functions of mpi.h without a Fortran binding: by the standard
         # (c_only), or not yet (todo)
@@ -125,6 +135,7 @@ function api_record(rec, indented,   f, n, i, t) {
         spname[nsp] = f[2]
         spsym[nsp] = f[3]
         spdims[nsp] = f[4]
+        sptype[nsp] = n >= 5 ? f[5] : "INTEGER"
     } else
         err(FILENAME ":" FNR ": unknown record " f[1])
 }
@@ -319,7 +330,7 @@ function write_consts(   i, k, j, v, dims) {
     fcom("Special objects: the library knows them by their addresses")
     for (i = 1; i <= nsp; i++) {
         dims = spdims[i] == "1" ? "" : "(" spdims[i] ")"
-        fst("INTEGER " spname[i] dims)
+        fst(sptype[i] " " spname[i] dims)
         fst("COMMON /" toupper(spsym[i]) "/ " spname[i])
     }
     fcom("")
@@ -521,7 +532,8 @@ function write_sizeof(   i) {
         gline("{")
         gline("    (void)x;")
         gline("    *size = " (szbytes[i] == "len" ? "(MPI_Fint)x_len" : szbytes[i]) ";")
-        gline("    *ierr = MPI_SUCCESS;")
+        gline("    if (ierr)")
+        gline("        *ierr = MPI_SUCCESS;")
         gline("}")
     }
 }
@@ -946,7 +958,8 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
         gline("out_:")
         printf "%s", frees > gout
     }
-    gline("    *ierr = rc_;")
+    gline("    if (ierr)")
+    gline("        *ierr = rc_;")
     gline("}")
 }
 function write_glue(   i) {
@@ -959,10 +972,408 @@ function write_glue(   i) {
     gline("#include \"config.h\"")
     gline("")
     gline("#include \"runtime/fortran/fglue.h\"")
-    for (i = 1; i <= nfn; i++)
+    for (i = 1; i <= nfn; i++) {
         glue_fn(i)
+        glue_f08(i)
+    }
+    glue_f08_ops()
     write_sizeof()
     close(gout)
+}
+
+# ---------------------------------------------------------------- mpi_f08
+# The standard's removed functions (MPI-1 attribute and error-handler
+# calls, MPI_ADDRESS, MPI_TYPE_EXTENT ...): in mpif.h and the mpi module
+# when mpi.api describes them, never in mpi_f08 (an fn record may also say
+# `removed`).
+function f08_skip(i) {
+    return fremoved[i] || fname[i] ~ /^(Keyval_create|Keyval_free|Attr_put|Attr_get|Attr_delete|Address|Type_extent|Type_lb|Type_ub|Type_hvector|Type_hindexed|Type_struct|Errhandler_create|Errhandler_set|Errhandler_get)$/
+}
+# does function i take a choice buffer (mpi_f08: a BIND(C) specific _f08ts
+# over a descriptor, else an interface over the glue's alias _f08)?
+function f08_choice(i,   j) {
+    for (j = 1; j <= fnargs[i]; j++)
+        if (akind[i, j] == "choice")
+            return 1
+    return 0
+}
+# are function i's buffers ASYNCHRONOUS (nonblocking, persistent, one-sided)?
+function f08_async(i,   j) {
+    for (j = 1; j <= fnargs[i]; j++)
+        if (akind[i, j] == "Request")
+            return 1
+    return fname[i] ~ /^(Put|Get|Accumulate|Get_accumulate|Fetch_and_op|Compare_and_swap|Win_create|Win_attach|Buffer_attach)$/
+}
+# the count and datatype of choice argument j: the two arguments after it
+# (other choice arguments skipped), a scalar int and a scalar Datatype in,
+# used by no other choice argument (MPI_REDUCE's sendbuf and recvbuf share
+# theirs: no section type then). Sets pcount[i, j], ptype[i, j] (0: none).
+function f08_pairs(i,   j, m, cnt) {
+    split("", cnt)
+    for (j = 1; j <= fnargs[i]; j++) {
+        pcount[i, j] = 0
+        ptype[i, j] = 0
+        if (akind[i, j] != "choice")
+            continue
+        for (m = j + 1; m <= fnargs[i] && akind[i, m] == "choice"; m++)
+            ;
+        if (m < fnargs[i] && akind[i, m] == "int" && aintent[i, m] == "in" && alen[i, m] == "" &&
+            akind[i, m + 1] == "Datatype" && aintent[i, m + 1] == "in" && alen[i, m + 1] == "") {
+            pcount[i, j] = m
+            ptype[i, j] = m + 1
+            cnt[m]++
+        }
+    }
+    for (j = 1; j <= fnargs[i]; j++)
+        if (pcount[i, j] && cnt[pcount[i, j]] > 1) {
+            pcount[i, j] = 0
+            ptype[i, j] = 0
+        }
+}
+# the glue of mpi_f08 for function i: aliases pmpi_x_f08_ (strong) and
+# mpi_x_f08_ (weak) of pmpi_x_ when it has no choice buffer (mpi_f08's
+# TYPE(MPI_X) handles and statuses are the INTEGERs the glue takes); else
+# pmpi_x_f08ts_ and a weak mpi_x_f08ts_ that take the buffers as
+# descriptors (fsection.c) and call pmpi_x_.
+function glue_f08(i,   j, m, a, low, params, rt, call, hid, errc, errw, secs, done) {
+    if (f08_skip(i) || !(fname[i] in pret))
+        return
+    low = tolower(fname[i])
+    rt = fret[i] == "int" ? "void" : fret[i]
+    if (!f08_choice(i)) {
+        params = glue_params(i)
+        gline(rt " pmpi_" low "_f08_(" params ") __attribute__((alias(\"pmpi_" low "_\")));")
+        gline(rt " mpi_" low "_f08_(" params ") __attribute__((weak, alias(\"pmpi_" low "_\")));")
+        return
+    }
+    f08_pairs(i)
+    params = ""
+    for (j = 1; j <= fnargs[i]; j++) {
+        a = aname[i, j]
+        if (akind[i, j] == "choice" || akind[i, j] == "string")
+            params = params (params == "" ? "" : ", ") "CFI_cdesc_t *" a
+        else if (akind[i, j] == "logical" || akind[i, j] == "proc" || akind[i, j] == "cnull")
+            err("mpi.api: MPI_" fname[i] ": mpi_f08 takes no " akind[i, j] " argument beside a choice buffer yet")
+        else
+            params = params (params == "" ? "" : ", ") fctype(i, j) a
+    }
+    params = params ", MPI_Fint *ierr"
+    # the object whose error handler hears of a section it cannot take
+    errc = "MPI_COMM_NULL"
+    errw = "MPI_WIN_NULL"
+    for (j = fnargs[i]; j >= 1; j--)
+        if (alen[i, j] == "" && aintent[i, j] != "out") {
+            if (akind[i, j] == "Comm")
+                errc = "PMPI_Comm_f2c(*" aname[i, j] ")"
+            else if (akind[i, j] == "Win")
+                errw = "PMPI_Win_f2c(*" aname[i, j] ")"
+        }
+    gline("")
+    gline("/* mpi_f08's MPI_" fname[i] "_f08ts: buffers as descriptors */")
+    gline("void pmpi_" low "_f08ts_(" params ");")
+    gline("void mpi_" low "_f08ts_(" params ");")
+    gline("#pragma weak mpi_" low "_f08ts_ = pmpi_" low "_f08ts_")
+    gline("void pmpi_" low "_f08ts_(" params ")")
+    gline("{")
+    gline("    int rc_ = MPI_SUCCESS;")
+    secs = ""
+    for (j = 1; j <= fnargs[i]; j++)
+        if (akind[i, j] == "choice") {
+            a = aname[i, j]
+            gline("    rd_fg_sec s_" a " = {0};")
+            secs = secs "    if (rc_ == MPI_SUCCESS)\n        rc_ = rd_fg_section(&s_" a ", " a ", " \
+                (pcount[i, j] ? aname[i, pcount[i, j]] : "NULL") ", " (ptype[i, j] ? aname[i, ptype[i, j]] : "NULL") ", " \
+                (has(i, j, "address") ? 1 : 0) ", " errc ", " errw ", \"MPI_" fname[i] "\", \"" a "\");\n"
+            done = done "    rd_fg_sec_done(&s_" a ");\n"
+        }
+    printf "%s", secs > gout
+    call = ""
+    hid = ""
+    for (j = 1; j <= fnargs[i]; j++) {
+        a = aname[i, j]
+        m = ""
+        if (akind[i, j] == "choice")
+            m = "s_" a ".addr"
+        else if (akind[i, j] == "string") {
+            m = "(char *)" a "->base_addr"
+            hid = hid ", " a "->elem_len"
+        } else
+            for (m = 1; m <= fnargs[i]; m++)
+                if (akind[i, m] == "choice" && pcount[i, m] == j) {
+                    m = "&s_" aname[i, m] ".count"
+                    break
+                } else if (akind[i, m] == "choice" && ptype[i, m] == j) {
+                    m = "&s_" aname[i, m] ".type"
+                    break
+                }
+        if (m ~ /^[0-9]+$/)
+            m = a
+        call = call m ", "
+    }
+    gline("    if (rc_ == MPI_SUCCESS)")
+    gline("        pmpi_" low "_(" call "&rc_" hid ");")
+    printf "%s", done > gout
+    done = ""
+    gline("    if (ierr)")
+    gline("        *ierr = rc_;")
+    gline("}")
+}
+# == and /= of mpi_f08's handle types: C functions of the glue
+# (rd_mpi_f08_KIND_eq_, _ne_) comparing the one INTEGER
+function glue_f08_ops(   k, n) {
+    gline("")
+    gline("/* mpi_f08's == and /= on TYPE(MPI_Comm) ... (LOGICAL results: 1 or 0) */")
+    for (k = 1; k <= nhk; k++) {
+        n = tolower(hkname[k])
+        gline("int rd_mpi_f08_" n "_eq_(const MPI_Fint *a, const MPI_Fint *b);")
+        gline("int rd_mpi_f08_" n "_eq_(const MPI_Fint *a, const MPI_Fint *b)")
+        gline("{")
+        gline("    return *a == *b;")
+        gline("}")
+        gline("int rd_mpi_f08_" n "_ne_(const MPI_Fint *a, const MPI_Fint *b);")
+        gline("int rd_mpi_f08_" n "_ne_(const MPI_Fint *a, const MPI_Fint *b)")
+        gline("{")
+        gline("    return *a != *b;")
+        gline("}")
+    }
+}
+
+# the Fortran declaration of argument j of function i in an mpi_f08
+# interface ("" when Fortran has none); bindc: the _f08ts specific, BIND(C)
+function f08decl(i, j, bindc,   k, a, t, dim, it) {
+    k = akind[i, j]
+    a = aname[i, j]
+    dim = alen[i, j] == "" ? "" : "(*)"
+    it = aintent[i, j] == "in" ? ", INTENT(IN)" : aintent[i, j] == "out" ? ", INTENT(OUT)" : ", INTENT(INOUT)"
+    if (k == "cnull")
+        return ""
+    if (k == "proc") {
+        if (flagval(i, j, "iface") == "")
+            err("mpi.api: MPI_" fname[i] ": proc " a " needs iface=NAME (mpi_f08's abstract interface)")
+        return "PROCEDURE(" flagval(i, j, "iface") ") :: " a
+    }
+    if (k == "choice")
+        # (assumed type: no INTENT(OUT); the standard gives out buffers none)
+        return "TYPE(*), DIMENSION(..)" (f08_async(i) ? ", ASYNCHRONOUS" : "") (aintent[i, j] == "in" ? it : "") " :: " a
+    if (k == "string")
+        t = "CHARACTER(LEN=*)"
+    else if (k == "Status")
+        t = "TYPE(MPI_Status)"
+    else if (k == "ranges") {
+        t = "INTEGER"
+        dim = "(3, *)"
+    } else if (k == "int")
+        t = "INTEGER"
+    else if (is_handle(k))
+        t = "TYPE(MPI_" k ")"
+    else if (k == "logical")
+        t = "LOGICAL"
+    else if (k == "aint" || k == "aintval" || k == "attr")
+        t = "INTEGER(KIND=MPI_ADDRESS_KIND)"
+    else if (k == "baseptr" || k == "discard")
+        t = "TYPE(C_PTR)"
+    else if (k == "offset")
+        t = "INTEGER(KIND=MPI_OFFSET_KIND)"
+    else if (k == "count")
+        t = "INTEGER(KIND=MPI_COUNT_KIND)"
+    else if (k == "double")
+        t = "DOUBLE PRECISION"
+    else {
+        err("mpi.api: MPI_" fname[i] ": argument " a " has a kind mpi_f08 does not know: " k)
+        return ""
+    }
+    return t it " :: " a dim
+}
+# the generic PREFIX_X of function i with its specific PREFIX_X_f08(ts)
+function f08interface(i, prefix,   j, args, d, nm, sp, ch, kw) {
+    nm = prefix "_" fname[i]
+    ch = f08_choice(i)
+    sp = nm (ch ? "_f08ts" : "_f08")
+    args = ""
+    for (j = 1; j <= fnargs[i]; j++)
+        if (akind[i, j] != "cnull")
+            args = args (args == "" ? "" : ", ") aname[i, j]
+    mline("      INTERFACE " nm)
+    if (fret[i] == "int") {
+        args = args (args == "" ? "" : ", ") "ierror"
+        kw = "SUBROUTINE"
+        mstmt("    ", "SUBROUTINE " sp "(" args ")" (ch ? " BIND(C, name=\"" tolower(sp) "_\")" : ""))
+    } else {
+        kw = "FUNCTION"
+        mstmt("    ", "FUNCTION " sp "(" args ") RESULT(rd_result)")
+    }
+    mline("      IMPORT")
+    mline("      IMPLICIT NONE")
+    for (j = 1; j <= fnargs[i]; j++) {
+        d = f08decl(i, j, ch)
+        if (d != "")
+            mstmt("      ", d)
+    }
+    if (fret[i] == "int")
+        mline("      INTEGER, OPTIONAL, INTENT(OUT) :: ierror")
+    else if (fret[i] == "double")
+        mline("      DOUBLE PRECISION :: rd_result")
+    else if (fret[i] == "MPI_Aint")
+        mline("      INTEGER(KIND=MPI_ADDRESS_KIND) :: rd_result")
+    mline("    END " kw " " sp)
+    mline("      END INTERFACE " nm)
+}
+# the types, constants, special objects, operators and callback interfaces
+# of mpi_f08 (and pmpi_f08): module mpi_f08_types
+function write_f08types(   i, k, j, v, n, t, dims, nm, kinds, tys, w, cw) {
+    fout = outdir "/mpi_f08_types.f90.tmp"
+    fcom("mpi_f08_types.f90 - the types and constants of rdmpi's mpi_f08 and pmpi_f08")
+    fcom("modules. Generated by runtime/fortran/gen.awk from runtime/api/mpi.api and")
+    fcom("include/mpi.h: do not edit. No code: == and /= are C functions of")
+    fcom("librdmpifort, the special objects librdmpi's variables (BIND(C)).")
+    mline("MODULE mpi_f08_types")
+    mline("      USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR")
+    mline("      IMPLICIT NONE")
+    mline("      PRIVATE :: C_PTR")
+    fcom("")
+    fcom("Handles: one INTEGER, the value of mpif.h and the mpi module")
+    for (k = 1; k <= nhk; k++) {
+        mline("      TYPE, BIND(C) :: MPI_" hkname[k])
+        mline("        INTEGER :: MPI_VAL")
+        mline("      END TYPE MPI_" hkname[k])
+    }
+    fcom("The status: C's MPI_F08_status (mpi.h), MPI_F_STATUS_SIZE INTEGERs")
+    mline("      TYPE, BIND(C) :: MPI_Status")
+    mline("        INTEGER :: MPI_SOURCE, MPI_TAG, MPI_ERROR")
+    mline("        INTEGER, PRIVATE :: rd_internal(" (hdef["MPI_F_STATUS_SIZE"] - 3) ")")
+    mline("      END TYPE MPI_Status")
+    fcom("")
+    fcom("Integer constants of mpi.h (string maxima one less than C's)")
+    for (i = 1; i <= nhd; i++) {
+        if (hdorder[i] ~ /^MPI_F_/)
+            continue
+        v = hdef[hdorder[i]]
+        if (hdorder[i] ~ /^MPI_MAX_/)
+            v--
+        mline("      INTEGER, PARAMETER :: " hdorder[i] " = " v)
+    }
+    fcom("Fortran-only constants")
+    for (i = 1; i <= ncst; i++) {
+        v = cstname[i] in cst08 ? cst_value(cst08[cstname[i]]) : cst_value(cstexpr[i])
+        mline("      " (v ~ /^\./ ? "LOGICAL" : "INTEGER") ", PARAMETER :: " cstname[i] " = " v)
+    }
+    fcom("Handles: kind * 2**24 + index, index 0 the kind's _NULL")
+    for (k = 1; k <= nhk; k++)
+        for (j = 0; j < hcount[k]; j++)
+            mstmt("      ", "TYPE(MPI_" hkname[k] "), PARAMETER :: " hitem[k, j] " = MPI_" hkname[k] "(" (hkcode[k] * 16777216 + j) ")")
+    fcom("")
+    fcom("Special objects: librdmpi's variables, known by their addresses")
+    for (i = 1; i <= nsp; i++) {
+        t = sptype[i]
+        dims = "(" spdims[i] ")"
+        if (spdims[i] == "MPI_STATUS_SIZE") {
+            t = "TYPE(MPI_Status)"
+            dims = ""
+        } else if (spdims[i] == "MPI_STATUS_SIZE,1") {
+            t = "TYPE(MPI_Status)"
+            dims = "(1)"
+        } else if (spname[i] ~ /^MPI_(BOTTOM|IN_PLACE)$/)
+            dims = "" # (given as choice buffers: scalars)
+        mline("      " t ", BIND(C, name=\"" spsym[i] "_\") :: " spname[i] dims)
+    }
+    fcom("")
+    fcom("== and /= on handles of one type")
+    for (w = 1; w <= 2; w++) {
+        mline("      INTERFACE OPERATOR(" (w == 1 ? "==" : "/=") ")")
+        for (k = 1; k <= nhk; k++) {
+            nm = "rd_mpi_f08_" tolower(hkname[k]) (w == 1 ? "_eq" : "_ne")
+            mline("        LOGICAL FUNCTION " nm "(a, b)")
+            mline("          IMPORT :: MPI_" hkname[k])
+            mline("          TYPE(MPI_" hkname[k] "), INTENT(IN) :: a, b")
+            mline("        END FUNCTION " nm)
+        }
+        mline("      END INTERFACE")
+    }
+    for (k = 1; k <= nhk; k++)
+        mline("      PRIVATE :: rd_mpi_f08_" tolower(hkname[k]) "_eq, rd_mpi_f08_" tolower(hkname[k]) "_ne")
+    fcom("")
+    fcom("Callbacks (the Fortran procedures MPI calls, by reference as in mpif.h)")
+    mline("      ABSTRACT INTERFACE")
+    mline("        SUBROUTINE MPI_User_function(invec, inoutvec, len, datatype)")
+    mline("          IMPORT :: C_PTR, MPI_Datatype")
+    mline("          TYPE(C_PTR), VALUE :: invec, inoutvec")
+    mline("          INTEGER :: len")
+    mline("          TYPE(MPI_Datatype) :: datatype")
+    mline("        END SUBROUTINE MPI_User_function")
+    split("Comm Type Win", kinds, " ")
+    split("MPI_Comm MPI_Datatype MPI_Win", tys, " ")
+    for (k = 1; k <= 3; k++) {
+        n = tolower(kinds[k])
+        mline("        SUBROUTINE MPI_" kinds[k] "_copy_attr_function(old" n ", " n "_keyval, extra_state, &")
+        mline("            attribute_val_in, attribute_val_out, flag, ierror)")
+        mline("          IMPORT :: " tys[k] ", MPI_ADDRESS_KIND")
+        mline("          TYPE(" tys[k] ") :: old" n)
+        mline("          INTEGER :: " n "_keyval, ierror")
+        mline("          INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out")
+        mline("          LOGICAL :: flag")
+        mline("        END SUBROUTINE MPI_" kinds[k] "_copy_attr_function")
+        mline("        SUBROUTINE MPI_" kinds[k] "_delete_attr_function(" n ", " n "_keyval, attribute_val, extra_state, ierror)")
+        mline("          IMPORT :: " tys[k] ", MPI_ADDRESS_KIND")
+        mline("          TYPE(" tys[k] ") :: " n)
+        mline("          INTEGER :: " n "_keyval, ierror")
+        mline("          INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state")
+        mline("        END SUBROUTINE MPI_" kinds[k] "_delete_attr_function")
+        if (kinds[k] == "Type")
+            continue
+        mline("        SUBROUTINE MPI_" kinds[k] "_errhandler_function(" n ", error_code)")
+        mline("          IMPORT :: " tys[k])
+        mline("          TYPE(" tys[k] ") :: " n)
+        mline("          INTEGER :: error_code")
+        mline("        END SUBROUTINE MPI_" kinds[k] "_errhandler_function")
+    }
+    mline("      END INTERFACE")
+    fcom("Predefined attribute callbacks (C functions of librdmpifort)")
+    n = split(cbnames, cw, " ")
+    for (i = 1; i <= n; i++) {
+        t = cw[i]
+        sub(/^MPI_/, "", t)
+        k = substr(t, 1, index(t, "_") - 1)
+        k = substr(k, 1, 1) tolower(substr(k, 2))
+        mline("      PROCEDURE(MPI_" k "_" (t ~ /DELETE/ ? "delete" : "copy") "_attr_function) :: " cw[i])
+    }
+    mline("END MODULE mpi_f08_types")
+    close(fout)
+}
+# module mpi_f08 (prefix MPI) or pmpi_f08 (PMPI): the generics
+function write_f08mod(prefix,   i, s, mod) {
+    mod = tolower(prefix) "_f08"
+    fout = outdir "/" mod ".f90.tmp"
+    fcom(mod ".f90 - rdmpi's " mod " module (use " mod "). Generated by")
+    fcom("runtime/fortran/gen.awk from runtime/api/mpi.api and include/mpi.h: do")
+    fcom("not edit. One generic " prefix "_X per function: its specific " prefix "_X_f08ts")
+    fcom("(choice buffers: TYPE(*), DIMENSION(..), BIND(C): librdmpifort's")
+    fcom("descriptor glue) or " prefix "_X_f08 (the glue's alias of " tolower(prefix) "_x_); ierror OPTIONAL.")
+    mline("MODULE " mod)
+    mline("      USE mpi_f08_types")
+    mline("      USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR")
+    mline("      IMPLICIT NONE")
+    mline("      PRIVATE :: C_PTR")
+    fcom("")
+    fcom(prefix "_SIZEOF: the size of a variable of each intrinsic type, any rank")
+    mline("      INTERFACE " prefix "_SIZEOF")
+    for (i = 1; i <= nsz; i++) {
+        mline("    SUBROUTINE mpi_sizeof_" szname[i] "(x, size, ierror)")
+        mline("      " sztype[i] ", DIMENSION(..) :: x")
+        mline("      INTEGER, INTENT(OUT) :: size")
+        mline("      INTEGER, OPTIONAL, INTENT(OUT) :: ierror")
+        mline("    END SUBROUTINE mpi_sizeof_" szname[i])
+    }
+    mline("      END INTERFACE " prefix "_SIZEOF")
+    s = ""
+    for (i = 1; i <= nsz; i++)
+        s = s (i > 1 ? ", " : "") "mpi_sizeof_" szname[i]
+    mstmt("      ", "PRIVATE :: " s)
+    fcom("")
+    for (i = 1; i <= nfn; i++)
+        if (!f08_skip(i))
+            f08interface(i, prefix)
+    mline("END MODULE " mod)
+    close(fout)
 }
 
 # ---------------------------------------------------------------- the handle check
@@ -1021,6 +1432,9 @@ END {
             err(mpi1[k] ": mpi1 " k " is neither a fn nor a callback")
     write_mpifh()
     write_module()
+    write_f08types()
+    write_f08mod("MPI")
+    write_f08mod("PMPI")
     write_glue()
     write_fhandles()
     if (nerr)
