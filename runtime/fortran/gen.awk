@@ -1155,9 +1155,10 @@ function f08decl(i, j, bindc,   k, a, t, dim, it) {
     if (k == "choice")
         # (assumed type: no INTENT(OUT); the standard gives out buffers none)
         return "TYPE(*), DIMENSION(..)" (f08_async(i) ? ", ASYNCHRONOUS" : "") (aintent[i, j] == "in" ? it : "") " :: " a
-    if (k == "string")
+    if (k == "string") {
         t = "CHARACTER(LEN=*)"
-    else if (k == "Status")
+        dim = ""
+    } else if (k == "Status")
         t = "TYPE(MPI_Status)"
     else if (k == "ranges") {
         t = "INTEGER"
