@@ -1,15 +1,17 @@
 #!/bin/bash
 # fortran.sh - the Fortran bindings: mpif.h's handle values are the
 # library's (test/fortran/fhandles), librdmpifort exports pmpi_x_ and a
-# weak mpi_x_ for each function of runtime/api/mpi.api and nothing else,
+# weak mpi_x_ for each function of runtime/api/mpi.api, mpi_f08's
+# specifics and == /=, and nothing else,
 # the rdmpifort wrapper (flags, RDMPI_FC, its rdmpif90 / rdmpif77 links),
 # the mpi module (its constants are mpif.h's; a program passing a REAL
 # count to MPI_SEND does not compile), a fixed-form and four free-form
-# programs on mpif.h and one on `use mpi` run on 2 ranks (their "ok [rank
-# R]" lines become test points: test/mpi/lib.sh), examples/jacobi gives
-# one exact result on 1, 2 and 4 ranks and the same when built by Open
-# MPI's and MPICH's mpifort, and MPI_ABORT(MPI_COMM_WORLD, 7)
-# from Fortran makes rrun exit 7.
+# programs on mpif.h, one on `use mpi` and one on `use mpi_f08` (whose
+# constants are mpif.h's too; a REAL count does not compile either) run on
+# 2 ranks (their "ok [rank R]" lines become test points: test/mpi/lib.sh),
+# examples/jacobi gives one exact result on 1, 2 and 4 ranks and the same
+# when built by Open MPI's and MPICH's mpifort, and
+# MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
 . "$RD_SRCDIR/test/tap.sh"
 . "$RD_SRCDIR/test/mpi/lib.sh"
 
@@ -34,6 +36,18 @@ nc=$(consts "$mpifh" | grep -c PARAMETER)
 is "$(consts "$modsrc" | diff - <(consts "$mpifh") && echo same)" same \
     "mpi.f90 declares mpif.h's $nc PARAMETERs and its special objects' common blocks, line for line"
 ok "$([ -s "$RD_BUILDDIR/runtime/fortran/mpi.mod" ]; echo $?)" "mpi.mod is built beside mpif.h"
+# mpi_f08: the same constants (handles as TYPE(MPI_X) PARAMETERs), but
+# MPI_SUBARRAYS_SUPPORTED .TRUE. (sections are datatypes there)
+f08src="$RD_BUILDDIR/runtime/fortran/mpi_f08_types.f90"
+p77=$(sed -n 's/^      PARAMETER (\(.*\))$/\1/p' "$mpifh" | sort)
+p08=$(sed -n -e 's/^      [A-Z]*, PARAMETER :: \([A-Z0-9_]*\) = \(.*\)$/\1=\2/p' \
+    -e 's/^      TYPE(MPI_[A-Za-z]*), PARAMETER :: \([A-Z0-9_]*\) = MPI_[A-Za-z]*(\([0-9]*\))$/\1=\2/p' "$f08src" | sort)
+is "$(diff <(printf '%s\n' "$p77") <(printf '%s\n' "$p08") | grep '^[<>]' | tr '\n' ' ')" \
+    "< MPI_SUBARRAYS_SUPPORTED=.FALSE. > MPI_SUBARRAYS_SUPPORTED=.TRUE. " \
+    "mpi_f08_types.f90 has mpif.h's $(printf '%s\n' "$p77" | grep -c .) PARAMETERs, handles as TYPE(MPI_X), MPI_SUBARRAYS_SUPPORTED .TRUE."
+bad=
+for m in mpi_f08_types mpi_f08 pmpi_f08; do [ -s "$RD_BUILDDIR/runtime/fortran/$m.mod" ] || bad="$bad $m"; done
+is "$bad" "" "mpi_f08_types.mod, mpi_f08.mod and pmpi_f08.mod are built beside mpif.h"
 
 lib="$RD_BUILDDIR/.libs/librdmpifort.so"
 syms=$(nm -D --defined-only "$lib")
@@ -46,8 +60,29 @@ for f in $fns; do
 done
 nf=$(printf '%s\n' "$fns" | grep -c .)
 is "$(if [ "$nf" -ge 30 ]; then echo "$bad"; else echo "only $nf functions read"; fi)" "" "librdmpifort: each of the $nf functions of mpi.api is pmpi_x_ with a weak mpi_x_"
-others=$(printf '%s\n' "$syms" | awk '$2 ~ /^[TWDBR]$/ {print $3}' | grep -Ev '^p?mpi_[a-z0-9_]*_$' | tr '\n' ' ')
+# mpi_f08's specifics: pmpi_x_f08ts_ (choice buffers) or pmpi_x_f08_, each
+# with a weak mpi_x_..., for every function but those the standard removed
+bad=
+n08=0
+for f in $fns; do
+    case $f in
+    keyval_create | keyval_free | attr_put | attr_get | attr_delete | address | type_extent | type_lb | \
+        type_ub | type_hvector | type_hindexed | type_struct | errhandler_create | errhandler_set | \
+        errhandler_get) continue ;;
+    esac
+    n08=$((n08 + 1))
+    for s in f08ts f08; do
+        p=$(printf '%s\n' "$syms" | awk -v s="pmpi_${f}_${s}_" '$3 == s && $2 == "T" {print $1}')
+        [ -n "$p" ] && break
+    done
+    m=$(printf '%s\n' "$syms" | awk -v s="mpi_${f}_${s}_" '$3 == s && $2 == "W" {print $1}')
+    if [ -z "$p" ] || [ "$p" != "$m" ]; then bad="$bad $f"; fi
+done
+is "$bad" "" "librdmpifort: mpi_f08's specific of each of the $n08 functions, pmpi_x_f08(ts)_ with a weak mpi_x_f08(ts)_"
+others=$(printf '%s\n' "$syms" | awk '$2 ~ /^[TWDBR]$/ {print $3}' | grep -Ev '^(p?mpi|rd_mpi_f08)_[a-z0-9_]*_$' | tr '\n' ' ')
 is "$others" "" "librdmpifort exports nothing else"
+is "$(printf '%s\n' "$syms" | grep -c ' T rd_mpi_f08_[a-z]*_\(eq\|ne\)_$')" 18 \
+    "librdmpifort: mpi_f08's == and /= for the 9 handle types (rd_mpi_f08_KIND_eq_, _ne_)"
 
 # ------------------------------------------------------------ the wrapper
 fc=$(sed -n 's/^FC = //p' "$RD_BUILDDIR/Makefile")
@@ -89,6 +124,7 @@ compile "rdmpif90 builds the program of Fortran callbacks" rdmpif90 -Wall "$src/
 compile "rdmpif90 builds the program of MPI-1's removed calls and MPI_COMM_IDUP" rdmpif90 -Wall "$src/f90_mpi1.f90" mtest.o -o f90_mpi1
 compile "rdmpifort builds the MPI_ABORT program" rdmpifort -Wall "$src/f90_abort.f90" -o f90_abort
 compile "rdmpif90 builds a program on the mpi module (use mpi)" rdmpif90 -Wall "$src/f90_mod.f90" mtest.o -o f90_mod
+compile "rdmpif90 builds a program on the mpi_f08 module (use mpi_f08, pmpi_f08)" rdmpif90 -Wall "$src/f08.f90" mtest.o -o f08
 
 # use mpi: each argument but the choice buffers is checked by the compiler
 cat >bad.f90 <<'EOF'
@@ -106,6 +142,17 @@ like "$(cat bad.txt)" "Type mismatch in argument .count. at \\(1\\); passed REAL
 sed -e '/use mpi/d' -e '/implicit none/a\  include "mpif.h"' bad.f90 >bad77.f90
 rdmpifort -c bad77.f90 -o bad77.o >bad.txt 2>&1
 ok $? "the same call through mpif.h compiles (no interface: rdmpifort allows the mismatch)"
+# use mpi_f08: the same (the generic has no specific for a REAL count); the
+# call with an INTEGER count compiles
+sed -e "s/use mpi$/use mpi_f08/" bad.f90 >bad08.f90
+LC_ALL=C rdmpifort -c bad08.f90 -o bad08.o >bad.txt 2>&1; rc=$?
+is "$rc:$([ -e bad08.o ] && echo bad08.o)" 1: "use mpi_f08: MPI_Send with a REAL count does not compile"
+like "$(cat bad.txt)" "There is no specific subroutine for the generic .mpi_send. at \\(1\\)" \
+    "use mpi_f08: the compiler finds no specific MPI_Send for it"
+sed -e 's/use mpi$/use mpi_f08/' -e 's/call MPI_SEND(buf, 1.5, /call MPI_Send(buf, 1, /' bad.f90 >good08.f90
+LC_ALL=C rdmpifort -c good08.f90 -o good08.o >bad.txt 2>&1
+ok $? "use mpi_f08: the same call with an INTEGER count compiles"
+[ -s bad.txt ] && diag "$(head -n 20 bad.txt)"
 # the mpif.h programs, made `use mpi` programs, compile unchanged: the
 # interfaces take every call they make (over 200 functions), buffers of
 # mixed types, MPI_BOTTOM, MPI_IN_PLACE, the IGNOREs, MPI_UNWEIGHTED
@@ -127,6 +174,7 @@ mpi_check 2 ./f90_rma
 mpi_check 2 ./f90_mod
 mpi_check 2 ./f90_cb
 mpi_check 2 ./f90_mpi1
+p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f08
 
 # ------------------------------------------------------------ examples/jacobi
 # quickstart's Fortran example (built by make with rdmpifort -O2), on a
