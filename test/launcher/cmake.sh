@@ -3,7 +3,7 @@
 # finds rdmpi (not Open MPI or MPICH): include dir, library, MPI 3.1; the
 # target it builds with MPI::MPI_C runs under rrun. Where the build has the
 # Fortran bindings, the same configure asks for the Fortran component too
-# (MPI_Fortran_COMPILER=rdmpifort): mpif.h and the mpi module found, their
+# (MPI_Fortran_COMPILER=rdmpifort): mpif.h, the mpi and mpi_f08 modules found, their
 # directory, the two libraries, and a target with MPI::MPI_Fortran
 # (examples/jacobi.f90, a `use mpi` program) that runs and gives the result
 # of the build's examples/jacobi.
@@ -49,6 +49,7 @@ if(CMAKE_Fortran_COMPILER)
     "MPI_Fortran_FOUND=${MPI_Fortran_FOUND}\n"
     "MPI_Fortran_HAVE_F77_HEADER=${MPI_Fortran_HAVE_F77_HEADER}\n"
     "MPI_Fortran_HAVE_F90_MODULE=${MPI_Fortran_HAVE_F90_MODULE}\n"
+    "MPI_Fortran_HAVE_F08_MODULE=${MPI_Fortran_HAVE_F08_MODULE}\n"
     "MPI_Fortran_INCLUDE_DIRS=${MPI_Fortran_INCLUDE_DIRS}\n"
     "MPI_Fortran_LIBRARIES=${MPI_Fortran_LIBRARIES}\n"
     "MPI_Fortran_VERSION=${MPI_Fortran_VERSION}\n")
@@ -96,9 +97,9 @@ else
 fi
 
 if [ "$fort" = yes ]; then
-    is "$(var MPI_Fortran_FOUND):$(var MPI_Fortran_HAVE_F77_HEADER):$(var MPI_Fortran_HAVE_F90_MODULE):$(var MPI_Fortran_VERSION)" \
-        "TRUE:TRUE:TRUE:3.1" \
-        "Fortran: MPI_Fortran_FOUND, MPI_Fortran_HAVE_F77_HEADER (mpif.h), MPI_Fortran_HAVE_F90_MODULE (mpi), MPI_Fortran_VERSION"
+    is "$(var MPI_Fortran_FOUND):$(var MPI_Fortran_HAVE_F77_HEADER):$(var MPI_Fortran_HAVE_F90_MODULE):$(var MPI_Fortran_HAVE_F08_MODULE):$(var MPI_Fortran_VERSION)" \
+        "TRUE:TRUE:TRUE:TRUE:3.1" \
+        "Fortran: MPI_Fortran_FOUND, MPI_Fortran_HAVE_F77_HEADER (mpif.h), MPI_Fortran_HAVE_F90_MODULE (mpi), MPI_Fortran_HAVE_F08_MODULE (mpi_f08), MPI_Fortran_VERSION"
     is "$(var MPI_Fortran_INCLUDE_DIRS)" "$RD_BUILDDIR/runtime/fortran" "MPI_Fortran_INCLUDE_DIRS is mpif.h's and mpi.mod's directory"
     is "$(var MPI_Fortran_LIBRARIES)" "$libs/librdmpifort.so;$libs/librdmpi.so" "MPI_Fortran_LIBRARIES: librdmpifort, librdmpi"
     ok "$([ -x build/jacobi ]; echo $?)" "cmake --build builds the MPI::MPI_Fortran target (examples/jacobi.f90: use mpi)"

@@ -183,13 +183,14 @@ if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile"; then
     fc=$(sed -n 's/^FC = //p' "$RD_BUILDDIR/Makefile")
     fflags=$(sed -n 's/^RD_FC_WRAPPER_FLAGS = //p' "$RD_BUILDDIR/Makefile")
     got=
-    for f in bin/rdmpifort include/mpif.h include/mpi.mod lib/librdmpifort.so; do [ -e "$s/$f" ] && got="$got $f"; done
+    for f in bin/rdmpifort include/mpif.h include/mpi.mod include/mpi_f08.mod include/pmpi_f08.mod \
+        include/mpi_f08_types.mod lib/librdmpifort.so; do [ -e "$s/$f" ] && got="$got $f"; done
     for f in rdmpif90 rdmpif77; do [ "$(readlink "$s/bin/$f")" = rdmpifort ] && got="$got $f"; done
     # shellcheck disable=SC2016 # the .pc file's own variables
     grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -lrdmpifort' "$s/lib/pkgconfig/rdmpi-fort.pc" 2>/dev/null &&
         grep -qx 'Requires: rdmpi' "$s/lib/pkgconfig/rdmpi-fort.pc" && got="$got rdmpi-fort.pc"
-    is "$got" " bin/rdmpifort include/mpif.h include/mpi.mod lib/librdmpifort.so rdmpif90 rdmpif77 rdmpi-fort.pc" \
-        "staged: bin/rdmpifort, include/mpif.h, include/mpi.mod, lib/librdmpifort.so, rdmpif90 and rdmpif77 linked to rdmpifort, rdmpi-fort.pc"
+    is "$got" " bin/rdmpifort include/mpif.h include/mpi.mod include/mpi_f08.mod include/pmpi_f08.mod include/mpi_f08_types.mod lib/librdmpifort.so rdmpif90 rdmpif77 rdmpi-fort.pc" \
+        "staged: bin/rdmpifort, include/mpif.h, the modules mpi, mpi_f08, pmpi_f08, mpi_f08_types, lib/librdmpifort.so, rdmpif90 and rdmpif77 linked to rdmpifort, rdmpi-fort.pc"
     is "$("$s/bin/rdmpif90" -show x.f90)" \
         "$fc -I$p/include${fflags:+ $fflags}$X x.f90 -L$p/lib -Wl,-rpath,$p/lib -lrdmpifort -lrdmpi$X" \
         "the staged rdmpif90 uses the install paths"
@@ -225,8 +226,9 @@ else
     skip "rrun is not installed (not built yet?)"
     skip "rrun is not installed"
 fi
-# a Fortran program of the installed rdmpifort, on the installed mpi
-# module: librdmpifort finds the installed librdmpi beside it
+# a Fortran program of the installed rdmpifort, on the installed mpi and
+# mpi_f08 modules (examples/jacobi.f90, and a `use mpi_f08` program):
+# librdmpifort finds the installed librdmpi beside it
 if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" && [ -x "$i/bin/rrun" ]; then
     "$i/bin/rdmpif90" "$RD_SRCDIR/examples/jacobi.f90" -o jacobi 2>err.txt
     ok $? "the installed rdmpif90 builds examples/jacobi.f90 (use mpi: the installed mpi.mod)"
@@ -238,7 +240,26 @@ if grep -q '^RD_HAVE_FORTRAN = yes$' "$RD_BUILDDIR/Makefile" && [ -x "$i/bin/rru
         "0:jacobi: 12 x 12 points on 2 ranks (2 x 1), tolerance 1.0000000000000000E-10;$ref;" \
         "the installed rrun -np 2 runs it (librdmpifort finds the installed librdmpi): the build's result"
     [ -s err.txt ] && diag "stderr: $(cat err.txt)"
+    cat >f08.f90 <<'EOF'
+program f08
+  use mpi_f08
+  implicit none
+  type(MPI_Comm) :: c
+  call MPI_Init()
+  call MPI_Comm_dup(MPI_COMM_WORLD, c)
+  if (c == MPI_COMM_NULL) call MPI_Abort(MPI_COMM_WORLD, 3)
+  call MPI_Comm_free(c)
+  call MPI_Finalize()
+end program f08
+EOF
+    "$i/bin/rdmpif90" f08.f90 -o f08 2>err.txt
+    ok $? "the installed rdmpif90 builds a use mpi_f08 program (the installed mpi_f08.mod, mpi_f08_types.mod)"
+    env -u LD_LIBRARY_PATH PATH="$i/bin:/usr/bin:/bin" timeout 60 "$i/bin/rrun" -np 1 ./f08 >err.txt 2>&1
+    ok $? "the installed rrun runs it"
+    [ -s err.txt ] && diag "stderr: $(cat err.txt)"
 else
+    skip "no Fortran bindings, or rrun is not installed"
+    skip "no Fortran bindings, or rrun is not installed"
     skip "no Fortran bindings, or rrun is not installed"
     skip "no Fortran bindings, or rrun is not installed"
 fi
@@ -250,7 +271,7 @@ for f in bin/rdmpicc bin/rdmpicxx bin/rdmpi_info; do
     [ -e "$i/$f" ] && left="$left $f"
 done
 is "$left" "" "make uninstall removes the wrappers and rdmpi_info"
-left=$(cd "$i" && ls bin/rdmpif* include/mpif.h include/mpi.mod lib/librdmpifort* lib/pkgconfig/rdmpi-fort.pc 2>/dev/null | tr '\n' ' ')
-is "$left" "" "make uninstall removes the Fortran wrappers, links, mpif.h, mpi.mod and librdmpifort"
+left=$(cd "$i" && ls bin/rdmpif* include/mpif.h include/*.mod lib/librdmpifort* lib/pkgconfig/rdmpi-fort.pc 2>/dev/null | tr '\n' ' ')
+is "$left" "" "make uninstall removes the Fortran wrappers, links, mpif.h, the .mod files and librdmpifort"
 
 done_testing
