@@ -1329,9 +1329,13 @@ function write_f08types(   i, k, j, v, n, t, dims, nm, kinds, tys, w, cw) {
     }
     mline("      END INTERFACE")
     fcom("Predefined attribute callbacks (C functions of librdmpifort)")
+    # (MPI_COMM_NULL_COPY_FN ...; the removed MPI-1 ones, MPI_NULL_COPY_FN,
+    # MPI_DUP_FN, MPI_NULL_DELETE_FN, are not in mpi_f08)
     n = split(cbnames, cw, " ")
     for (i = 1; i <= n; i++) {
         t = cw[i]
+        if (t !~ /^MPI_(COMM|TYPE|WIN)_/)
+            continue
         sub(/^MPI_/, "", t)
         k = substr(t, 1, index(t, "_") - 1)
         k = substr(k, 1, 1) tolower(substr(k, 2))

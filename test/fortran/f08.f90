@@ -10,7 +10,8 @@
 ! MPI_Bcast, MPI_Allreduce of LOGICALs with MPI_LAND, MPI_Reduce with
 ! MPI_IN_PLACE; an f08 user operation, error handler and attribute
 ! copy/delete callbacks, MPI_COMM_DUP_FN; strings (processor name, error
-! string, communicator name); MPI_Sizeof; MPI_Type_vector; MPI_Win_allocate
+! string, communicator name, MPI_Pack_external's datarep beside its
+! buffers); MPI_Sizeof; MPI_Type_vector; MPI_Win_allocate
 ! with MPI_Put and fences; MPI_Wtime; a PMPI_ name. Exact values.
 module f08_cb
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
@@ -94,7 +95,8 @@ program f08
   type(MPI_Win) :: win
   type(c_ptr) :: base
   integer, pointer :: wbuf(:)
-  integer(kind=MPI_ADDRESS_KIND) :: val
+  integer(kind=MPI_ADDRESS_KIND) :: val, pos
+  character(len=1) :: pbuf(64)
 
   ! ---- ierror absent and present
   call MPI_Init()
@@ -332,6 +334,17 @@ program f08
   call mt_is_int(sz, 4, 'MPI_Sizeof(LOGICAL): 4')
   call MPI_Sizeof(c5, sz)
   call mt_is_int(sz, 5, 'MPI_Sizeof(CHARACTER(5)): 5')
+
+  ! ---- a string beside choice buffers (MPI_Pack_external: all descriptors)
+  iv = [(7 * i, i = 1, 6)]
+  pos = 0
+  call MPI_Pack_external('external32  ', iv(2:6:2), 3, MPI_INTEGER, pbuf, 64_MPI_ADDRESS_KIND, pos, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. pos == 12 .and. ichar(pbuf(4)) == 14 .and. ichar(pbuf(12)) == 42, &
+             'MPI_Pack_external of iv(2:6:2) (external32: big-endian 14, 28, 42)')
+  ir = 0
+  pos = 0
+  call MPI_Unpack_external('external32', pbuf, 64_MPI_ADDRESS_KIND, pos, ir, 3, MPI_INTEGER, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. pos == 12 .and. all(ir == [14, 28, 42]), 'MPI_Unpack_external: 14, 28, 42')
 
   ! ---- a derived type
   call MPI_Type_vector(3, 1, 2, MPI_INTEGER, vt, ierr)
