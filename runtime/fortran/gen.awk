@@ -15,6 +15,13 @@
 #               mpi.api is mpi.h's
 #   mpi.f90     the mpi module: mpif.h's constants and special objects,
 #               interfaces over the glue for MPI_X and PMPI_X, MPI_SIZEOF
+#   fglue.c also holds mpi_f08's C: per function an alias pmpi_x_f08_ /
+#               mpi_x_f08_ of pmpi_x_, or (choice buffers) pmpi_x_f08ts_ /
+#               mpi_x_f08ts_ taking descriptors (fsection.c); == and /=
+#   mpi_f08_types.f90  mpi_f08's types (TYPE(MPI_Comm) ..., MPI_Status),
+#               constants, special objects (BIND(C)), operators, callback
+#               interfaces
+#   mpi_f08.f90, pmpi_f08.f90  the generics MPI_X / PMPI_X over those
 #   fhandles.c  a C program that checks each handle PARAMETER of mpif.h
 #               against MPI_*_c2f of the C handle
 # each written as FILE.tmp (the make rule moves them). Any error (an entry
