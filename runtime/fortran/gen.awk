@@ -686,7 +686,7 @@ function argn(i, name,   m) {
     return 0
 }
 function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, always, frees, ctypes, tmp, n, inl, rt) {
-    low = tolower(fname[i])
+    low = tolower(fname[i]) glue_sfx
     if (!(fname[i] in pret)) {
         err("mpi.api: MPI_" fname[i] " has no prototype in mpi.h")
         return
@@ -809,6 +809,9 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             # a C pointer out that Fortran has no use for (MPI_BUFFER_DETACH's)
             decl = decl "    void *" c " = NULL;\n"
             t = "&" c
+            # (mpi_f08's glue_sfx _f08 copy: a TYPE(C_PTR) out, written)
+            if (glue_sfx != "")
+                post = post "        *(void **)" a " = " c ";\n"
         } else if (k == "ranges")
             t = "(int (*)[3])" a
         else if (k == "choice") {
@@ -1047,6 +1050,15 @@ function glue_f08(i,   j, m, a, low, params, rt, call, hid, errc, errw, secs, do
         return
     low = tolower(fname[i])
     rt = fret[i] == "int" ? "void" : fret[i]
+    # (a discard argument, MPI_BUFFER_DETACH's address: mpi_f08 wants it, a
+    # TYPE(C_PTR), so these get a copy of the glue that writes it)
+    for (j = 1; j <= fnargs[i]; j++)
+        if (akind[i, j] == "discard") {
+            glue_sfx = "_f08"
+            glue_fn(i)
+            glue_sfx = ""
+            return
+        }
     if (!f08_choice(i)) {
         params = glue_params(i)
         gline(rt " pmpi_" low "_f08_(" params ") __attribute__((alias(\"pmpi_" low "_\")));")

@@ -11,7 +11,8 @@
 ! MPI_IN_PLACE; an f08 user operation, error handler and attribute
 ! copy/delete callbacks, MPI_COMM_DUP_FN; strings (processor name, error
 ! string, communicator name, MPI_Pack_external's datarep beside its
-! buffers); MPI_Sizeof; MPI_Type_vector; MPI_Win_allocate
+! buffers); MPI_Sizeof; MPI_Bsend and MPI_Buffer_detach's TYPE(C_PTR);
+! MPI_Type_vector; MPI_Win_allocate
 ! with MPI_Put and fences; MPI_Wtime; a PMPI_ name. Exact values.
 module f08_cb
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
@@ -71,7 +72,7 @@ contains
 end module f08_cb
 
 program f08
-  use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
+  use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer, c_loc, c_associated
   use mpi_f08
   use pmpi_f08, only : PMPI_Comm_rank
   use f08_cb
@@ -97,6 +98,8 @@ program f08
   integer, pointer :: wbuf(:)
   integer(kind=MPI_ADDRESS_KIND) :: val, pos
   character(len=1) :: pbuf(64)
+  integer, target :: bbuf(100)
+  type(c_ptr) :: bp
 
   ! ---- ierror absent and present
   call MPI_Init()
@@ -345,6 +348,15 @@ program f08
   pos = 0
   call MPI_Unpack_external('external32', pbuf, 64_MPI_ADDRESS_KIND, pos, ir, 3, MPI_INTEGER, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. pos == 12 .and. all(ir == [14, 28, 42]), 'MPI_Unpack_external: 14, 28, 42')
+
+  ! ---- MPI_Bsend through an attached buffer; MPI_Buffer_detach gives its
+  ! address back as a TYPE(C_PTR)
+  call MPI_Buffer_attach(bbuf, 400, ierr)
+  call MPI_Bsend(rank + 40, 1, MPI_INTEGER, peer, 11, MPI_COMM_WORLD, ierr)
+  call MPI_Recv(n, 1, MPI_INTEGER, peer, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+  call MPI_Buffer_detach(bp, sz, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == peer + 40 .and. sz == 400 .and. c_associated(bp, c_loc(bbuf)), &
+             'MPI_Bsend, MPI_Buffer_detach: the buffer''s address (TYPE(C_PTR)) and size 400')
 
   ! ---- a derived type
   call MPI_Type_vector(3, 1, 2, MPI_INTEGER, vt, ierr)
