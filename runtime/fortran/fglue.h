@@ -177,10 +177,18 @@ typedef struct rd_fg_sec {
     void *addr;
     MPI_Fint count, type;
     MPI_Datatype made;
+    void *tmp;              /* a contiguous copy of the section (or NULL) */
+    const CFI_cdesc_t *d;   /* the section of n elements, written back from tmp if back */
+    size_t n;
+    int back;
 } rd_fg_sec;
 
+/* anyshape: only the address counts (MPI_Get_address); async: the call
+ * uses the buffer after it returns (nonblocking, persistent, one-sided);
+ * back: the call writes the buffer. count and type: the buffer's own (NULL:
+ * none, or shared with another buffer). */
 int rd_fg_section(rd_fg_sec *s, const CFI_cdesc_t *d, const MPI_Fint *count, const MPI_Fint *type, int anyshape,
-                  MPI_Comm comm, MPI_Win win, const char *call, const char *arg);
+                  int async, int back, MPI_Comm comm, MPI_Win win, const char *call, const char *arg);
 void rd_fg_sec_done(rd_fg_sec *s);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "runtime/fortran/fglue.h"
 
@@ -77,8 +78,31 @@ static int section_type(const CFI_cdesc_t *d, int c, size_t n, MPI_Datatype dt, 
     return rc;
 }
 
+/* Copy the n elements of section d into the contiguous buf (to: 1), or
+ * buf back into d (to: 0), in Fortran's order. */
+static void section_copy(const CFI_cdesc_t *d, char *buf, size_t n, int to)
+{
+    CFI_index_t idx[CFI_MAX_RANK] = {0};
+
+    for (size_t k = 0; k < n; k++) {
+        char *e = d->base_addr;
+
+        for (int r = 0; r < d->rank; r++)
+            e += idx[r] * d->dim[r].sm;
+        if (to)
+            memcpy(buf + k * d->elem_len, e, d->elem_len);
+        else
+            memcpy(e, buf + k * d->elem_len, d->elem_len);
+        for (int r = 0; r < d->rank; r++) {
+            if (++idx[r] < d->dim[r].extent)
+                break;
+            idx[r] = 0;
+        }
+    }
+}
+
 int rd_fg_section(rd_fg_sec *s, const CFI_cdesc_t *d, const MPI_Fint *count, const MPI_Fint *type, int anyshape,
-                  MPI_Comm comm, MPI_Win win, const char *call, const char *arg)
+                  int async, int back, MPI_Comm comm, MPI_Win win, const char *call, const char *arg)
 {
     char msg[MPI_MAX_ERROR_STRING];
     MPI_Datatype dt, t;
@@ -89,16 +113,30 @@ int rd_fg_section(rd_fg_sec *s, const CFI_cdesc_t *d, const MPI_Fint *count, con
     s->count = count ? *count : 0;
     s->type = type ? *type : 0;
     s->made = MPI_DATATYPE_NULL;
+    s->tmp = NULL;
+    s->d = d;
+    s->back = back;
     if (anyshape || contiguous(d, &n))
         return MPI_SUCCESS;
     if (!count) {
-        /* (a buffer of bytes, MPI_PACK's outbuf; a count and datatype
-         * shared with another buffer, MPI_REDUCE's) */
-        snprintf(msg, sizeof msg,
-                 "%s is a non-contiguous array section, and this call takes %s contiguous only "
-                 "(give it a contiguous copy)",
-                 arg, arg);
-        return rd_mpi_f_raise(comm, win, MPI_ERR_BUFFER, call, msg);
+        /* (a count and datatype shared with another buffer, MPI_REDUCE's; a
+         * buffer of bytes, MPI_PACK's outbuf; the v and w collectives'
+         * counts): a blocking call gets a contiguous copy, written back
+         * after it if the call writes the buffer */
+        if (async) {
+            snprintf(msg, sizeof msg,
+                     "%s is a non-contiguous array section, which this call, nonblocking or one-sided, "
+                     "takes contiguous only (it has no datatype of its own to describe the section)",
+                     arg);
+            return rd_mpi_f_raise(comm, win, MPI_ERR_BUFFER, call, msg);
+        }
+        if (n > 0 && !(s->tmp = malloc(n * d->elem_len)))
+            return rd_fg_nomem();
+        if (n > 0)
+            section_copy(d, s->tmp, n, 1);
+        s->n = n;
+        s->addr = s->tmp;
+        return MPI_SUCCESS;
     }
     dt = PMPI_Type_f2c(*type);
     /* no data, or an error the call itself raises (count, datatype) */
@@ -132,6 +170,12 @@ int rd_fg_section(rd_fg_sec *s, const CFI_cdesc_t *d, const MPI_Fint *count, con
 
 void rd_fg_sec_done(rd_fg_sec *s)
 {
+    if (s->tmp) {
+        if (s->back)
+            section_copy(s->d, s->tmp, s->n, 0);
+        free(s->tmp);
+        s->tmp = NULL;
+    }
     if (s->made != MPI_DATATYPE_NULL)
         PMPI_Type_free(&s->made);
 }

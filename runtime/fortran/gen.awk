@@ -1102,7 +1102,7 @@ function glue_f08(i,   j, m, a, low, params, rt, call, hid, errc, errw, secs, do
             gline("    rd_fg_sec s_" a " = {0};")
             secs = secs "    if (rc_ == MPI_SUCCESS)\n        rc_ = rd_fg_section(&s_" a ", " a ", " \
                 (pcount[i, j] ? aname[i, pcount[i, j]] : "NULL") ", " (ptype[i, j] ? aname[i, ptype[i, j]] : "NULL") ", " \
-                (has(i, j, "address") ? 1 : 0) ", " errc ", " errw ", \"MPI_" fname[i] "\", \"" a "\");\n"
+                (has(i, j, "address") ? 1 : 0) ", " (f08_async(i) ? 1 : 0) ", " (aintent[i, j] == "in" ? 0 : 1) ", " errc ", " errw ", \"MPI_" fname[i] "\", \"" a "\");\n"
             done = done "    rd_fg_sec_done(&s_" a ");\n"
         }
     printf "%s", secs > gout

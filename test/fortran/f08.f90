@@ -5,8 +5,10 @@
 ! b(2, :) of a 2-D array, a 2-D section, a reversed one, part of a
 ! section) in MPI_Send/MPI_Recv, MPI_Isend/MPI_Irecv + MPI_Wait,
 ! MPI_Bcast and MPI_Put; sections MPI_ERR_BUFFER refuses (element size
-! not the datatype's, count beyond the section, a reduction's shared
-! count) under MPI_ERRORS_RETURN, with the message in MPI_Error_string;
+! not the datatype's, count beyond the section, a nonblocking reduction's
+! shared count) under MPI_ERRORS_RETURN, with the message in
+! MPI_Error_string; blocking MPI_Allreduce of sections (contiguous copies,
+! MPI_IN_PLACE too);
 ! MPI_Bcast, MPI_Allreduce of LOGICALs with MPI_LAND, MPI_Reduce with
 ! MPI_IN_PLACE; an f08 user operation, error handler and attribute
 ! copy/delete callbacks, MPI_COMM_DUP_FN; strings (processor name, error
@@ -237,8 +239,12 @@ program f08
   call MPI_Irecv(b(1:10:2), 6, MPI_DOUBLE_PRECISION, peer, 9, MPI_COMM_WORLD, req, ierr)
   call mt_ok(ierr == MPI_ERR_BUFFER .and. req == MPI_REQUEST_NULL, &
              'MPI_Irecv of count 6 into a 5-element section: MPI_ERR_BUFFER, no request')
-  call MPI_Allreduce(a(1:10:2), b(1:5), 5, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
-  call mt_is_int(ierr, MPI_ERR_BUFFER, 'MPI_Allreduce of a section (count shared by two buffers): MPI_ERR_BUFFER')
+  call MPI_Iallreduce(a(1:10:2), b(1:5), 5, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, req, ierr)
+  call mt_ok(ierr == MPI_ERR_BUFFER .and. req == MPI_REQUEST_NULL, &
+             'MPI_Iallreduce of a section (a count shared by two buffers, nonblocking): MPI_ERR_BUFFER')
+  call MPI_Error_string(ierr, estr, rlen)
+  call mt_ok(index(estr, 'MPI_Iallreduce') > 0 .and. index(estr, 'sendbuf is a non-contiguous') > 0, &
+             'MPI_Error_string names MPI_Iallreduce and sendbuf')
 
   ! ---- collectives
   big = 0
@@ -264,6 +270,17 @@ program f08
     call MPI_Reduce(ir, iv, 3, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
     call mt_is_int(ierr, MPI_SUCCESS, 'MPI_Reduce from rank 1')
   end if
+
+  ! blocking calls whose buffers share a count take sections as contiguous
+  ! copies (written back where the call writes)
+  b = -1
+  call MPI_Allreduce(a(1:10:2), b(2:10:2), 5, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(b(2:10:2) == [(100 + 2 * i, i = 1, 10, 2)]) &
+             .and. all(b(1:9:2) == -1), 'MPI_Allreduce of a(1:10:2) into b(2:10:2): the sums, b(1:9:2) untouched')
+  r = m
+  call MPI_Allreduce(MPI_IN_PLACE, r(2, :), 4, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(r(2, :) == [(1000 + 2 * (20 + j), j = 1, 4)]) .and. &
+             all(r(1, :) == m(1, :)) .and. all(r(3, :) == m(3, :)), 'MPI_Allreduce with MPI_IN_PLACE on r(2, :)')
 
   ! ---- an f08 user operation
   call MPI_Op_create(my_sum, .true., op, ierr)
