@@ -83,10 +83,6 @@ function api_record(rec, indented,   f, n, i, t) {
         fnargs[nfn] = 0
         if (n >= 4 && f[3] == "->")
             fret[nfn] = f[4]
-        # (removed: a function the standard removed, left out of mpi_f08)
-        for (i = 3; i <= n; i++)
-            if (f[i] == "removed")
-                fremoved[nfn] = 1
         if (f[2] in fnum)
             err(FILENAME ":" FNR ": MPI_" f[2] " is described twice")
         fnum[f[2]] = nfn
@@ -994,10 +990,10 @@ function write_glue(   i) {
 # ---------------------------------------------------------------- mpi_f08
 # The standard's removed functions (MPI-1 attribute and error-handler
 # calls, MPI_ADDRESS, MPI_TYPE_EXTENT ...): in mpif.h and the mpi module
-# when mpi.api describes them, never in mpi_f08 (an fn record may also say
-# `removed`).
+# when mpi.api describes them, never in mpi_f08 (nor what an `mpi1` record
+# names, the MPI-1 branch's list of them).
 function f08_skip(i) {
-    return fremoved[i] || fname[i] ~ /^(Keyval_create|Keyval_free|Attr_put|Attr_get|Attr_delete|Address|Type_extent|Type_lb|Type_ub|Type_hvector|Type_hindexed|Type_struct|Errhandler_create|Errhandler_set|Errhandler_get)$/
+    return fname[i] in mpi1 || fname[i] ~ /^(Keyval_create|Keyval_free|Attr_put|Attr_get|Attr_delete|Address|Type_extent|Type_lb|Type_ub|Type_hvector|Type_hindexed|Type_struct|Errhandler_create|Errhandler_set|Errhandler_get)$/
 }
 # does function i take a choice buffer (mpi_f08: a BIND(C) specific _f08ts
 # over a descriptor, else an interface over the glue's alias _f08)?
@@ -1353,7 +1349,7 @@ function write_f08types(   i, k, j, v, n, t, dims, nm, kinds, tys, w, cw) {
     n = split(cbnames, cw, " ")
     for (i = 1; i <= n; i++) {
         t = cw[i]
-        if (t !~ /^MPI_(COMM|TYPE|WIN)_/)
+        if (t !~ /^MPI_(COMM|TYPE|WIN)_/ || t in mpi1)
             continue
         sub(/^MPI_/, "", t)
         k = substr(t, 1, index(t, "_") - 1)
