@@ -44,7 +44,7 @@ rrun_path=$(command -v rrun 2>/dev/null)
 have_rrun=no
 [ "$rrun_path" = "$RD_BUILDDIR/launcher/rrun/rrun" ] && [ -x "$rrun_path" ] && have_rrun=yes
 
-plan 59
+plan 61
 
 # ------------------------------------------------------------ what they run
 is "$(command -v rdmpicc)" "$RD_BUILDDIR/launcher/rdmpicc" "rdmpicc from the build tree is first in PATH"
