@@ -1198,7 +1198,9 @@ function f08decl(i, j, bindc,   k, a, t, dim, it) {
         err("mpi.api: MPI_" fname[i] ": argument " a " has a kind mpi_f08 does not know: " k)
         return ""
     }
-    return t it " :: " a dim
+    # (late: MPI_COMM_IDUP's newcomm, which the library may write again at
+    # completion: ASYNCHRONOUS, as the standard declares it)
+    return t it (has(i, j, "late") ? ", ASYNCHRONOUS" : "") " :: " a dim
 }
 # the generic PREFIX_X of function i with its specific PREFIX_X_f08(ts)
 function f08interface(i, prefix,   j, args, d, nm, sp, ch, kw) {

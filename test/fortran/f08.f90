@@ -1,6 +1,7 @@
 ! f08.f90 - the mpi_f08 module (use mpi_f08, and pmpi_f08), 2 ranks:
 ! ierror absent and present; == and /= on handles (MPI_COMM_NULL,
-! MPI_REQUEST_NULL after completion ...); TYPE(MPI_Status)'s components
+! MPI_REQUEST_NULL after completion, MPI_Comm_idup's new communicator
+! ...); TYPE(MPI_Status)'s components
 ! after MPI_Recv and MPI_Probe; non-contiguous array sections (a(1:n:2),
 ! b(2, :) of a 2-D array, a 2-D section, a reversed one, part of a
 ! section) in MPI_Send/MPI_Recv, MPI_Isend/MPI_Irecv + MPI_Wait,
@@ -134,6 +135,12 @@ program f08
              'MPI_Comm_dup: a new communicator, not MPI_COMM_NULL')
   c = dup
   call mt_ok(c == dup, 'a copy of a handle compares equal')
+  call MPI_Comm_idup(MPI_COMM_WORLD, dup2, req)
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  call MPI_Allreduce(rank + 1, n, 1, MPI_INTEGER, MPI_SUM, dup2)
+  call mt_ok(dup2 /= MPI_COMM_NULL .and. dup2 /= MPI_COMM_WORLD .and. req == MPI_REQUEST_NULL .and. n == 3, &
+             'MPI_Comm_idup (ASYNCHRONOUS newcomm), MPI_Wait, MPI_Allreduce on the new communicator')
+  call MPI_Comm_free(dup2)
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
 
   ! ---- statuses: MPI_Recv, MPI_Probe (rank 0 sends, rank 1 receives)
