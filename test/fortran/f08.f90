@@ -23,6 +23,8 @@ module f08_cb
   implicit none
   integer :: op_calls = 0, op_len = -1, eh_calls = 0, eh_code = -1
   integer :: copies = 0, deletes = 0
+  integer :: gq_calls = 0, gf_calls = 0, gc_calls = 0
+  logical :: gc_complete = .true.
   integer(kind=MPI_ADDRESS_KIND) :: last_deleted = -1, seen_extra = -1
   type(MPI_Datatype) :: op_type
   type(MPI_Comm) :: eh_comm
@@ -72,6 +74,33 @@ contains
     ierror = MPI_SUCCESS
     if (comm == MPI_COMM_NULL .or. comm_keyval < 0 .or. extra_state /= 7) ierror = MPI_ERR_OTHER
   end subroutine my_delete
+  ! generalized request callbacks (the _f08 abstract interfaces)
+  subroutine my_gquery(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    gq_calls = gq_calls + 1
+    status%MPI_SOURCE = 5
+    status%MPI_TAG = int(extra_state)
+    call MPI_Status_set_elements(status, MPI_INTEGER, 3, ierror)
+    if (ierror == MPI_SUCCESS) call MPI_Status_set_cancelled(status, .false., ierror)
+  end subroutine my_gquery
+  subroutine my_gfree(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    gf_calls = gf_calls + 1
+    ierror = MPI_SUCCESS
+    if (extra_state /= 21) ierror = MPI_ERR_OTHER
+  end subroutine my_gfree
+  subroutine my_gcancel(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    gc_calls = gc_calls + 1
+    gc_complete = complete
+    ierror = MPI_SUCCESS
+    if (extra_state /= 21) ierror = MPI_ERR_OTHER
+  end subroutine my_gcancel
 end module f08_cb
 
 program f08
@@ -406,6 +435,19 @@ program f08
              'MPI_Put of the section iv(1:6:2) at displacement 1, fences')
   call MPI_Win_free(win)
   call mt_ok(win == MPI_WIN_NULL, 'MPI_Win_free: MPI_WIN_NULL')
+
+  ! ---- generalized requests with _f08 callbacks
+  call MPI_Grequest_start(my_gquery, my_gfree, my_gcancel, 21_MPI_ADDRESS_KIND, req, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. req /= MPI_REQUEST_NULL, 'MPI_Grequest_start of module procedures')
+  call MPI_Cancel(req, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. gc_calls == 1 .and. .not. gc_complete, &
+             'MPI_Cancel before MPI_Grequest_complete: cancel_fn called once, complete .FALSE.')
+  call MPI_Grequest_complete(req)
+  call MPI_Wait(req, st, ierr)
+  call MPI_Get_count(st, MPI_INTEGER, n)
+  call mt_ok(ierr == MPI_SUCCESS .and. req == MPI_REQUEST_NULL .and. gq_calls == 1 .and. gf_calls == 1 &
+             .and. st%MPI_SOURCE == 5 .and. st%MPI_TAG == 21 .and. n == 3, &
+             'MPI_Wait: query_fn gave source 5, tag 21, 3 INTEGERs; free_fn called once')
 
   ! ---- MPI_Wtime
   t1 = MPI_Wtime()
