@@ -1295,12 +1295,13 @@ function write_f08types(   i, k, j, v, n, t, dims, nm, kinds, tys, w, cw) {
         mline("      " t ", BIND(C, name=\"" spsym[i] "_\") :: " spname[i] dims)
     }
     fcom("")
-    fcom("== and /= on handles of one type")
+    fcom("== and /= on handles of one type: ELEMENTAL (arrays of handles compare")
+    fcom("element by element), C functions of librdmpifort called by reference")
     for (w = 1; w <= 2; w++) {
         mline("      INTERFACE OPERATOR(" (w == 1 ? "==" : "/=") ")")
         for (k = 1; k <= nhk; k++) {
             nm = "rd_mpi_f08_" tolower(hkname[k]) (w == 1 ? "_eq" : "_ne")
-            mline("        LOGICAL FUNCTION " nm "(a, b)")
+            mline("        ELEMENTAL LOGICAL FUNCTION " nm "(a, b)")
             mline("          IMPORT :: MPI_" hkname[k])
             mline("          TYPE(MPI_" hkname[k] "), INTENT(IN) :: a, b")
             mline("        END FUNCTION " nm)
