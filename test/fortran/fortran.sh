@@ -8,7 +8,9 @@
 # count to MPI_SEND does not compile), a fixed-form and four free-form
 # programs on mpif.h, one on `use mpi` and one on `use mpi_f08` (whose
 # constants are mpif.h's too; a REAL count does not compile either) run on
-# 2 ranks (their "ok [rank R]" lines become test points: test/mpi/lib.sh),
+# 2 ranks, f08_coll (mpi_f08: every collective, MPI_Comm_split, Cartesian
+# topologies, subarray / vector / resized types of Fortran arrays) on 3
+# (their "ok [rank R]" lines become test points: test/mpi/lib.sh),
 # examples/jacobi gives one exact result on 1, 2 and 4 ranks and the same
 # when built by Open MPI's and MPICH's mpifort, and
 # MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
@@ -125,6 +127,7 @@ compile "rdmpif90 builds the program of MPI-1's removed calls and MPI_COMM_IDUP"
 compile "rdmpifort builds the MPI_ABORT program" rdmpifort -Wall "$src/f90_abort.f90" -o f90_abort
 compile "rdmpif90 builds a program on the mpi module (use mpi)" rdmpif90 -Wall "$src/f90_mod.f90" mtest.o -o f90_mod
 compile "rdmpif90 builds a program on the mpi_f08 module (use mpi_f08, pmpi_f08)" rdmpif90 -Wall "$src/f08.f90" mtest.o -o f08
+compile "rdmpif90 builds the collectives / topologies / array types program on mpi_f08" rdmpif90 -Wall "$src/f08_coll.f90" mtest.o -o f08_coll
 
 # use mpi: each argument but the choice buffers is checked by the compiler
 cat >bad.f90 <<'EOF'
@@ -175,6 +178,7 @@ mpi_check 2 ./f90_mod
 mpi_check 2 ./f90_cb
 mpi_check 2 ./f90_mpi1
 p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f08
+mpi_check 3 ./f08_coll
 
 # ------------------------------------------------------------ examples/jacobi
 # quickstart's Fortran example (built by make with rdmpifort -O2), on a
