@@ -304,8 +304,8 @@ program f08_coll
     reqs(3) = MPI_REQUEST_NULL
   end if
   call MPI_Waitall(3, reqs, sts, ierr)
-  call mt_ok(ierr == MPI_SUCCESS .and. reqs(1) == MPI_REQUEST_NULL .and. reqs(2) == MPI_REQUEST_NULL .and. &
-             reqs(3) == MPI_REQUEST_NULL, 'MPI_Waitall: the 3 requests are MPI_REQUEST_NULL')
+  call mt_ok(ierr == MPI_SUCCESS .and. all(reqs == MPI_REQUEST_NULL), &
+             'MPI_Waitall: the 3 requests are MPI_REQUEST_NULL (elemental ==)')
   call mt_ok(all(nb_b == [4, 3, 2, 1]), 'MPI_Ibcast: 4 INTEGERs from rank 0')
   call mt_ok(all(nb_d == [np * (np + 1) / 2d0, 0.5d0 * np]), 'MPI_Iallreduce: MPI_SUM of (r + 1, 0.5)')
   if (np <= 8) call mt_ok(all(nb_ar(1:np) == [(10 * i + rank, i = 0, np - 1)]) .and. all(nb_ar(np + 1:) == -1), &
