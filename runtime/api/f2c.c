@@ -29,15 +29,19 @@ _Static_assert(offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fin
                    offsetof(MPI_Status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint),
                "MPI_Status's public fields are not where Fortran reads them");
 
-/* The special statuses' storage (the Fortran bindings name them too). */
+/* The special statuses' storage (the Fortran bindings name them too).
+ * mpi_f08's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are these same
+ * objects (BIND(C) variables of mpi_f08_types: mpi_f08's glue is mpif.h's),
+ * so C's MPI_F08_STATUS(ES)_IGNORE point at them as well: what mpi_f08
+ * passes to MPI_STATUS_F2F08 is then known as a status-ignore constant. */
 MPI_Fint rd_mpi_f_status_ignore_[MPI_F_STATUS_SIZE];
 MPI_Fint rd_mpi_f_statuses_ignore_[MPI_F_STATUS_SIZE];
-MPI_F08_status rd_mpi_f08_status_ignore_;
-MPI_F08_status rd_mpi_f08_statuses_ignore_;
 MPI_Fint *MPI_F_STATUS_IGNORE = rd_mpi_f_status_ignore_;
 MPI_Fint *MPI_F_STATUSES_IGNORE = rd_mpi_f_statuses_ignore_;
-MPI_F08_status *MPI_F08_STATUS_IGNORE = &rd_mpi_f08_status_ignore_;
-MPI_F08_status *MPI_F08_STATUSES_IGNORE = &rd_mpi_f08_statuses_ignore_;
+_Static_assert(_Alignof(MPI_F08_status) == _Alignof(MPI_Fint) && sizeof(MPI_F08_status) == sizeof rd_mpi_f_status_ignore_,
+               "MPI_F08_status is not MPI_F_STATUS_SIZE MPI_Fints");
+MPI_F08_status *MPI_F08_STATUS_IGNORE = (MPI_F08_status *)(void *)rd_mpi_f_status_ignore_;
+MPI_F08_status *MPI_F08_STATUSES_IGNORE = (MPI_F08_status *)(void *)rd_mpi_f_statuses_ignore_;
 
 /* The predefined objects of each kind, in their fixed order (index 1
  * up: mpi.h's lists; the Fortran bindings' PARAMETERs are these). */

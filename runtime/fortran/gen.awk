@@ -14,7 +14,8 @@
 #               check per function that the C signature derived from
 #               mpi.api is mpi.h's
 #   mpi.f90     the mpi module: mpif.h's constants and special objects,
-#               interfaces over the glue for MPI_X and PMPI_X, MPI_SIZEOF
+#               interfaces over the glue for MPI_X and PMPI_X, MPI_SIZEOF;
+#               TYPE(MPI_Status) of mpi_f08_types (MPI_STATUS_F2F08's)
 #   fglue.c also holds mpi_f08's C: per function an alias pmpi_x_f08_ /
 #               mpi_x_f08_ of pmpi_x_, or (choice buffers) pmpi_x_f08ts_ /
 #               mpi_x_f08ts_ taking descriptors (fsection.c); == and /=
@@ -354,7 +355,7 @@ function write_mpifh(   i, v, names, dnames, anames) {
     dnames = ""
     anames = ""
     for (i = 1; i <= nfn; i++)
-        if (fret[i] != "int") {
+        if (fret[i] != "int" && fret[i] != "none") {
             v = toupper("MPI_" fname[i]) " " toupper("PMPI_" fname[i])
             if (fret[i] == "double")
                 dnames = dnames " " v
@@ -410,10 +411,12 @@ function mdecl(i, j,   k, a, t, dim, it, noarg) {
     } else if (k == "string") {
         t = "CHARACTER(LEN=*)"
         dim = ""
-    } else if (k == "Status") {
+    } else if (k == "Status" || k == "fstatus") {
         t = "INTEGER"
         dim = dim == "" ? "(MPI_STATUS_SIZE)" : "(MPI_STATUS_SIZE, *)"
-    } else if (k == "ranges") {
+    } else if (k == "f08status")
+        t = "TYPE(MPI_Status)"
+    else if (k == "ranges") {
         t = "INTEGER"
         dim = "(3, *)"
     } else if (k == "int" || is_handle(k))
@@ -443,21 +446,27 @@ function mdecl(i, j,   k, a, t, dim, it, noarg) {
     return (noarg ? "!GCC$ ATTRIBUTES NO_ARG_CHECK :: " a "\n" : "") t it " :: " a dim
 }
 # the interface body of function i under the name PREFIX_X
-function minterface(i, prefix,   j, n, args, d, nm, w, m, kw) {
+function minterface(i, prefix,   j, n, args, d, nm, w, m, kw, imp) {
     nm = toupper(prefix "_" fname[i])
     args = ""
-    for (j = 1; j <= fnargs[i]; j++)
+    imp = ""
+    for (j = 1; j <= fnargs[i]; j++) {
         if (akind[i, j] != "cnull")
             args = args (args == "" ? "" : ", ") aname[i, j]
-    if (fret[i] == "int") {
-        args = args (args == "" ? "" : ", ") "ierror"
+        if (akind[i, j] == "f08status")
+            imp = ", MPI_Status"
+    }
+    if (fret[i] == "int" || fret[i] == "none") {
+        # (none: a Fortran-only routine, no ierror)
+        if (fret[i] == "int")
+            args = args (args == "" ? "" : ", ") "ierror"
         kw = "SUBROUTINE"
         mstmt("    ", "SUBROUTINE " nm "(" args ")")
     } else {
         kw = "FUNCTION"
         mstmt("    ", "FUNCTION " nm "(" args ") RESULT(rd_result)")
     }
-    mline("      IMPORT :: MPI_STATUS_SIZE, MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND")
+    mline("      IMPORT :: MPI_STATUS_SIZE, MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND" imp)
     mline("      IMPLICIT NONE")
     for (j = 1; j <= fnargs[i]; j++) {
         d = mdecl(i, j)
@@ -469,6 +478,8 @@ function minterface(i, prefix,   j, n, args, d, nm, w, m, kw) {
     }
     if (fret[i] == "int")
         mline("      INTEGER, INTENT(OUT) :: ierror")
+    else if (fret[i] == "none")
+        ;
     else if (fret[i] == "double")
         mline("      DOUBLE PRECISION :: rd_result")
     else if (fret[i] == "MPI_Aint")
@@ -485,6 +496,8 @@ function write_module(   i, s) {
     fcom("glue (mpi_x_, pmpi_x_): choice buffers take any type and rank")
     fcom("(NO_ARG_CHECK: the address is passed), every other argument is checked.")
     mline("MODULE mpi")
+    # (MPI_STATUS_F2F08 and MPI_STATUS_F082F take mpi_f08's status type)
+    mline("      USE mpi_f08_types, ONLY : MPI_Status")
     mline("      IMPLICIT NONE")
     write_consts()
     fcom("")
@@ -589,6 +602,10 @@ function ctype(i, j,   k, isin, arr, t) {
         return isin ? "const char *" : "char *"
     if (k == "Status")
         return isin ? "const MPI_Status *" : "MPI_Status *"
+    if (k == "fstatus")
+        return isin ? "const MPI_Fint *" : "MPI_Fint *"
+    if (k == "f08status")
+        return isin ? "const MPI_F08_status *" : "MPI_F08_status *"
     if (k == "int" || k == "logical")
         t = "int"
     else if (k == "aint" || k == "intaint")
@@ -628,6 +645,8 @@ function fctype(i, j,   k) {
         return "MPI_Offset *"
     if (k == "double")
         return "double *"
+    if (k == "f08status")
+        return "MPI_F08_status *"
     return "MPI_Fint *"
 }
 # an array length as a C expression
@@ -674,6 +693,25 @@ function glue_params(i,   j, s, hid) {
     s = s hid
     return s == "" ? "void" : s
 }
+# a Fortran-only routine (fn NAME -> none, MPI_F_SYNC_REG): pmpi_x_SFX_ and
+# a weak mpi_x_SFX_ that do nothing; being external, unknown to the
+# compiler, and given the arguments' addresses, they make it store what it
+# holds of them in registers before the call and load them again after
+function glue_none(i, sfx, params,   j, low) {
+    low = tolower(fname[i]) sfx
+    if (fname[i] in pret)
+        err("mpi.api: MPI_" fname[i] " is Fortran-only (-> none) but mpi.h declares it")
+    gline("")
+    gline("/* MPI_" toupper(fname[i]) (sfx == "" ? "" : " (mpi_f08's " sfx ")") ": Fortran only, does nothing */")
+    gline("void pmpi_" low "_(" params ");")
+    gline("void mpi_" low "_(" params ");")
+    gline("#pragma weak mpi_" low "_ = pmpi_" low "_")
+    gline("void pmpi_" low "_(" params ")")
+    gline("{")
+    for (j = 1; j <= fnargs[i]; j++)
+        gline("    (void)" aname[i, j] ";")
+    gline("}")
+}
 # the index of function i's argument NAME (0: none)
 function argn(i, name,   m) {
     for (m = 1; m <= fnargs[i]; m++)
@@ -683,6 +721,10 @@ function argn(i, name,   m) {
 }
 function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, always, frees, ctypes, tmp, n, inl, rt) {
     low = tolower(fname[i]) glue_sfx
+    if (fret[i] == "none") {
+        glue_none(i, "", glue_params(i))
+        return
+    }
     if (!(fname[i] in pret)) {
         err("mpi.api: MPI_" fname[i] " has no prototype in mpi.h")
         return
@@ -810,6 +852,13 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
                 post = post "        *(void **)" a " = " c ";\n"
         } else if (k == "ranges")
             t = "(int (*)[3])" a
+        else if (k == "fstatus" || k == "f08status") {
+            # a status as Fortran holds it (MPI_STATUS_F2F08's): passed as
+            # it is, the C function checks and copies
+            if (n != "")
+                err("mpi.api: MPI_" fname[i] ": " k " arrays are not handled")
+            t = a
+        }
         else if (k == "choice") {
             decl = decl "    void *" c " = rd_fg_buf(" a ", " (has(i, j, "inplace") ? 1 : 0) ");\n"
             t = c
@@ -1042,7 +1091,7 @@ function f08_pairs(i,   j, m, cnt) {
 # pmpi_x_f08ts_ and a weak mpi_x_f08ts_ that take the buffers as
 # descriptors (fsection.c) and call pmpi_x_.
 function glue_f08(i,   j, m, a, low, params, rt, call, hid, errc, errw, secs, done) {
-    if (f08_skip(i) || !(fname[i] in pret))
+    if (f08_skip(i) || !(fname[i] in pret) && fret[i] != "none")
         return
     low = tolower(fname[i])
     rt = fret[i] == "int" ? "void" : fret[i]
@@ -1055,6 +1104,14 @@ function glue_f08(i,   j, m, a, low, params, rt, call, hid, errc, errw, secs, do
             glue_sfx = ""
             return
         }
+    if (fret[i] == "none") {
+        # (choice buffers: descriptors, as every _f08ts specific takes them)
+        params = ""
+        for (j = 1; j <= fnargs[i]; j++)
+            params = params (params == "" ? "" : ", ") (akind[i, j] == "choice" ? "CFI_cdesc_t *" aname[i, j] : fctype(i, j) aname[i, j])
+        glue_none(i, f08_choice(i) ? "_f08ts" : "_f08", params == "" ? "void" : params)
+        return
+    }
     if (!f08_choice(i)) {
         params = glue_params(i)
         gline(rt " pmpi_" low "_f08_(" params ") __attribute__((alias(\"pmpi_" low "_\")));")
@@ -1169,12 +1226,16 @@ function f08decl(i, j, bindc,   k, a, t, dim, it) {
     }
     if (k == "choice")
         # (assumed type: no INTENT(OUT); the standard gives out buffers none)
-        return "TYPE(*), DIMENSION(..)" (f08_async(i) ? ", ASYNCHRONOUS" : "") (aintent[i, j] == "in" ? it : "") " :: " a
+        return "TYPE(*), DIMENSION(..)" (f08_async(i) || has(i, j, "async") ? ", ASYNCHRONOUS" : "") (aintent[i, j] == "in" ? it : "") " :: " a
     if (k == "string") {
         t = "CHARACTER(LEN=*)"
         dim = ""
-    } else if (k == "Status")
+    } else if (k == "Status" || k == "f08status")
         t = "TYPE(MPI_Status)"
+    else if (k == "fstatus") {
+        t = "INTEGER"
+        dim = "(MPI_STATUS_SIZE)"
+    }
     else if (k == "ranges") {
         t = "INTEGER"
         dim = "(3, *)"
@@ -1212,8 +1273,9 @@ function f08interface(i, prefix,   j, args, d, nm, sp, ch, kw) {
         if (akind[i, j] != "cnull")
             args = args (args == "" ? "" : ", ") aname[i, j]
     mline("      INTERFACE " nm)
-    if (fret[i] == "int") {
-        args = args (args == "" ? "" : ", ") "ierror"
+    if (fret[i] == "int" || fret[i] == "none") {
+        if (fret[i] == "int")
+            args = args (args == "" ? "" : ", ") "ierror"
         kw = "SUBROUTINE"
         mstmt("    ", "SUBROUTINE " sp "(" args ")" (ch ? " BIND(C, name=\"" tolower(sp) "_\")" : ""))
     } else {

@@ -31,9 +31,10 @@ $(rd_fort_gen): runtime/fortran/gen.stamp
 # finds it beside mpif.h, in the build tree and in $(includedir). It holds
 # interfaces, constants and common blocks only: its object file has no code
 # (MPI_SIZEOF's specifics are C functions of the glue) and is not linked.
+# It uses mpi_f08_types (TYPE(MPI_Status), MPI_STATUS_F2F08's), built first.
 # gfortran leaves an unchanged .mod alone: the touch dates it.
 CLEANFILES += runtime/fortran/mpi.mod runtime/fortran/mpi-mod.o
-runtime/fortran/mpi.mod: runtime/fortran/mpi.f90
+runtime/fortran/mpi.mod: runtime/fortran/mpi.f90 runtime/fortran/mpi_f08_types.mod
 	$(AM_V_GEN)$(FC) -c -J runtime/fortran -o runtime/fortran/mpi-mod.o runtime/fortran/mpi.f90 && \
 	touch $@
 

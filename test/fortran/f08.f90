@@ -16,7 +16,9 @@
 ! string, communicator name, MPI_Pack_external's datarep beside its
 ! buffers); MPI_Sizeof; MPI_Bsend and MPI_Buffer_detach's TYPE(C_PTR);
 ! MPI_Type_vector; MPI_Win_allocate
-! with MPI_Put and fences; MPI_Wtime; a PMPI_ name. Exact values.
+! with MPI_Put and fences; MPI_F_sync_reg around MPI_Wait; MPI_Recv's
+! status through MPI_Status_f082f and MPI_Status_f2f08 and back;
+! MPI_Wtime; a PMPI_ name. Exact values.
 module f08_cb
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
   use mpi_f08
@@ -106,11 +108,11 @@ end module f08_cb
 program f08
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer, c_loc, c_associated
   use mpi_f08
-  use pmpi_f08, only : PMPI_Comm_rank
+  use pmpi_f08, only : PMPI_Comm_rank, PMPI_F_sync_reg, PMPI_Status_f082f
   use f08_cb
   implicit none
   integer :: ierr, rank, np, peer, i, j, n, nbad, prank, sz, keyval, key2, rlen
-  integer :: ia(4), m(3, 4), r(3, 4), iv(6), ir(3), big(10)
+  integer :: ia(4), m(3, 4), r(3, 4), iv(6), ir(3), big(10), fst(MPI_STATUS_SIZE), fst2(MPI_STATUS_SIZE)
   double precision :: a(10), b(10), t1, t2
   real :: rs(4)
   complex :: z
@@ -120,7 +122,7 @@ program f08
   character(len=MPI_MAX_ERROR_STRING) :: estr
   character(len=MPI_MAX_OBJECT_NAME) :: cname
   type(MPI_Comm) :: dup, dup2, c
-  type(MPI_Status) :: st, sts(2)
+  type(MPI_Status) :: st, sts(2), st2
   type(MPI_Request) :: req, reqs(2)
   type(MPI_Op) :: op
   type(MPI_Errhandler) :: eh
@@ -448,6 +450,47 @@ program f08
   call mt_ok(ierr == MPI_SUCCESS .and. req == MPI_REQUEST_NULL .and. gq_calls == 1 .and. gf_calls == 1 &
              .and. st%MPI_SOURCE == 5 .and. st%MPI_TAG == 21 .and. n == 3, &
              'MPI_Wait: query_fn gave source 5, tag 21, 3 INTEGERs; free_fn called once')
+
+  ! ---- MPI_F_sync_reg on an MPI_Irecv's buffer before MPI_Wait (and after)
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  ir = -1
+  call MPI_Irecv(ir, 3, MPI_INTEGER, peer, 31, MPI_COMM_WORLD, req)
+  call MPI_F_sync_reg(ir)
+  iv = [rank + 30, rank + 31, rank + 32, -1, -1, -1]
+  call MPI_Send(iv, 3, MPI_INTEGER, peer, 31, MPI_COMM_WORLD)
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  call MPI_F_sync_reg(ir)
+  call PMPI_F_sync_reg(n)
+  call mt_ok(all(ir == [peer + 30, peer + 31, peer + 32]) .and. req == MPI_REQUEST_NULL, &
+             'MPI_F_sync_reg (and PMPI_F_sync_reg) around MPI_Wait: the 3 INTEGERs received')
+
+  ! ---- MPI_Status_f082f, MPI_Status_f2f08: MPI_Recv's status (source, tag,
+  ! count) to mpif.h's INTEGER array and back, exactly
+  call MPI_Isend(iv, 2, MPI_INTEGER, peer, 40 + rank, MPI_COMM_WORLD, req)
+  call MPI_Recv(ir, 3, MPI_INTEGER, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, st)
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+  fst = -5
+  call MPI_Status_f082f(st, fst, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. fst(MPI_SOURCE) == peer .and. fst(MPI_TAG) == 40 + peer .and. &
+             fst(MPI_ERROR) == MPI_SUCCESS, &
+             'MPI_Status_f082f: status(MPI_SOURCE), status(MPI_TAG), status(MPI_ERROR) of MPI_Recv')
+  st2%MPI_SOURCE = -9
+  st2%MPI_TAG = -9
+  st2%MPI_ERROR = -9
+  call MPI_Status_f2f08(fst, st2)
+  call MPI_Get_count(st2, MPI_INTEGER, n)
+  fst2 = -6
+  call PMPI_Status_f082f(st2, fst2, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. st2%MPI_SOURCE == peer .and. st2%MPI_TAG == 40 + peer .and. &
+             st2%MPI_ERROR == MPI_SUCCESS .and. n == 2 .and. all(fst2 == fst), &
+             'MPI_Status_f2f08 back: source, tag, MPI_Get_count 2; PMPI_Status_f082f of it is the same array')
+  ! (the status-ignore constants are no status to convert: MPI_ERR_ARG)
+  call MPI_Status_f082f(MPI_STATUS_IGNORE, fst2, ierr)
+  call MPI_Error_class(ierr, n)
+  call mt_ok(n == MPI_ERR_ARG .and. all(fst2 == fst), 'MPI_Status_f082f(MPI_STATUS_IGNORE, ...): MPI_ERR_ARG, nothing written')
+  call MPI_Status_f2f08(fst, MPI_STATUS_IGNORE, ierr)
+  call MPI_Error_class(ierr, n)
+  call mt_is_int(n, MPI_ERR_ARG, 'MPI_Status_f2f08(..., MPI_STATUS_IGNORE): MPI_ERR_ARG')
 
   ! ---- MPI_Wtime
   t1 = MPI_Wtime()

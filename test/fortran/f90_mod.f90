@@ -6,12 +6,15 @@
 ! (MPI_STATUS_IGNORE left untouched, MPI_BOTTOM with absolute addresses,
 ! MPI_STATUSES_IGNORE); MPI_SIZEOF of each intrinsic type; address-kind
 ! arguments (MPI_GET_ADDRESS, MPI_AINT_DIFF, MPI_TYPE_CREATE_STRUCT,
-! MPI_TYPE_GET_EXTENT); a PMPI_ name; MPI_WTIME as a function; the
+! MPI_TYPE_GET_EXTENT); MPI_F_SYNC_REG around MPI_WAIT; MPI_RECV's status
+! through MPI_STATUS_F2F08 and MPI_STATUS_F082F and back (the module has
+! TYPE(MPI_Status)); a PMPI_ name; MPI_WTIME as a function; the
 ! module's LOGICAL constants. Exact values throughout.
 program f90_mod
   use mpi
   implicit none
-  integer :: ierr, rank, np, peer, i, j, n, nbad, st(MPI_STATUS_SIZE)
+  integer :: ierr, rank, np, peer, i, j, n, nbad, st(MPI_STATUS_SIZE), st2(MPI_STATUS_SIZE)
+  type(MPI_Status) :: s08
   integer :: ia(4), ra(4), isc, risc, isum(3), bl(2), types(2), stype, req(2), btype
   double precision :: d2(2, 3), r2(2, 3), row(3), rr(4), t
   character(len=6) :: cs, cr
@@ -186,6 +189,45 @@ program f90_mod
              'the struct type sends columns 1 and 3: the 4 values')
   call MPI_TYPE_FREE(stype, ierr)
   call mt_is_int(stype, MPI_DATATYPE_NULL, 'MPI_TYPE_FREE: the handle becomes MPI_DATATYPE_NULL')
+
+  ! ---- MPI_F_SYNC_REG on an MPI_IRECV's buffer before MPI_WAIT (and after)
+  ra = -1
+  call MPI_IRECV(ra, 4, MPI_INTEGER, peer, 11, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_F_SYNC_REG(ra)
+  call MPI_SEND(ia, 4, MPI_INTEGER, peer, 11, MPI_COMM_WORLD, ierr)
+  call MPI_WAIT(req(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_F_SYNC_REG(ra)
+  call PMPI_F_SYNC_REG(isc)
+  call mt_ok(ra(1) == peer * 10 + 1 .and. ra(4) == peer * 10 + 4 .and. req(1) == MPI_REQUEST_NULL, &
+             'MPI_F_SYNC_REG (and PMPI_F_SYNC_REG) around MPI_WAIT: the values received')
+
+  ! ---- MPI_STATUS_F2F08, MPI_STATUS_F082F (TYPE(MPI_Status) from the
+  ! module): MPI_RECV's status (source, tag, count) there and back, exactly
+  call MPI_ISEND(ia, 3, MPI_INTEGER, peer, 12 + rank, MPI_COMM_WORLD, req(1), ierr)
+  st = -7
+  call MPI_RECV(ra, 4, MPI_INTEGER, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, st, ierr)
+  call MPI_WAIT(req(1), MPI_STATUS_IGNORE, ierr)
+  s08%MPI_SOURCE = -9
+  s08%MPI_TAG = -9
+  s08%MPI_ERROR = -9
+  call MPI_STATUS_F2F08(st, s08, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. s08%MPI_SOURCE == peer .and. s08%MPI_TAG == 12 + peer .and. &
+             s08%MPI_ERROR == st(MPI_ERROR), 'MPI_STATUS_F2F08 of MPI_RECV''s status: source, tag, error')
+  st2 = -8
+  call PMPI_STATUS_F082F(s08, st2, ierr)
+  call MPI_GET_COUNT(st2, MPI_INTEGER, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(st2 == st) .and. n == 3, &
+             'PMPI_STATUS_F082F back: the same array, MPI_GET_COUNT 3')
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_STATUS_F2F08(MPI_STATUS_IGNORE, s08, ierr)
+  call MPI_ERROR_CLASS(ierr, n, j)
+  call mt_ok(n == MPI_ERR_ARG .and. s08%MPI_TAG == 12 + peer .and. all(MPI_STATUS_IGNORE == 0), &
+             'MPI_STATUS_F2F08(MPI_STATUS_IGNORE, ...): MPI_ERR_ARG, nothing written')
+  call MPI_STATUS_F082F(s08, MPI_STATUS_IGNORE, ierr)
+  call MPI_ERROR_CLASS(ierr, n, j)
+  call mt_ok(n == MPI_ERR_ARG .and. all(MPI_STATUS_IGNORE == 0), &
+             'MPI_STATUS_F082F(..., MPI_STATUS_IGNORE): MPI_ERR_ARG, MPI_STATUS_IGNORE untouched')
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
 
   ! ---- a PMPI_ name, functions and LOGICAL constants of the module
   n = -1

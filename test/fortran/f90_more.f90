@@ -2,7 +2,8 @@
 ! (MPI_INIT_THREAD, versions, error classes, names, groups, MPI_COMM_CREATE,
 ! synchronous and probing point-to-point, MPI_TEST / MPI_TESTALL,
 ! persistent requests, MPI_REQUEST_FREE, MPI_WAITANY / MPI_TESTANY /
-! MPI_WAITSOME / MPI_TESTSOME (indices from 1), MPI_CANCEL, MPI_SCATTER with MPI_IN_PLACE,
+! MPI_WAITSOME / MPI_TESTSOME (indices from 1), MPI_CANCEL, MPI_F_SYNC_REG,
+! MPI_SCATTER with MPI_IN_PLACE,
 ! MPI_GATHERV, MPI_ALLTOALL, MPI_REDUCE_SCATTER_BLOCK, MPI_SCAN,
 ! MPI_EXSCAN, datatype sizes and extents, MPI_DIMS_CREATE, Cartesian
 ! communicators (LOGICAL arrays), intercommunicators, MPI_COMM_SPLIT_TYPE,
@@ -185,6 +186,18 @@ program f90_more
   flag = .false.
   call MPI_TEST_CANCELLED(st, flag, ierr)
   call mt_ok(flag .and. req(1) == MPI_REQUEST_NULL, 'MPI_TEST_CANCELLED: .TRUE. after MPI_WAIT')
+
+  ! ---- MPI_F_SYNC_REG (implicit interface) on an MPI_IRECV's buffer
+  ! before MPI_WAIT and after
+  y = -1
+  x = rank + 70
+  call MPI_IRECV(y, 1, MPI_INTEGER, peer, 98, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_F_SYNC_REG(y)
+  call MPI_SEND(x, 1, MPI_INTEGER, peer, 98, MPI_COMM_WORLD, ierr)
+  call MPI_WAIT(req(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_F_SYNC_REG(y)
+  call PMPI_F_SYNC_REG(y)
+  call mt_ok(y == peer + 70 .and. req(1) == MPI_REQUEST_NULL, 'MPI_F_SYNC_REG around MPI_WAIT: the INTEGER received')
 
   ! ---- collectives
   a = (/ 10, 20, 30, 40 /)
