@@ -795,14 +795,6 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
         } else if (k == "intval") {
             # MPI-1's INTEGER attribute value or extra state: sign-extended
             t = "(void *)(MPI_Aint)*" a
-        } else if (k == "intattr") {
-            # MPI-1's INTEGER attribute value out: the low-order part of what
-            # MPI_X_GET_ATTR gives (the standard's rule for MPI_ATTR_GET)
-            if (flagval(i, j, "when") == "" || flagval(i, j, "key") == "")
-                err("mpi.api: MPI_" fname[i] ": intattr " a " needs key=KEYVAL and when=FLAG")
-            decl = decl "    void *" c " = NULL;\n"
-            t = "&" c
-            post = post "        if (c_" flagval(i, j, "when") ")\n            *" a " = (MPI_Fint)rd_mpi_f_attr_comm(" argval(i, j, flagval(i, j, "key")) ", " c ");\n"
         } else if (k == "intaint" && n != "") {
             # MPI-1's INTEGER addresses in (an array): widened, in a temporary
             if (!inl)
@@ -827,17 +819,20 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             # an INTEGER(KIND=MPI_ADDRESS_KIND) in that C takes as a void *
             # (an attribute's value, an extra state): the bits unchanged
             t = "(void *)*" a
-        } else if (k == "attr") {
+        } else if (k == "attr" || k == "intattr") {
             # an attribute's value out (MPI_X_GET_ATTR, key=KEYVAL): the
             # bits of the C void *, but the value where C gives a pointer
-            # to it (the predefined attributes): rd_mpi_f_attr_X
+            # to it (the predefined attributes): rd_mpi_f_attr_X; intattr,
+            # MPI-1's INTEGER (MPI_ATTR_GET, a communicator's): the
+            # low-order part of that (the standard's rule)
             if (flagval(i, j, "when") == "" || flagval(i, j, "key") == "")
-                err("mpi.api: MPI_" fname[i] ": attr " a " needs key=KEYVAL and when=FLAG")
+                err("mpi.api: MPI_" fname[i] ": " k " " a " needs key=KEYVAL and when=FLAG")
             decl = decl "    void *" c " = NULL;\n"
             t = "&" c
             m = fname[i]
             sub(/_.*/, "", m)
-            post = post "        if (c_" flagval(i, j, "when") ")\n            *" a " = rd_mpi_f_attr_" tolower(m) "(" argval(i, j, flagval(i, j, "key")) ", " c ");\n"
+            m = k == "intattr" ? "(MPI_Fint)rd_mpi_f_attr_comm" : "rd_mpi_f_attr_" tolower(m)
+            post = post "        if (c_" flagval(i, j, "when") ")\n            *" a " = " m "(" argval(i, j, flagval(i, j, "key")) ", " c ");\n"
         } else if (k == "baseptr") {
             # an address out (MPI_ALLOC_MEM): INTEGER(KIND=MPI_ADDRESS_KIND)
             decl = decl "    void *" c " = NULL;\n"
