@@ -908,6 +908,26 @@ RD_MPI_PROTO(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcount
                                         void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request))
 
+/* ================================================================ parallel I/O (MPI_File,
+ * runtime/io/PLAN.md): one section per part of the floor */
+
+/* ---- the file object, open/close, contiguous access (PLAN stage 1) */
+
+
+/* ---- views, strided independent access, data sieving, locks, datareps (stage 2) */
+
+
+/* ---- two-phase collective access (stage 3) */
+
+
+/* ---- the shared file pointer and the ordered calls (stage 4) */
+
+
+/* ---- nonblocking I/O (stage 5) */
+
+
+/* ================================================================ end of parallel I/O */
+
 /* ------------------------------------------------------------ removed in MPI-3.0 */
 /* MPI-1's names of MPI-2 functions (see the top of this file): the same
  * semantics as the replacement named beside each. */

@@ -1,0 +1,114 @@
+/* io_int.h - the I/O floor's shared structures and the contracts between
+ * its files (runtime/io/PLAN.md, sections 2-4). Each file of the floor owns
+ * the functions listed under its name; runtime/api/ (floor 8) calls the
+ * floor through these and through io.h. Nothing below floor 7 sees this.
+ *
+ * Conventions of the floor:
+ *  - a function that can fail returns an MPI error class (MPI_SUCCESS or
+ *    MPI_ERR_*) and, when it fails, describes the cause in *why (the caller,
+ *    an entry point, raises the class with that text: call and rank are
+ *    added there);
+ *  - offsets: "stream" offsets count the data bytes a view selects (etype
+ *    offsets times the etype's size); "file" offsets are bytes from the
+ *    file's start;
+ *  - nothing here takes the big lock: the entry points do, as for every call. */
+#ifndef RD_IO_INT_H
+#define RD_IO_INT_H
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* why a call failed: written by the floor, reported by the entry point */
+typedef struct {
+    char msg[256];
+} rd_io_why;
+
+static inline int rd_io_fail(rd_io_why *why, int cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int rd_io_fail(rd_io_why *why, int cls, const char *fmt, ...)
+{
+    if (why) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why->msg, sizeof why->msg, fmt, ap);
+        va_end(ap);
+    }
+    return cls;
+}
+
+struct rd_io_datarep; /* datarep.c: a data representation (native, internal, external32, user) */
+
+/* ---- view.c: a file view (MPI-3.1 13.3) and its stream <-> file mapping.
+ * Instance k of the filetype starts at file offset disp + k * ftext; the
+ * data byte o of the stream lies in instance o / ftsize, at the
+ * displacement (relative to that instance) the filetype's tree gives for
+ * packed byte o % ftsize. Never flattened to offset lists. */
+struct rd_io_view {
+    MPI_Offset disp;              /* bytes from the file's start */
+    MPI_Datatype etype, filetype; /* held (rd_dt_retain) */
+    size_t esize;                 /* etype's size in the file's representation */
+    size_t ftsize;                /* data bytes of one filetype instance */
+    MPI_Aint ftext;               /* the filetype's extent in the file */
+    int contig;                   /* stream byte o is at file offset disp + o */
+    const struct rd_io_datarep *rep; /* NULL: native */
+    char datarep[128];            /* MPI_MAX_DATAREP_STRING */
+};
+
+/* The default view: displacement 0, etype and filetype MPI_BYTE, "native". */
+void rd_io_view_init(struct rd_io_view *v);
+/* Release the types a view holds. */
+void rd_io_view_fini(struct rd_io_view *v);
+/* The file offset of stream byte o (MPI_File_get_byte_offset). */
+MPI_Offset rd_io_view_offset(const struct rd_io_view *v, MPI_Offset o);
+/* fn(arg, file offset, length) for each file run of stream bytes
+ * [o, o + len), in order, adjacent runs merged; stops at the first
+ * non-zero result and returns it. */
+int rd_io_view_runs(const struct rd_io_view *v, MPI_Offset o, MPI_Offset len,
+                    int (*fn)(void *arg, MPI_Offset foff, size_t n), void *arg);
+/* Stream bytes whose file offset is below file offset x (the inverse map). */
+MPI_Offset rd_io_view_below(const struct rd_io_view *v, MPI_Offset x);
+
+/* ---- hints.c: the info keys of PLAN 5 in effect for a file */
+struct rd_io_hints {
+    size_t cb_buffer_size;        /* two-phase chunk */
+    int cb_nodes;                 /* cap on aggregators, 0: none */
+    int cb_per_node;              /* aggregators per node (cb_config_list "*:k") */
+    int cb_read, cb_write;        /* 0 automatic, 1 enable, -1 disable */
+    int ds_read, ds_write;        /* data sieving: 0 automatic, 1 enable, -1 disable */
+    size_t ind_rd_buffer_size, ind_wr_buffer_size;
+    int striping_factor;          /* 0: unset */
+    size_t striping_unit;         /* 0: unset */
+    int direct_io;                /* rdmpi_direct_io */
+};
+
+/* ---- the state of an open file: struct rd_file_s's io (objects/file.h) */
+struct rd_io_shfp; /* shfp.c: the shared file pointer */
+struct rd_io_coll; /* coll.c: what two-phase keeps between calls (the peers' views) */
+
+struct rd_io_file {
+    int fd;                       /* this rank's descriptor */
+    char *path;                   /* as given to open (messages, DELETE_ON_CLOSE) */
+    int amode;
+    struct rd_io_view view;
+    MPI_Offset fp;                /* individual file pointer, in etypes of the view */
+    struct rd_io_shfp *shfp;      /* shared file pointer (shfp.c) */
+    int atomic;                   /* MPI_File_set_atomicity */
+    struct rd_io_hints hints;
+    struct rd_io_coll *coll;      /* coll.c, NULL until the first collective access */
+    MPI_Request split;            /* the split collective begun and not yet ended */
+    _Atomic int inflight;         /* nonblocking operations not yet completed (aio.c) */
+};
+
+/* ---- indep.c: one rank's access to the file, no other rank involved.
+ * count elements of dt at buf, to (write) or from the view's stream at
+ * stream offset o. *bytes: the data bytes moved (a read may stop at the
+ * end of the file). Contiguous views: pread/pwrite loops; others: the
+ * strided path (data sieving, PLAN 4.2); in atomic mode under a byte-range
+ * lock (lock.c). */
+int rd_io_indep(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count,
+                MPI_Datatype dt, size_t *bytes, rd_io_why *why);
+
+#endif

@@ -1,0 +1,19 @@
+# runtime/io/: parallel I/O (MPI_File), floor 7 (runtime/io/PLAN.md), and
+# its entry points in runtime/api/. One section per part of the floor.
+
+librdmpi_la_SOURCES += runtime/io/io_int.h runtime/io/view.c
+
+# ---- the file object, open/close, contiguous access (PLAN stage 1)
+
+
+# ---- views, strided independent access, data sieving, locks, datareps (stage 2)
+
+
+# ---- two-phase collective access (stage 3)
+
+
+# ---- the shared file pointer and the ordered calls (stage 4)
+
+
+# ---- nonblocking I/O: the I/O engine (stage 5)
+
