@@ -4,6 +4,12 @@
 
 
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
+# the view's mapping and set_view's checks, one process, linked directly
+check_PROGRAMS += test/unit/ioview
+test_unit_ioview_SOURCES = test/unit/ioview.c runtime/io/view.c runtime/io/datarep.c \
+	runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
+test_unit_ioview_LDADD =
+TESTS += test/unit/ioview
 
 
 # ---- two-phase collective access (stage 3)

@@ -53,6 +53,10 @@ struct rd_io_view {
     size_t ftsize;                /* data bytes of one filetype instance */
     MPI_Aint ftext;               /* the filetype's extent in the file */
     int contig;                   /* stream byte o is at file offset disp + o */
+    int monotone;                 /* (stage 2) the stream's file offsets go up, without
+                                   * overlap, across instances too: below() is two
+                                   * O(depth) seeks and a stream range's part in a file
+                                   * interval is one range (PLAN 4.3) */
     const struct rd_io_datarep *rep; /* NULL: native */
     char datarep[128];            /* MPI_MAX_DATAREP_STRING */
 };
@@ -70,6 +74,57 @@ int rd_io_view_runs(const struct rd_io_view *v, MPI_Offset o, MPI_Offset len,
                     int (*fn)(void *arg, MPI_Offset foff, size_t n), void *arg);
 /* Stream bytes whose file offset is below file offset x (the inverse map). */
 MPI_Offset rd_io_view_below(const struct rd_io_view *v, MPI_Offset x);
+
+/* (stage 2, view.c) Check (disp, etype, filetype, datarep) as
+ * MPI_File_set_view must (PLAN 4.1, 6) and, when they pass, make them v's
+ * view (the old one's types released, the new ones held). writable: the
+ * file is open for writing (no overlapping filetype); sequential: opened
+ * with MPI_MODE_SEQUENTIAL, the only case where disp may be
+ * MPI_DISPLACEMENT_CURRENT, which then stands for current (the shared
+ * pointer's byte offset). Fails with MPI_ERR_ARG (disp, sizes,
+ * displacements, naming the first bad one), MPI_ERR_TYPE (an uncommitted
+ * or invalid type) or MPI_ERR_UNSUPPORTED_DATAREP, leaving v as it was.
+ * The floor keeps no MPI_File here: the caller passes the file's flags. */
+int rd_io_view_set(struct rd_io_view *v, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                   const char *datarep, int writable, int sequential, MPI_Offset current,
+                   rd_io_why *why);
+/* The file bytes [*lo, *hi) that stream bytes [o, o + len) touch, len > 0:
+ * two seeks on a monotone view, one walk of the runs otherwise (atomic
+ * mode's locks, sieving windows). */
+void rd_io_view_span(const struct rd_io_view *v, MPI_Offset o, MPI_Offset len, MPI_Offset *lo,
+                     MPI_Offset *hi);
+
+/* ---- datarep.c (stage 2): data representations (MPI-3.1 13.5). The
+ * conversion and extent functions have the C signatures of
+ * MPI_Datarep_conversion_function and MPI_Datarep_extent_function. */
+typedef int (*rd_io_conv_fn)(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                             MPI_Offset position, void *extra_state);
+typedef int (*rd_io_extent_fn)(MPI_Datatype dt, MPI_Aint *extent, void *extra_state);
+
+enum { RD_REP_NATIVE, RD_REP_INTERNAL, RD_REP_EXTERNAL32, RD_REP_USER };
+
+struct rd_io_datarep {
+    char name[128];               /* MPI_MAX_DATAREP_STRING */
+    int kind;                     /* RD_REP_* */
+    rd_io_conv_fn read_fn, write_fn; /* user: NULL is MPI_CONVERSION_FN_NULL */
+    rd_io_extent_fn extent_fn;
+    void *extra_state;
+    int fortran;                  /* registered from Fortran: callbacks take Fortran arguments */
+    struct rd_io_datarep *next;
+};
+
+/* The representation called name, NULL when none is. */
+const struct rd_io_datarep *rd_io_datarep_find(const char *name);
+/* 0 when every basic element of dt has in rep the size it has in memory
+ * (the filetype's tree then maps file bytes as it is, PLAN 4.7); else
+ * MPI_ERR_UNSUPPORTED_DATAREP (a size differs, or a basic type has no
+ * form in rep) or the extent function's error, with the cause in *why. */
+int rd_io_datarep_sizes_native(const struct rd_io_datarep *rep, MPI_Datatype dt, rd_io_why *why);
+/* The extent of dt in files of rep (MPI_File_get_type_extent): basic types
+ * through rep's extent function (user) or table; derived types keep their
+ * layout, so their basic types must keep their sizes (else
+ * MPI_ERR_UNSUPPORTED_DATAREP). */
+int rd_io_datarep_extent(const struct rd_io_datarep *rep, MPI_Datatype dt, MPI_Aint *extent, rd_io_why *why);
 
 /* ---- hints.c: the info keys of PLAN 5 in effect for a file */
 struct rd_io_hints {

@@ -7,6 +7,7 @@ librdmpi_la_SOURCES += runtime/io/io_int.h runtime/io/view.c
 
 
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
+librdmpi_la_SOURCES += runtime/io/datarep.c
 
 
 # ---- two-phase collective access (stage 3)
