@@ -912,6 +912,31 @@ RD_MPI_PROTO(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcount
  * runtime/io/PLAN.md): one section per part of the floor */
 
 /* ---- the file object, open/close, contiguous access (PLAN stage 1) */
+typedef struct rd_file_s *MPI_File;
+#define MPI_FILE_NULL ((MPI_File)0)
+typedef void MPI_File_errhandler_function(MPI_File *, int *, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn; /* MPI-2's name */
+typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
+                                            MPI_Offset position, void *extra_state);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+/* access modes and whence values: ROMIO's (and Open MPI's) numbers */
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT -54278278
+#define MPI_MAX_DATAREP_STRING 128
+RD_MPI_PROTO(MPI_Fint, File_c2f, (MPI_File file))
+RD_MPI_PROTO(MPI_File, File_f2c, (MPI_Fint file))
 
 
 /* ---- views, strided independent access, data sieving, locks, datareps (stage 2) */

@@ -51,9 +51,10 @@ static int comm_set_errhandler(const char *call, MPI_Comm comm, MPI_Errhandler e
         return rd_err_raise(comm, MPI_ERR_COMM, call, "invalid communicator");
     if (!rd_errh_valid(errhandler))
         return rd_err_raise(comm, MPI_ERR_ARG, call, "invalid error handler");
-    if (errhandler->wfn)
-        return rd_err_raise(comm, MPI_ERR_ARG, call,
-                            "the error handler was made for windows (MPI_Win_create_errhandler)");
+    if (errhandler->wfn || errhandler->ffn)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "the error handler was made for %s",
+                            errhandler->wfn ? "windows (MPI_Win_create_errhandler)"
+                                            : "files (MPI_File_create_errhandler)");
     MPI_Errhandler old = comm->errh;
     rd_errh_retain(errhandler);
     comm->errh = errhandler;

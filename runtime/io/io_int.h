@@ -137,6 +137,10 @@ struct rd_io_hints {
     int striping_factor;          /* 0: unset */
     size_t striping_unit;         /* 0: unset */
     int direct_io;                /* rdmpi_direct_io */
+    /* added by stage 1 (hints.c) */
+    int file_perm;                /* creation mode; -1: 0666 & ~umask */
+    int access_style;             /* 0 unset, else POSIX_FADV_* + 1 */
+    int no_indep_rw;              /* romio_no_indep_rw (recorded only) */
 };
 
 /* ---- the state of an open file: struct rd_file_s's io (objects/file.h) */
@@ -154,6 +158,8 @@ struct rd_io_file {
     struct rd_io_hints hints;
     struct rd_io_coll *coll;      /* coll.c, NULL until the first collective access */
     MPI_Request split;            /* the split collective begun and not yet ended */
+    int split_op;                 /* which begin made it (fileio.c's RD_IO_OP_*), 0: none */
+    MPI_Status split_status;      /* stage 1: the begin's access done, its status for the end */
     _Atomic int inflight;         /* nonblocking operations not yet completed (aio.c) */
 };
 

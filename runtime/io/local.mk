@@ -4,7 +4,7 @@
 librdmpi_la_SOURCES += runtime/io/io_int.h runtime/io/view.c
 
 # ---- the file object, open/close, contiguous access (PLAN stage 1)
-
+librdmpi_la_SOURCES += runtime/objects/file.h
 
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
 librdmpi_la_SOURCES += runtime/io/datarep.c

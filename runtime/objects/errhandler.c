@@ -10,6 +10,7 @@
 #include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/win.h"
+#include "runtime/objects/file.h"
 #include "runtime/objects/fhandle.h"
 
 struct rd_errhandler_s rd_mpi_errors_are_fatal = {
@@ -191,6 +192,51 @@ int rd_err_raise_win(MPI_Win win, int cls, const char *call, const char *fmt, ..
     remember(cls, call, fmt, ap);
     va_end(ap);
     return rd_err_invoke_win(win, cls);
+}
+
+/* MPI-3.1 13.7: the default handler for files is MPI_ERRORS_RETURN. An
+ * atomic pointer: a reader on another thread never sees a torn value. */
+static _Atomic(MPI_Errhandler) file_null_errh = MPI_ERRORS_RETURN;
+
+MPI_Errhandler rd_file_null_errh(void)
+{
+    return atomic_load(&file_null_errh);
+}
+
+void rd_file_null_set_errh(MPI_Errhandler eh)
+{
+    rd_errh_retain(eh);
+    rd_errh_release(atomic_exchange(&file_null_errh, eh));
+}
+
+int rd_err_invoke_file(MPI_File file, int cls)
+{
+    int valid = rd_file_valid(file);
+    MPI_Errhandler eh = valid ? file->errh : rd_file_null_errh();
+    MPI_File target = valid ? file : MPI_FILE_NULL;
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_RETURN)
+        return cls;
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_USER && eh->ffn) {
+        int code = cls;
+        eh->ffn(&target, &code);
+        return cls;
+    }
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_FUSER && eh->ffn) {
+        MPI_Fint f = rd_fh_c2f(RD_FH_FILE, target, target ? &target->fidx : NULL),
+                 code = cls;
+        ((rd_errh_ffn *)(void (*)(void))eh->ffn)(&f, &code);
+        return cls;
+    }
+    fatal(cls);
+}
+
+int rd_err_raise_file(MPI_File file, int cls, const char *call, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    remember(cls, call, fmt, ap);
+    va_end(ap);
+    return rd_err_invoke_file(file, cls);
 }
 
 /* ------------------------------------------------------------ handler objects */

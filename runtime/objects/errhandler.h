@@ -29,6 +29,7 @@ struct rd_errhandler_s {
     _Atomic int32_t fidx;         /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     MPI_Comm_errhandler_function *fn;
     MPI_Win_errhandler_function *wfn; /* made by MPI_Win_create_errhandler (fn is NULL) */
+    MPI_File_errhandler_function *ffn; /* made by MPI_File_create_errhandler (fn, wfn NULL) */
 };
 
 static inline int rd_errh_valid(MPI_Errhandler e)
@@ -47,6 +48,12 @@ int rd_err_raise(MPI_Comm comm, int cls, const char *call, const char *fmt, ...)
 int rd_err_raise_win(MPI_Win win, int cls, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int rd_err_invoke_win(MPI_Win win, int cls);
+
+/* The same for a file: the file's handler decides; MPI_FILE_NULL or an
+ * invalid file: MPI_FILE_NULL's handler (objects/file.h). */
+int rd_err_raise_file(MPI_File file, int cls, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int rd_err_invoke_file(MPI_File file, int cls);
 
 /* Apply comm's handler to an error class the caller already described. */
 int rd_err_invoke(MPI_Comm comm, int cls);
