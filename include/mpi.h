@@ -937,6 +937,52 @@ typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *file_ex
 #define MPI_MAX_DATAREP_STRING 128
 RD_MPI_PROTO(MPI_Fint, File_c2f, (MPI_File file))
 RD_MPI_PROTO(MPI_File, File_f2c, (MPI_Fint file))
+RD_MPI_PROTO(int, File_open, (MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh))
+RD_MPI_PROTO(int, File_close, (MPI_File *fh))
+RD_MPI_PROTO(int, File_delete, (const char *filename, MPI_Info info))
+RD_MPI_PROTO(int, File_set_size, (MPI_File fh, MPI_Offset size))
+RD_MPI_PROTO(int, File_preallocate, (MPI_File fh, MPI_Offset size))
+RD_MPI_PROTO(int, File_get_size, (MPI_File fh, MPI_Offset *size))
+RD_MPI_PROTO(int, File_get_group, (MPI_File fh, MPI_Group *group))
+RD_MPI_PROTO(int, File_get_amode, (MPI_File fh, int *amode))
+RD_MPI_PROTO(int, File_set_info, (MPI_File fh, MPI_Info info))
+RD_MPI_PROTO(int, File_get_info, (MPI_File fh, MPI_Info *info_used))
+RD_MPI_PROTO(int, File_sync, (MPI_File fh))
+RD_MPI_PROTO(int, File_create_errhandler, (MPI_File_errhandler_function *file_errhandler_fn,
+                                           MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler))
+RD_MPI_PROTO(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, File_call_errhandler, (MPI_File fh, int errorcode))
+RD_MPI_PROTO(int, File_read_at, (MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                                 MPI_Status *status))
+RD_MPI_PROTO(int, File_write_at, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                  MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_read_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                     MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_at_all, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                      MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_read, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                               MPI_Status *status))
+RD_MPI_PROTO(int, File_read_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_all, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                   MPI_Status *status))
+RD_MPI_PROTO(int, File_read_at_all_begin, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                           MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_read_at_all_end, (MPI_File fh, void *buf, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_at_all_begin, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                            MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_write_at_all_end, (MPI_File fh, const void *buf, MPI_Status *status))
+RD_MPI_PROTO(int, File_read_all_begin, (MPI_File fh, void *buf, int count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_read_all_end, (MPI_File fh, void *buf, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_all_begin, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_write_all_end, (MPI_File fh, const void *buf, MPI_Status *status))
+RD_MPI_PROTO(int, File_seek, (MPI_File fh, MPI_Offset offset, int whence))
+RD_MPI_PROTO(int, File_get_position, (MPI_File fh, MPI_Offset *offset))
+RD_MPI_PROTO(int, File_get_byte_offset, (MPI_File fh, MPI_Offset offset, MPI_Offset *disp))
+RD_MPI_PROTO(int, File_get_view, (MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                                  char *datarep))
+RD_MPI_PROTO(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent))
 
 
 /* ---- views, strided independent access, data sieving, locks, datareps (stage 2) */

@@ -1,7 +1,8 @@
 # Tests of parallel I/O (runtime/io/, issue 22): one section per part.
 
 # ---- the file object, open/close, contiguous access (PLAN stage 1)
-
+RD_MPI_TESTS += test/mpi/io_basic
+RD_MPI_TESTS += test/mpi/io_errors
 
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
 # the view's mapping and set_view's checks, one process, linked directly

@@ -4,7 +4,8 @@
 librdmpi_la_SOURCES += runtime/io/io_int.h runtime/io/view.c
 
 # ---- the file object, open/close, contiguous access (PLAN stage 1)
-librdmpi_la_SOURCES += runtime/objects/file.h
+librdmpi_la_SOURCES += runtime/objects/file.h runtime/io/io.h runtime/io/file.c runtime/io/hints.c \
+	runtime/io/indep.c runtime/api/fileio.h runtime/api/file.c runtime/api/fileio.c
 
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
 librdmpi_la_SOURCES += runtime/io/datarep.c

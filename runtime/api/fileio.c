@@ -1,0 +1,311 @@
+/* The data accesses of files at explicit offsets and with the individual
+ * file pointer: blocking, collective and split collective, written from
+ * one table (positioning x collective x blocking) by macro, each a real
+ * PMPI_ with a weak MPI_; and seek, get_position, get_byte_offset,
+ * get_view, get_type_extent (runtime/io/PLAN.md 6; the shared pointer,
+ * nonblocking accesses and views have entry points of their own). */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/api/check.h"
+#include "runtime/api/fileio.h"
+#include "runtime/io/io.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/file.h"
+
+/* A collective access. Stage 1: each rank's part through the independent
+ * path (correct for any pattern, the standard requiring no more; the
+ * two-phase path of coll.c, stage 3, takes over here). */
+static int coll_access(MPI_File fh, int write, MPI_Offset o, void *buf, int count, MPI_Datatype dt,
+                       size_t *bytes, rd_io_why *why)
+{
+    return rd_io_indep(rd_file_io(fh), write, o, buf, (size_t)count, dt, bytes, why);
+}
+
+/* The checks and the access of every blocking call. explicit: at offset
+ * (etypes), else at the individual pointer, which then moves past the
+ * etypes moved. */
+static int do_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
+                     void *buf, int count, MPI_Datatype dt, size_t *bytes)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    RD_TRY(rd_file_check_not_seq(call, fh));
+    RD_TRY(rd_file_check_access(call, fh, write, buf, count, dt));
+    if (explicit)
+        RD_TRY(rd_file_check_offset(call, fh, offset));
+    struct rd_io_file *io = rd_file_io(fh);
+    MPI_Offset at = explicit ? offset : io->fp;
+    rd_io_why why = {""};
+    *bytes = 0;
+    int cls = coll ? coll_access(fh, write, at * (MPI_Offset)io->view.esize, buf, count, dt, bytes, &why)
+                   : rd_io_indep(io, write, at * (MPI_Offset)io->view.esize, buf, (size_t)count, dt, bytes, &why);
+    if (!explicit)
+        io->fp += (MPI_Offset)(*bytes / io->view.esize);
+    if (cls != MPI_SUCCESS)
+        return rd_file_raise(fh, cls, call, &why);
+    return MPI_SUCCESS;
+}
+
+static int access_call(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
+                       void *buf, int count, MPI_Datatype dt, MPI_Status *status)
+{
+    size_t bytes;
+    int rc = do_access(call, fh, explicit, offset, write, coll, buf, count, dt, &bytes);
+    if (rc == MPI_SUCCESS)
+        rd_file_status(status, bytes);
+    return rc;
+}
+
+/* ------------------------------------------------------------ split collectives */
+
+int rd_file_split_check_begin(const char *call, MPI_File fh)
+{
+    static const char *const names[] = {
+        [RD_IO_OP_READ_AT_ALL] = "MPI_File_read_at_all_begin", [RD_IO_OP_WRITE_AT_ALL] = "MPI_File_write_at_all_begin",
+        [RD_IO_OP_READ_ALL] = "MPI_File_read_all_begin",       [RD_IO_OP_WRITE_ALL] = "MPI_File_write_all_begin",
+        [RD_IO_OP_READ_ORDERED] = "MPI_File_read_ordered_begin",
+        [RD_IO_OP_WRITE_ORDERED] = "MPI_File_write_ordered_begin"};
+    int op = rd_file_io(fh)->split_op;
+    if (op == RD_IO_OP_NONE)
+        return MPI_SUCCESS;
+    return rd_err_raise_file(fh, MPI_ERR_IO, call, "a split collective (%s) is already active on this file",
+                             op > 0 && op < (int)(sizeof names / sizeof names[0]) ? names[op] : "?");
+}
+
+void rd_file_split_began(MPI_File fh, int op, size_t bytes)
+{
+    struct rd_io_file *io = rd_file_io(fh);
+    io->split_op = op;
+    memset(&io->split_status, 0, sizeof io->split_status);
+    rd_file_status(&io->split_status, bytes);
+}
+
+int rd_file_split_end(const char *call, MPI_File fh, int op, MPI_Status *status)
+{
+    struct rd_io_file *io = rd_file_io(fh);
+    if (io->split_op != op)
+        return rd_err_raise_file(fh, MPI_ERR_IO, call, "%s",
+                                 io->split_op == RD_IO_OP_NONE
+                                     ? "no split collective is active on this file"
+                                     : "the split collective active on this file was begun by another call");
+    io->split_op = RD_IO_OP_NONE;
+    if (status)
+        rd_file_status(status, (size_t)io->split_status.rd_bytes);
+    return MPI_SUCCESS;
+}
+
+static int begin_call(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int op,
+                      void *buf, int count, MPI_Datatype dt)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    RD_TRY(rd_file_split_check_begin(call, fh));
+    size_t bytes;
+    RD_TRY(do_access(call, fh, explicit, offset, write, 1, buf, count, dt, &bytes));
+    rd_file_split_began(fh, op, bytes);
+    return MPI_SUCCESS;
+}
+
+static int end_call(const char *call, MPI_File fh, int op, MPI_Status *status)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    return rd_file_split_end(call, fh, op, status);
+}
+
+/* ------------------------------------------------------------ the table */
+#define RD_STR(x) #x
+#define RD_WEAK(NAME) _Pragma(RD_STR(weak MPI_File_##NAME = PMPI_File_##NAME))
+
+/* explicit offsets: NAME, write, collective, the buffer's const */
+#define RD_FILE_AT(NAME, WRITE, COLL, CB)                                              \
+    RD_WEAK(NAME)                                                                      \
+    int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, CB void *buf, int count,      \
+                         MPI_Datatype datatype, MPI_Status *status)                    \
+    {                                                                                  \
+        return access_call("MPI_File_" #NAME, fh, 1, offset, WRITE, COLL, (void *)buf, count, datatype, \
+                           status);                                                    \
+    }
+/* the individual file pointer */
+#define RD_FILE_PTR(NAME, WRITE, COLL, CB)                                             \
+    RD_WEAK(NAME)                                                                      \
+    int PMPI_File_##NAME(MPI_File fh, CB void *buf, int count, MPI_Datatype datatype,  \
+                         MPI_Status *status)                                           \
+    {                                                                                  \
+        return access_call("MPI_File_" #NAME, fh, 0, 0, WRITE, COLL, (void *)buf, count, datatype, status); \
+    }
+/* split collectives: begin and end */
+#define RD_FILE_AT_SPLIT(NAME, WRITE, OP, CB)                                          \
+    RD_WEAK(NAME##_begin)                                                              \
+    int PMPI_File_##NAME##_begin(MPI_File fh, MPI_Offset offset, CB void *buf, int count, \
+                                 MPI_Datatype datatype)                                \
+    {                                                                                  \
+        return begin_call("MPI_File_" #NAME "_begin", fh, 1, offset, WRITE, OP, (void *)buf, count, datatype); \
+    }                                                                                  \
+    RD_WEAK(NAME##_end)                                                                \
+    int PMPI_File_##NAME##_end(MPI_File fh, CB void *buf, MPI_Status *status)          \
+    {                                                                                  \
+        (void)buf;                                                                     \
+        return end_call("MPI_File_" #NAME "_end", fh, OP, status);                     \
+    }
+#define RD_FILE_PTR_SPLIT(NAME, WRITE, OP, CB)                                         \
+    RD_WEAK(NAME##_begin)                                                              \
+    int PMPI_File_##NAME##_begin(MPI_File fh, CB void *buf, int count, MPI_Datatype datatype) \
+    {                                                                                  \
+        return begin_call("MPI_File_" #NAME "_begin", fh, 0, 0, WRITE, OP, (void *)buf, count, datatype); \
+    }                                                                                  \
+    RD_WEAK(NAME##_end)                                                                \
+    int PMPI_File_##NAME##_end(MPI_File fh, CB void *buf, MPI_Status *status)          \
+    {                                                                                  \
+        (void)buf;                                                                     \
+        return end_call("MPI_File_" #NAME "_end", fh, OP, status);                     \
+    }
+
+/*          name          write collective    buffer */
+RD_FILE_AT(read_at,       0,    0,            )
+RD_FILE_AT(write_at,      1,    0,            const)
+RD_FILE_AT(read_at_all,   0,    1,            )
+RD_FILE_AT(write_at_all,  1,    1,            const)
+RD_FILE_PTR(read,         0,    0,            )
+RD_FILE_PTR(write,        1,    0,            const)
+RD_FILE_PTR(read_all,     0,    1,            )
+RD_FILE_PTR(write_all,    1,    1,            const)
+/*                name          write split op               buffer */
+RD_FILE_AT_SPLIT(read_at_all,   0,    RD_IO_OP_READ_AT_ALL,  )
+RD_FILE_AT_SPLIT(write_at_all,  1,    RD_IO_OP_WRITE_AT_ALL, const)
+RD_FILE_PTR_SPLIT(read_all,     0,    RD_IO_OP_READ_ALL,     )
+RD_FILE_PTR_SPLIT(write_all,    1,    RD_IO_OP_WRITE_ALL,    const)
+
+/* ------------------------------------------------------------ positions and the view */
+
+/* The end of the file in etypes of the view (MPI_SEEK_END). */
+static int end_etypes(MPI_File fh, MPI_Offset *out, rd_io_why *why)
+{
+    struct rd_io_file *io = rd_file_io(fh);
+    MPI_Offset size;
+    int cls = rd_io_get_size(io, &size, why);
+    if (cls != MPI_SUCCESS)
+        return cls;
+    if (!io->view.contig) /* stage 2 (view.c) maps the end through the view */
+        return rd_io_fail(why, MPI_ERR_UNSUPPORTED_OPERATION,
+                          "MPI_SEEK_END through a non-contiguous file view is not supported yet");
+    MPI_Offset data = size > io->view.disp ? size - io->view.disp : 0;
+    *out = data / (MPI_Offset)io->view.esize;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_seek = PMPI_File_seek
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+    const char *call = "MPI_File_seek";
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    RD_TRY(rd_file_check_not_seq(call, fh));
+    struct rd_io_file *io = rd_file_io(fh);
+    MPI_Offset base = 0;
+    rd_io_why why = {""};
+    if (whence == MPI_SEEK_SET)
+        base = 0;
+    else if (whence == MPI_SEEK_CUR)
+        base = io->fp;
+    else if (whence == MPI_SEEK_END) {
+        int cls = end_etypes(fh, &base, &why);
+        if (cls != MPI_SUCCESS)
+            return rd_file_raise(fh, cls, call, &why);
+    } else
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call,
+                                 "whence %d is none of MPI_SEEK_SET, MPI_SEEK_CUR, MPI_SEEK_END", whence);
+    if (base + offset < 0)
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "the position would be %lld, before the start of the view",
+                                 (long long)(base + offset));
+    io->fp = base + offset;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_position = PMPI_File_get_position
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+    const char *call = "MPI_File_get_position";
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    RD_TRY(rd_file_check_not_seq(call, fh));
+    if (!offset)
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "offset is NULL");
+    *offset = rd_file_io(fh)->fp;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+    const char *call = "MPI_File_get_byte_offset";
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    RD_TRY(rd_file_check_offset(call, fh, offset));
+    if (!disp)
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "disp is NULL");
+    struct rd_io_view *v = &rd_file_io(fh)->view;
+    if (!v->contig) /* stage 2: rd_io_view_offset */
+        return rd_err_raise_file(fh, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                                 "byte offsets through a non-contiguous file view are not supported yet");
+    *disp = v->disp + offset * (MPI_Offset)v->esize;
+    return MPI_SUCCESS;
+}
+
+/* a type of the view for the caller: predefined as it is, derived a
+ * duplicate the caller frees (MPI-3.1 13.3) */
+static int view_type(MPI_Datatype t, MPI_Datatype *out)
+{
+    if (t->predefined) {
+        *out = t;
+        return MPI_SUCCESS;
+    }
+    return PMPI_Type_dup(t, out);
+}
+
+#pragma weak MPI_File_get_view = PMPI_File_get_view
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep)
+{
+    const char *call = "MPI_File_get_view";
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    if (!disp || !etype || !filetype || !datarep)
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "%s is NULL",
+                                 !disp ? "disp" : !etype ? "etype" : !filetype ? "filetype" : "datarep");
+    struct rd_io_view *v = &rd_file_io(fh)->view;
+    MPI_Datatype e, t;
+    int rc = view_type(v->etype, &e);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = view_type(v->filetype, &t);
+    if (rc != MPI_SUCCESS) {
+        if (e != v->etype)
+            PMPI_Type_free(&e);
+        return rc;
+    }
+    *disp = v->disp;
+    *etype = e;
+    *filetype = t;
+    snprintf(datarep, MPI_MAX_DATAREP_STRING, "%s", v->datarep);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    const char *call = "MPI_File_get_type_extent";
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    if (!rd_dt_valid(datatype))
+        return rd_err_raise_file(fh, MPI_ERR_TYPE, call, "invalid datatype");
+    if (!extent)
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "extent is NULL");
+    struct rd_io_view *v = &rd_file_io(fh)->view;
+    if (v->rep) /* stage 2: datarep.c's extent for a non-native representation */
+        return rd_err_raise_file(fh, MPI_ERR_UNSUPPORTED_DATAREP, call,
+                                 "extents in data representation '%s' are not supported yet", v->datarep);
+    *extent = datatype->extent; /* native (and internal: native's bytes) */
+    return MPI_SUCCESS;
+}
