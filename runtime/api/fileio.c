@@ -188,10 +188,11 @@ static int end_etypes(MPI_File fh, MPI_Offset *out, rd_io_why *why)
     int cls = rd_io_get_size(io, &size, why);
     if (cls != MPI_SUCCESS)
         return cls;
-    if (!io->view.contig) /* stage 2 (view.c) maps the end through the view */
-        return rd_io_fail(why, MPI_ERR_UNSUPPORTED_OPERATION,
-                          "MPI_SEEK_END through a non-contiguous file view is not supported yet");
-    MPI_Offset data = size > io->view.disp ? size - io->view.disp : 0;
+    MPI_Offset data;
+    if (io->view.contig)
+        data = size > io->view.disp ? size - io->view.disp : 0;
+    else /* the view's data bytes below the end */
+        data = rd_io_view_below(&io->view, size);
     *out = data / (MPI_Offset)io->view.esize;
     return MPI_SUCCESS;
 }
@@ -247,10 +248,7 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
     if (!disp)
         return rd_err_raise_file(fh, MPI_ERR_ARG, call, "disp is NULL");
     struct rd_io_view *v = &rd_file_io(fh)->view;
-    if (!v->contig) /* stage 2: rd_io_view_offset */
-        return rd_err_raise_file(fh, MPI_ERR_UNSUPPORTED_OPERATION, call,
-                                 "byte offsets through a non-contiguous file view are not supported yet");
-    *disp = v->disp + offset * (MPI_Offset)v->esize;
+    *disp = v->contig ? v->disp + offset * (MPI_Offset)v->esize : rd_io_view_offset(v, offset * (MPI_Offset)v->esize);
     return MPI_SUCCESS;
 }
 
@@ -303,9 +301,11 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
     if (!extent)
         return rd_err_raise_file(fh, MPI_ERR_ARG, call, "extent is NULL");
     struct rd_io_view *v = &rd_file_io(fh)->view;
-    if (v->rep) /* stage 2: datarep.c's extent for a non-native representation */
-        return rd_err_raise_file(fh, MPI_ERR_UNSUPPORTED_DATAREP, call,
-                                 "extents in data representation '%s' are not supported yet", v->datarep);
-    *extent = datatype->extent; /* native (and internal: native's bytes) */
-    return MPI_SUCCESS;
+    if (!v->rep) {
+        *extent = datatype->extent; /* native */
+        return MPI_SUCCESS;
+    }
+    rd_io_why why = {""};
+    int cls = rd_io_datarep_extent(v->rep, datatype, extent, &why);
+    return cls == MPI_SUCCESS ? MPI_SUCCESS : rd_file_raise(fh, cls, call, &why);
 }
