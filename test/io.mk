@@ -3,6 +3,8 @@
 # ---- the file object, open/close, contiguous access (PLAN stage 1)
 RD_MPI_TESTS += test/mpi/io_basic
 RD_MPI_TESTS += test/mpi/io_errors
+# the Fortran programs (run by test/fortran/fortran.sh)
+EXTRA_DIST += test/fortran/io.f90 test/fortran/io08.f90
 
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
 # the view's mapping and set_view's checks, one process, linked directly

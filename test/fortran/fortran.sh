@@ -11,6 +11,9 @@
 # 2 ranks, f08_coll (mpi_f08: every collective, MPI_Comm_split, Cartesian
 # topologies, subarray / vector / resized types of Fortran arrays) on 3
 # (their "ok [rank R]" lines become test points: test/mpi/lib.sh),
+# io and io08 (files: open, explicit offsets beyond 2**32 of
+# KIND=MPI_OFFSET_KIND, the individual pointer, Fortran file error
+# handlers on MPI_FILE_NULL and a file; io08: TYPE(MPI_File)) on 2,
 # examples/jacobi gives one exact result on 1, 2 and 4 ranks and the same
 # when built by Open MPI's and MPICH's mpifort, and
 # MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
@@ -128,6 +131,8 @@ compile "rdmpifort builds the MPI_ABORT program" rdmpifort -Wall "$src/f90_abort
 compile "rdmpif90 builds a program on the mpi module (use mpi)" rdmpif90 -Wall "$src/f90_mod.f90" mtest.o -o f90_mod
 compile "rdmpif90 builds a program on the mpi_f08 module (use mpi_f08, pmpi_f08)" rdmpif90 -Wall "$src/f08.f90" mtest.o -o f08
 compile "rdmpif90 builds the collectives / topologies / array types program on mpi_f08" rdmpif90 -Wall "$src/f08_coll.f90" mtest.o -o f08_coll
+compile "rdmpif90 builds the files program on the mpi module" rdmpif90 -Wall "$src/io.f90" mtest.o -o io
+compile "rdmpif90 builds the files program on mpi_f08" rdmpif90 -Wall "$src/io08.f90" mtest.o -o io08
 
 # use mpi: each argument but the choice buffers is checked by the compiler
 cat >bad.f90 <<'EOF'
@@ -179,6 +184,9 @@ mpi_check 2 ./f90_cb
 mpi_check 2 ./f90_mpi1
 p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f08
 mpi_check 3 ./f08_coll
+mpi_check 2 ./io
+mpi_check 2 ./io08
+is "$(ls -A | grep '^io_f' | tr '\n' ' ')" "" "the files programs left no file"
 
 # ------------------------------------------------------------ examples/jacobi
 # quickstart's Fortran example (built by make with rdmpifort -O2), on a

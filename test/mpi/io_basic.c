@@ -372,6 +372,7 @@ static void modes(void)
         MPI_File_write(fh, b, 10, MPI_BYTE, MPI_STATUS_IGNORE);
     }
     MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD); /* rank 0 has written */
     struct stat sb;
     mt_ok(stat(p, &sb) == 0 && sb.st_size == 1244, "APPEND: rank 0's write went to the end (1244 bytes)");
 
