@@ -215,6 +215,16 @@ static void access_errors(void)
            "set_size on a SEQUENTIAL file");
     MPI_File_close(&sq);
 
+    /* a device that is always full: pwrite fails with ENOSPC */
+    MPI_File full;
+    rc = MPI_File_open(MPI_COMM_SELF, "/dev/full", MPI_MODE_WRONLY, MPI_INFO_NULL, &full);
+    mt_is_int(rc, MPI_SUCCESS, "open /dev/full WRONLY");
+    if (rc == MPI_SUCCESS) {
+        ERR_IS(MPI_File_write_at(full, 0, b, 64, MPI_BYTE, MPI_STATUS_IGNORE), MPI_ERR_NO_SPACE,
+               "MPI_File_write_at", "No space left", "a write to /dev/full: MPI_ERR_NO_SPACE");
+        MPI_File_close(&full);
+    }
+
     /* after all that, the files still work */
     rc = MPI_File_read_at(fh, 0, b, 64, MPI_BYTE, &st);
     MPI_Get_count(&st, MPI_BYTE, &cnt);
