@@ -112,12 +112,13 @@ void rd_io_hints_parse(struct rd_io_hints *h, MPI_Info info)
             if (pos_int(v, 1LL << 40, 10, &x) && x > 0)
                 h->striping_unit = (size_t)x;
         } else if (!strcmp(k, "access_style")) {
-            /* a comma-separated list: the first style we know wins */
-            for (int s = 1; s < (int)(sizeof(styles) / sizeof(styles[0])); s++)
-                if (strstr(v, styles[s])) {
-                    h->access_style = s;
-                    break;
-                }
+            /* a comma-separated list: the first one we know wins */
+            const char *first = NULL;
+            for (int s = 1; s < (int)(sizeof(styles) / sizeof(styles[0])); s++) {
+                const char *at = strstr(v, styles[s]);
+                if (at && (!first || at < first))
+                    first = at, h->access_style = s;
+            }
         } else if (!strcmp(k, "file_perm")) {
             if (pos_int(v, 07777, 0, &x))
                 h->file_perm = (int)x;

@@ -423,6 +423,33 @@ static void modes(void)
     mt_is_int(n, 1, "its group has one rank");
     MPI_File_close(&fh);
     mt_ok(access(p, F_OK) != 0, "removed at close");
+
+    /* hints: values that do not parse are ignored, the standard's
+     * collective_buffering sets both of ROMIO's, a list of styles */
+    MPI_Info info, used;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "cb_buffer_size", "12x");
+    MPI_Info_set(info, "ind_wr_buffer_size", "-5");
+    MPI_Info_set(info, "collective_buffering", "true");
+    MPI_Info_set(info, "access_style", "read_once,sequential");
+    MPI_Info_set(info, "striping_unit", "65536");
+    MPI_Info_set(info, "romio_ds_write", "sometimes");
+    rc = MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, info, &fh);
+    MPI_Info_free(&info);
+    mt_is_int(rc, MPI_SUCCESS, "open with odd hints");
+    MPI_File_get_info(fh, &used);
+    static const char *const want[][2] = {
+        {"cb_buffer_size", "16777216"}, {"ind_wr_buffer_size", "524288"}, {"romio_cb_read", "enable"},
+        {"romio_cb_write", "enable"},   {"access_style", "read_once"},    {"striping_unit", "65536"},
+        {"romio_ds_write", "automatic"}, {"cb_config_list", "*:2"}};
+    for (int k = 0; k < (int)(sizeof want / sizeof want[0]); k++) {
+        char v[MPI_MAX_INFO_VAL + 1] = "";
+        int flag = 0;
+        MPI_Info_get(used, want[k][0], MPI_MAX_INFO_VAL, v, &flag);
+        mt_ok(flag && !strcmp(v, want[k][1]), "get_info: %s is %s", want[k][0], want[k][1]);
+    }
+    MPI_Info_free(&used);
+    MPI_File_close(&fh);
 }
 
 int main(int argc, char **argv)
