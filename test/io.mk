@@ -13,6 +13,13 @@ test_unit_ioview_SOURCES = test/unit/ioview.c runtime/io/view.c runtime/io/datar
 	runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
 test_unit_ioview_LDADD =
 TESTS += test/unit/ioview
+# the strided path (data sieving, locks, atomic mode's span lock) on a real
+# file, one process (and a forked one for the locks), linked directly
+check_PROGRAMS += test/unit/iosieve
+test_unit_iosieve_SOURCES = test/unit/iosieve.c runtime/io/sieve.c runtime/io/lock.c runtime/io/view.c \
+	runtime/io/datarep.c runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
+test_unit_iosieve_LDADD =
+TESTS += test/unit/iosieve
 
 
 # ---- two-phase collective access (stage 3)

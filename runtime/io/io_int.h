@@ -172,4 +172,16 @@ struct rd_io_file {
 int rd_io_indep(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count,
                 MPI_Datatype dt, size_t *bytes, rd_io_why *why);
 
+/* ---- sieve.c (stage 2): the strided path of rd_io_indep: every access
+ * whose view is not contiguous, and every access in atomic mode (the whole
+ * span locked). Same contract as rd_io_indep. */
+int rd_io_strided(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count,
+                  MPI_Datatype dt, size_t *bytes, rd_io_why *why);
+
+/* ---- lock.c (stage 2): byte-range locks on [lo, hi) of fd, waiting for
+ * them (F_OFD_SETLKW, else F_SETLKW; EINTR retried); shared (excl 0: the
+ * descriptor must be readable) or exclusive (writable). hi <= lo: nothing. */
+int rd_io_lock(int fd, int excl, MPI_Offset lo, MPI_Offset hi, rd_io_why *why);
+int rd_io_unlock(int fd, MPI_Offset lo, MPI_Offset hi, rd_io_why *why);
+
 #endif
