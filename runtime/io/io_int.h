@@ -125,6 +125,21 @@ int rd_io_datarep_sizes_native(const struct rd_io_datarep *rep, MPI_Datatype dt,
  * layout, so their basic types must keep their sizes (else
  * MPI_ERR_UNSUPPORTED_DATAREP). */
 int rd_io_datarep_extent(const struct rd_io_datarep *rep, MPI_Datatype dt, MPI_Aint *extent, rd_io_why *why);
+/* MPI_Register_datarep: a new representation (name taken:
+ * MPI_ERR_DUP_DATAREP; empty or too long: MPI_ERR_ARG); NULL conversion
+ * functions stand for MPI_CONVERSION_FN_NULL. */
+int rd_io_datarep_register(const char *name, rd_io_conv_fn read_fn, rd_io_conv_fn write_fn,
+                           rd_io_extent_fn extent_fn, void *extra_state, rd_io_why *why);
+/* The Fortran glue's MPI_REGISTER_DATAREP: name's callbacks are Fortran's. */
+void rd_io_datarep_fortran(const char *name);
+/* Elements [e0, e0 + k) of dt tiled over buf to (write) or from file
+ * representation at filebuf (k * dt->size bytes: sizes equal native ones
+ * in every view we accept). external32 through objects/dtx32.c; user
+ * representations through their functions (count and position in data
+ * items, MPI-3.1 13.5.3; called without the big lock), native bytes for
+ * MPI_CONVERSION_FN_NULL. A failing function: MPI_ERR_CONVERSION. */
+int rd_io_datarep_convert(const struct rd_io_datarep *rep, int write, void *buf, MPI_Datatype dt, size_t e0,
+                          size_t k, void *filebuf, rd_io_why *why);
 
 /* ---- hints.c: the info keys of PLAN 5 in effect for a file */
 struct rd_io_hints {

@@ -331,8 +331,9 @@ static int runs_rw(struct acc *a, MPI_Offset end, int write, int nolock, int can
     return MPI_SUCCESS;
 }
 
-int rd_io_strided(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count, MPI_Datatype dt,
-                  size_t *bytes, rd_io_why *why)
+/* (buf, count, dt) native bytes to or from stream [o, o + total) */
+static int strided_native(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count, MPI_Datatype dt,
+                          int nolock, int can_read, size_t *bytes, rd_io_why *why)
 {
     *bytes = 0;
     size_t total = count * dt->size;
@@ -342,7 +343,6 @@ int rd_io_strided(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size
     struct acc a = {.f = f, .v = v, .fd = f->fd, .o = o, .buf = buf, .dt = dt, .s = o, .why = why};
     if (dt->contig)
         a.mc = (char *)buf + dt->true_lb;
-
     MPI_Offset end = o + (MPI_Offset)total, lo, hi;
     rd_io_view_span(v, o, (MPI_Offset)total, &lo, &hi);
     size_t cap = write ? f->hints.ind_wr_buffer_size : f->hints.ind_rd_buffer_size;
@@ -354,26 +354,85 @@ int rd_io_strided(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size
     a.w = malloc(cap);
     if (!a.w)
         return rd_io_fail(why, MPI_ERR_NO_MEM, "no memory for a sieving buffer of %zu bytes", cap);
-
-    int fl = fcntl(f->fd, F_GETFL);
-    int can_read = fl >= 0 && (fl & O_ACCMODE) != O_WRONLY; /* read-modify-write needs it */
-    int nolock = 0, rc;
-    if (f->atomic) {
-        /* the whole span, once; the windows then lock nothing */
-        if ((rc = rd_io_lock(f->fd, write || !can_read, lo, hi, why))) {
-            free(a.w);
-            return rc;
-        }
-        nolock = 1;
-    }
-    int ds = write ? f->hints.ds_write : f->hints.ds_read;
+    int ds = write ? f->hints.ds_write : f->hints.ds_read, rc;
     if (v->monotone)
         rc = write ? mono_write(&a, end, ds, nolock, can_read) : mono_read(&a, end, ds);
     else
         rc = runs_rw(&a, end, write, nolock, can_read);
-    if (f->atomic)
-        rc = unlock(&a, 0, lo, hi, rc);
     free(a.w);
     *bytes = write ? (rc ? 0 : total) : a.done;
+    return rc;
+}
+
+/* a view with a data representation: whole elements of dt converted
+ * through a staging buffer, a buffer's worth at a time (at least one
+ * element), each chunk then moved as native bytes */
+static int strided_rep(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count, MPI_Datatype dt,
+                       int nolock, int can_read, size_t *bytes, rd_io_why *why)
+{
+    const struct rd_io_datarep *rep = f->view.rep;
+    size_t es = dt->size, cap = write ? f->hints.ind_wr_buffer_size : f->hints.ind_rd_buffer_size;
+    if (cap == 0)
+        cap = write ? RD_SIEVE_WR_DEFAULT : RD_SIEVE_RD_DEFAULT;
+    size_t per = cap / es ? cap / es : 1; /* elements per chunk */
+    if (per > count)
+        per = count;
+    char *stage = malloc(per * es);
+    if (!stage)
+        return rd_io_fail(why, MPI_ERR_NO_MEM, "no memory for a conversion buffer of %zu bytes", per * es);
+    int rc = MPI_SUCCESS;
+    size_t e = 0;
+    while (e < count && rc == MPI_SUCCESS) {
+        size_t k = count - e < per ? count - e : per, got = 0;
+        MPI_Offset at = o + (MPI_Offset)(e * es);
+        if (write) {
+            rc = rd_io_datarep_convert(rep, 1, buf, dt, e, k, stage, why);
+            if (rc == MPI_SUCCESS)
+                rc = strided_native(f, 1, at, stage, k * es, MPI_BYTE, nolock, can_read, &got, why);
+            if (rc == MPI_SUCCESS)
+                e += k;
+        } else {
+            rc = strided_native(f, 0, at, stage, k * es, MPI_BYTE, nolock, can_read, &got, why);
+            size_t whole = got / es; /* a part of an element at the end of the file is not converted */
+            if (rc == MPI_SUCCESS)
+                rc = rd_io_datarep_convert(rep, 0, buf, dt, e, whole, stage, why);
+            if (rc == MPI_SUCCESS)
+                e += whole;
+            if (got < k * es)
+                break;
+        }
+    }
+    free(stage);
+    *bytes = e * es;
+    return rc;
+}
+
+int rd_io_strided(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count, MPI_Datatype dt,
+                  size_t *bytes, rd_io_why *why)
+{
+    *bytes = 0;
+    size_t total = count * dt->size;
+    if (total == 0)
+        return MPI_SUCCESS;
+    int fl = fcntl(f->fd, F_GETFL);
+    int can_read = fl >= 0 && (fl & O_ACCMODE) != O_WRONLY; /* read-modify-write needs it */
+    MPI_Offset lo = 0, hi = 0;
+    int rc;
+    if (f->atomic) {
+        /* the whole span, once; the windows then lock nothing */
+        rd_io_view_span(&f->view, o, (MPI_Offset)total, &lo, &hi);
+        if ((rc = rd_io_lock(f->fd, write || !can_read, lo, hi, why)))
+            return rc;
+    }
+    if (f->view.rep)
+        rc = strided_rep(f, write, o, buf, count, dt, f->atomic, can_read, bytes, why);
+    else
+        rc = strided_native(f, write, o, buf, count, dt, f->atomic, can_read, bytes, why);
+    if (f->atomic) {
+        rd_io_why w2;
+        int rc2 = rd_io_unlock(f->fd, lo, hi, rc ? &w2 : why);
+        if (!rc)
+            rc = rc2;
+    }
     return rc;
 }

@@ -14,6 +14,12 @@
  *     before it;
  *   - a write-only descriptor (no read-modify-write possible) still
  *     writes;
+ *   - data representations through a vector view: external32 (ints and
+ *     doubles big-endian byte by byte, from contiguous memory and from
+ *     memory with gaps), a registered one whose functions swap 4-byte ints
+ *     (count and position in data items, chunk after chunk), one with
+ *     MPI_CONVERSION_FN_NULL (native bytes), a failing conversion
+ *     (MPI_ERR_CONVERSION), names taken (MPI_ERR_DUP_DATAREP);
  *   - rd_io_lock: a lock held by another process (a forked child, its own
  *     descriptor) conflicts; released, it can be taken. */
 #include <errno.h>
@@ -223,6 +229,174 @@ static void eof(struct vcase *c, int ds, long long cut, long long o, size_t tota
     close(fd);
 }
 
+/* ---- data representations */
+static int conv_calls, conv_bad;
+static long long conv_next; /* the position the next call should have */
+
+static int swap_write(void *userbuf, MPI_Datatype dt, int count, void *filebuf, MPI_Offset position, void *extra)
+{
+    conv_calls++;
+    if (dt != MPI_INT || position != conv_next || *(int *)extra != 42)
+        conv_bad++;
+    conv_next = position + count;
+    const unsigned char *u = (const unsigned char *)userbuf + 4 * position;
+    unsigned char *fb = filebuf;
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < 4; j++)
+            fb[4 * i + j] = u[4 * i + 3 - j];
+    return MPI_SUCCESS;
+}
+
+static int swap_read(void *userbuf, MPI_Datatype dt, int count, void *filebuf, MPI_Offset position, void *extra)
+{
+    conv_calls++;
+    if (dt != MPI_INT || position != conv_next)
+        conv_bad++;
+    conv_next = position + count;
+    unsigned char *u = (unsigned char *)userbuf + 4 * position;
+    const unsigned char *fb = filebuf;
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < 4; j++)
+            u[4 * i + 3 - j] = fb[4 * i + j];
+    return MPI_SUCCESS;
+}
+
+static int fail_write(void *userbuf, MPI_Datatype dt, int count, void *filebuf, MPI_Offset position, void *extra)
+{
+    return MPI_ERR_OTHER;
+}
+
+static int extent4(MPI_Datatype dt, MPI_Aint *ext, void *extra)
+{
+    *ext = dt->size;
+    return MPI_SUCCESS;
+}
+
+/* n elements of memory type mt (esz bytes each in the file) through the
+ * vector view (12 bytes of every 32) with datarep rep; want(i) is file
+ * byte i of element data */
+static void rep_case(const char *what, const char *rep, MPI_Datatype ft, MPI_Datatype et, void *mem, MPI_Datatype mt,
+                     size_t count, const unsigned char *want, size_t nwant, size_t bufsz, void *back, size_t mbytes,
+                     const void *wantmem)
+{
+    int fd = fresh_file(O_RDWR);
+    struct rd_io_file f;
+    memset(&f, 0, sizeof f);
+    f.fd = fd;
+    f.hints.ind_rd_buffer_size = f.hints.ind_wr_buffer_size = bufsz;
+    rd_io_view_init(&f.view);
+    rd_io_why why = {""};
+    int rc = rd_io_view_set(&f.view, 0, et, ft, rep, 1, 0, 0, &why);
+    size_t moved = 0;
+    conv_next = 0;
+    conv_bad = 0;
+    if (rc == 0)
+        rc = rd_io_strided(&f, 1, 0, mem, count, mt, &moved, &why);
+    static unsigned char file[FSIZE];
+    ssize_t got = pread(fd, file, FSIZE, 0);
+    size_t bad = 0;
+    for (size_t p = 0; p < nwant; p++) {
+        long off = 32 * (long)(p / 12) + (long)(p % 12);
+        if (file[off] != want[p] && !bad++)
+            tap_diag("%s: stream byte %zu at %ld: %02x, expected %02x", what, p, off, file[off], want[p]);
+    }
+    for (long q = 0; q < FSIZE; q++) /* the holes */
+        if (q % 32 >= 12 || q >= 32 * (long)(nwant / 12 + 1))
+            if (file[q] != bg(q) && !bad++)
+                tap_diag("%s: hole byte %ld changed", what, q);
+    tap_ok(rc == 0 && moved == nwant && got == FSIZE && bad == 0 && conv_bad == 0,
+           "%s: written through a vector view, file bytes exact", what);
+    if (rc)
+        tap_diag("class %d: %s", rc, why.msg);
+    conv_next = 0;
+    memset(back, 0x55, mbytes);
+    rc = rd_io_strided(&f, 0, 0, back, count, mt, &moved, &why);
+    tap_ok(rc == 0 && moved == nwant && memcmp(back, wantmem ? wantmem : mem, mbytes) == 0 && conv_bad == 0,
+           "%s: read back equal%s", what, wantmem ? ", gaps untouched" : "");
+    rd_io_view_fini(&f.view);
+    close(fd);
+}
+
+static void datareps(MPI_Datatype v12)
+{
+    /* external32, ints, contiguous memory, small buffers (many chunks) */
+    enum { NI = 150 };
+    int iv[NI], ib[NI];
+    unsigned char want[8 * NI];
+    for (int i = 0; i < NI; i++) {
+        iv[i] = (int)(0x01020304u + (unsigned)i * 0x01010101u - (i % 3 == 0 ? 0x7f000000u : 0));
+        unsigned u = (unsigned)iv[i];
+        for (int j = 0; j < 4; j++)
+            want[4 * i + j] = (unsigned char)(u >> (24 - 8 * j));
+    }
+    rep_case("external32 ints, contiguous memory, 40-byte buffers", "external32", v12, MPI_INT, iv, MPI_INT, NI,
+             want, 4 * NI, 40, ib, sizeof iv, NULL);
+
+    /* external32, doubles from memory with gaps: vector(NI/3, 1, 2) of double */
+    enum { ND = 48 };
+    double dv[2 * ND], db[2 * ND];
+    for (int i = 0; i < 2 * ND; i++)
+        dv[i] = i % 2 ? -1.0 : 1.5 + i * 0.25;
+    MPI_Datatype gaps = vec(ND, 1, 16, MPI_DOUBLE);
+    unsigned char wantd[8 * ND];
+    for (int i = 0; i < ND; i++) {
+        unsigned long long u;
+        memcpy(&u, &dv[2 * i], 8);
+        for (int j = 0; j < 8; j++)
+            wantd[8 * i + j] = (unsigned char)(u >> (56 - 8 * j));
+    }
+    double dw[2 * ND];
+    memset(dw, 0x55, sizeof dw);
+    for (int i = 0; i < ND; i++)
+        dw[2 * i] = dv[2 * i];
+    rep_case("external32 doubles, memory with gaps, default buffers", "external32", v12, MPI_BYTE, dv, gaps, 1,
+             wantd, 8 * ND, 0, db, sizeof db, dw);
+    rd_dt_release(gaps);
+
+    /* a registered representation: ints byte-swapped by its functions */
+    static int extra = 42;
+    rd_io_why why = {""};
+    tap_ok(rd_io_datarep_register("swap4", swap_read, swap_write, extent4, &extra, &why) == 0,
+           "register \"swap4\"");
+    conv_calls = 0;
+    rep_case("registered \"swap4\", 40-byte buffers (chunks of 10 items)", "swap4", v12, MPI_INT, iv, MPI_INT, NI,
+             want, 4 * NI, 40, ib, sizeof iv, NULL);
+    tap_ok(conv_calls == 2 * 15, "\"swap4\": 15 write and 15 read calls of 10 items, positions 0, 10, ... (%d calls)",
+           conv_calls);
+    tap_is_int(rd_io_datarep_register("swap4", swap_read, swap_write, extent4, NULL, &why), MPI_ERR_DUP_DATAREP,
+               "register \"swap4\" again: MPI_ERR_DUP_DATAREP");
+    tap_is_int(rd_io_datarep_register("external32", NULL, NULL, extent4, NULL, &why), MPI_ERR_DUP_DATAREP,
+               "register \"external32\": MPI_ERR_DUP_DATAREP");
+
+    /* MPI_CONVERSION_FN_NULL: native bytes */
+    tap_ok(rd_io_datarep_register("asis", NULL, NULL, extent4, NULL, &why) == 0, "register \"asis\"");
+    unsigned char wantn[4 * NI];
+    memcpy(wantn, iv, sizeof iv);
+    rep_case("\"asis\" (MPI_CONVERSION_FN_NULL): native bytes", "asis", v12, MPI_INT, iv, MPI_INT, NI, wantn,
+             4 * NI, 0, ib, sizeof iv, NULL);
+
+    /* a failing conversion */
+    tap_ok(rd_io_datarep_register("broken", swap_read, fail_write, extent4, NULL, &why) == 0,
+           "register \"broken\"");
+    {
+        int fd = fresh_file(O_RDWR);
+        struct rd_io_file f;
+        memset(&f, 0, sizeof f);
+        f.fd = fd;
+        rd_io_view_init(&f.view);
+        rd_io_view_set(&f.view, 0, MPI_INT, v12, "broken", 1, 0, 0, &why);
+        size_t moved = 9;
+        int rc = rd_io_strided(&f, 1, 0, iv, NI, MPI_INT, &moved, &why);
+        tap_ok(rc == MPI_ERR_CONVERSION && moved == 0 && strstr(why.msg, "\"broken\""),
+               "a write conversion returning an error: MPI_ERR_CONVERSION (\"%s\")", why.msg);
+        rd_io_view_fini(&f.view);
+        close(fd);
+    }
+    MPI_Aint ext = 0;
+    tap_ok(rd_io_datarep_extent(rd_io_datarep_find("swap4"), MPI_INT, &ext, &why) == 0 && ext == 4,
+           "get_type_extent through \"swap4\"'s extent function: 4");
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "test/unit/iosieve.XXXXXX");
@@ -361,6 +535,15 @@ int main(void)
                "write-only descriptor, sieving enabled: runs written one by one, holes kept");
         rd_io_view_fini(&f.view);
         close(fd);
+    }
+
+    {
+        /* 12 bytes of every 32 (bytes: doubles may straddle the holes) */
+        MPI_Datatype b12 = blocks(1, (size_t[]){12}, (MPI_Aint[]){0}, (MPI_Datatype[]){MPI_BYTE}, 1, 0);
+        MPI_Datatype v12 = resized(b12, 0, 32);
+        datareps(v12);
+        rd_dt_release(b12);
+        rd_dt_release(v12);
     }
 
     /* locks between processes */
