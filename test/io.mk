@@ -30,4 +30,9 @@ TESTS += test/unit/iosieve
 
 
 # ---- nonblocking I/O: the I/O engine (stage 5)
+# the engine alone, over the fake transport (test/unit.mk)
+check_PROGRAMS += test/unit/io_aio
+test_unit_io_aio_SOURCES = test/unit/io_aio.c runtime/io/aio.c runtime/io/aio.h
+test_unit_io_aio_LDADD = $(RD_FAKETL_LIBS)
+TESTS += test/unit/io_aio
 

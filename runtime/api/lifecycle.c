@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/io/aio.h"
 #include "runtime/rma/rma.h"
 #include "collectives/algorithms.h"
 #include "runtime/api/lifecycle.h"
@@ -72,7 +73,10 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
 rd_status rd_finalize(void)
 {
     /* MPI_Finalize is collective: no rank leaves while another may still
-     * need it (later, its transports). */
+     * need it (later, its transports). The I/O thread goes first: its
+     * operations (the program's files are closed by now) never outlive
+     * the library. */
+    rd_aio_fini();
     rd_rma_progress_stop();
     RD_LOCK();
     rd_status st = rd_p2p_finalize();

@@ -44,8 +44,8 @@ static int check_array(const char *call, int count, MPI_Request reqs[])
     return MPI_SUCCESS;
 }
 
-/* Why the nonblocking collective this thread collected last failed (the
- * schedule's reason, which its request carried), for raise_req_error. */
+/* Why the nonblocking collective or file operation this thread collected
+ * last failed (the reason its request carried), for raise_req_error. */
 static _Thread_local char *coll_why;
 /* The request this thread collected last was a generalized one (its error
  * is its callbacks'), for raise_req_error. */
@@ -66,7 +66,7 @@ static inline int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
         free(coll_why);
         coll_why = NULL;
         greq_failed = req->kind == RD_REQ_GREQ;
-        if (req->kind == RD_REQ_COLL) {
+        if (req->kind == RD_REQ_COLL || req->kind == RD_REQ_IO) {
             coll_why = req->why;
             req->why = NULL;
         }
@@ -124,6 +124,10 @@ static void wait_array(int count, MPI_Request reqs[], int any)
     long idle = 0;
     int first = 0; /* all: every request before it is complete or inactive */
     for (;;) {
+        /* read before the requests are looked at: a finish after it wakes
+         * an I/O sleep (rd_wait_step_io) */
+        uint32_t seq = atomic_load(&rd_io_seq);
+        int io_only = 1; /* every pending request is a file operation's */
         if (any) {
             int pending = 0;
             for (int i = 0; i < count; i++) {
@@ -132,6 +136,7 @@ static void wait_array(int count, MPI_Request reqs[], int any)
                 if (rd_req_done(reqs[i]))
                     return;
                 pending++;
+                io_only &= reqs[i]->kind == RD_REQ_IO;
             }
             if (pending == 0)
                 return;
@@ -140,8 +145,13 @@ static void wait_array(int count, MPI_Request reqs[], int any)
                 first++;
             if (first == count)
                 return;
+            for (int i = first; i < count && io_only; i++)
+                io_only = inactive(reqs[i]) || rd_req_done(reqs[i]) || reqs[i]->kind == RD_REQ_IO;
         }
-        rd_wait_step(&idle);
+        if (io_only)
+            rd_wait_step_io(&idle, seq);
+        else
+            rd_wait_step(&idle);
     }
 }
 
@@ -395,7 +405,7 @@ int PMPI_Request_free(MPI_Request *r)
                                                  "the generalized request's free_fn returned error %d", err);
     }
     RD_LOCK();
-    if ((inactive(req) || rd_req_done(req)) && req->kind == RD_REQ_COLL)
+    if ((inactive(req) || rd_req_done(req)) && (req->kind == RD_REQ_COLL || req->kind == RD_REQ_IO))
         free(req->why);
     if (inactive(req) || rd_req_done(req))
         rd_req_release(req);

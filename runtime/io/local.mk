@@ -18,4 +18,5 @@ librdmpi_la_SOURCES += runtime/io/datarep.c runtime/io/sieve.c runtime/io/lock.c
 
 
 # ---- nonblocking I/O: the I/O engine (stage 5)
+librdmpi_la_SOURCES += runtime/io/aio.c runtime/io/aio.h
 

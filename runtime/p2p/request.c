@@ -3,11 +3,17 @@
 
 #include "runtime/p2p/request.h"
 
+#include <limits.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "runtime/base/job.h"
 #include "runtime/base/params.h"
@@ -194,6 +200,64 @@ void rd_wait_flag(const _Atomic int *flag)
         rd_wait_step(&idle);
 }
 
+/* ------------------------------------------------------------ I/O waits */
+
+_Atomic uint32_t rd_io_seq;
+/* waits asleep on rd_io_seq: the I/O thread makes the wake-up call only
+ * when there is one (both sides sequentially consistent: either the waker
+ * sees the sleeper, or the sleeper's futex sees the new value) */
+static _Atomic int io_sleepers;
+
+void rd_io_seq_wake(void)
+{
+    atomic_fetch_add(&rd_io_seq, 1);
+#if defined(__linux__)
+    if (atomic_load(&io_sleepers) > 0)
+        syscall(SYS_futex, &rd_io_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#endif
+}
+
+static void io_sleep(uint32_t seq)
+{
+#if defined(__linux__)
+    struct timespec ts = {0, RD_IO_SLEEP_US * 1000L};
+    atomic_fetch_add(&io_sleepers, 1);
+    if (atomic_load(&rd_io_seq) == seq)
+        syscall(SYS_futex, &rd_io_seq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
+    atomic_fetch_sub(&io_sleepers, 1);
+#else
+    (void)seq;
+    sched_yield();
+#endif
+}
+
+void rd_wait_step_io(long *idle, uint32_t seq)
+{
+    long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
+    rd_report_poll();
+    if (rd_progress() > 0) {
+        *idle = 0;
+    } else if (++*idle > spins) {
+        RD_UNLOCK();
+        io_sleep(seq);
+        RD_LOCK();
+    } else if (rd_threaded) {
+        RD_UNLOCK();
+        RD_LOCK();
+    }
+}
+
+void rd_req_wait_io(struct rd_request_s *req)
+{
+    long idle = 0;
+    for (;;) {
+        uint32_t seq = atomic_load(&rd_io_seq);
+        if (rd_req_done(req))
+            return;
+        rd_wait_step_io(&idle, seq);
+    }
+}
+
 /* ------------------------------------------------------------ report */
 
 /* How a report names a communicator (its library twin, ctx + 1, by the
@@ -252,6 +316,10 @@ static void report_requests(struct rd_report_buf *b)
             }
             if (r->kind == RD_REQ_GREQ) {
                 rd_report_printf(b, "I a generalized request waits for MPI_Grequest_complete\n");
+                continue;
+            }
+            if (r->kind == RD_REQ_IO) {
+                rd_report_printf(b, "I a nonblocking file operation is in the I/O thread's hands\n");
                 continue;
             }
             if (r->kind != RD_REQ_SEND && r->kind != RD_REQ_RECV)

@@ -21,6 +21,8 @@ enum rd_req_kind {
     RD_REQ_DONE, /* completed at creation */
     RD_REQ_COLL, /* a nonblocking collective: completes with its schedule */
     RD_REQ_GREQ, /* a generalized request: the user completes it (runtime/api/greq.c) */
+    RD_REQ_IO,   /* a nonblocking file operation: the I/O floor's progress hook completes it
+                  * (runtime/io/aio.c); status: bytes moved; error and why on failure */
 };
 enum rd_send_mode { RD_MODE_STANDARD = 0, RD_MODE_SYNC, RD_MODE_READY, RD_MODE_BUFFERED };
 /* What a send's caller knows of the traffic around it (a request's flags):
@@ -73,7 +75,8 @@ struct rd_request_s {
     /* not cleared at allocation: set before use */
     rd_rma_op rma;
     size_t sent;           /* recv that ended with MPI_ERR_TRUNCATE: the length of the message */
-    char *why;             /* RD_REQ_COLL: why it failed (malloc'd, or NULL); set by rd_sched_start */
+    char *why;             /* RD_REQ_COLL, RD_REQ_IO: why it failed (malloc'd, or NULL); set by
+                            * rd_sched_start, rd_aio_start */
     struct {               /* RD_REQ_GREQ: the user's callbacks; set by MPI_Grequest_start */
         MPI_Grequest_query_function *query;
         MPI_Grequest_free_function *free;
@@ -81,6 +84,10 @@ struct rd_request_s {
         void *extra;
         int fortran;       /* the callbacks are Fortran's (rd_mpi_f_request) */
     } greq;
+    struct {               /* RD_REQ_IO: set by rd_aio_start (runtime/io/aio.c) */
+        void *op;          /* the engine's op record, until the request completes */
+        void *file;        /* the MPI_File it acts on (errors go to its handler), or NULL */
+    } io;
 };
 
 /* Allocation: from a free list, no malloc on the steady path. */
@@ -154,9 +161,28 @@ void rd_wait_step(long *idle);
  * first, then yields the core (at once when oversubscribed). */
 void rd_wait_flag(const _Atomic int *flag);
 
+/* I/O requests (RD_REQ_IO) are completed by a progress hook, on the
+ * thread that makes progress, once the I/O thread (runtime/io/aio.c) has
+ * done their work: it bumps rd_io_seq and wakes the waits sleeping on it
+ * (rd_io_seq_wake) each time it finishes an operation. */
+extern _Atomic uint32_t rd_io_seq;
+void rd_io_seq_wake(void);
+/* One turn of a wait for I/O requests only (big lock held): as
+ * rd_wait_step, but past the spins it sleeps until an I/O operation
+ * finishes (at most RD_IO_SLEEP_US, so that the peers' traffic still
+ * moves) instead of yielding: on a small machine the core it would spin on
+ * is the I/O thread's. seq: rd_io_seq as read before the caller last
+ * looked at its requests (so that no finish is missed). */
+#define RD_IO_SLEEP_US 1000
+void rd_wait_step_io(long *idle, uint32_t seq);
+void rd_req_wait_io(struct rd_request_s *req);
+
 static inline void rd_req_wait(struct rd_request_s *req)
 {
-    rd_wait_flag(&req->done);
+    if (req->kind == RD_REQ_IO)
+        rd_req_wait_io(req);
+    else
+        rd_wait_flag(&req->done);
 }
 
 #endif
