@@ -9,7 +9,8 @@
 #    the buffer mapping (shm_xmap) included;
 #  - the point-to-point engine: every p2p_*.sh test, each protocol forced;
 #    its unit tests on the fake transport (p2p_match, p2p_rndv, and
-#    coll_sched for the collectives' schedules);
+#    coll_sched for the collectives' schedules, io_aio for the I/O
+#    engine's thread);
 #  - collectives: coll.sh on 1-4 ranks and every forced set on 3 and 4
 #    (the mapped-buffer set, RDMPI_SHM_XMAP=1, included), coll_mismatch.sh
 #    on 3 ranks, intercoll.sh; communicators: comm, intercomm, idup_many;
@@ -49,7 +50,7 @@ rd_san_tests = \
 	test/unit/symbols.sh \
 	test/unit/shm_ring test/unit/shm_segment test/unit/tl_contract_shm \
 	test/unit/tl_contract_self test/unit/shm_xmap \
-	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched \
+	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched test/unit/io_aio \
 	test/mpi/p2p_wild.sh test/mpi/p2p_probe.sh \
 	test/mpi/p2p_wait.sh test/mpi/p2p_trunc.sh \
 	test/mpi/p2p_cancel.sh test/mpi/p2p_sendrecv.sh \
@@ -67,7 +68,7 @@ rd_san_tests = \
 rd_san_progs = \
 	test/unit/shm_ring test/unit/shm_segment test/unit/tl_contract_shm \
 	test/unit/tl_contract_self test/unit/shm_xmap \
-	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched \
+	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched test/unit/io_aio \
 	test/mpi/p2p_order test/mpi/p2p_wild test/mpi/p2p_probe test/mpi/p2p_wait \
 	test/mpi/p2p_sync test/mpi/p2p_trunc test/mpi/p2p_cancel test/mpi/p2p_persist \
 	test/mpi/p2p_sendrecv test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \
