@@ -57,7 +57,8 @@ librdmpi_la_SOURCES = \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h
 # one-sided communication (runtime/rma/) and its entry points
 librdmpi_la_SOURCES += runtime/rma/rma.h runtime/rma/rma_int.h runtime/rma/win.c runtime/rma/am.c \
-	runtime/rma/ops.c runtime/rma/sync.c runtime/rma/progress.c runtime/rma/rdma.c runtime/api/rma.c
+	runtime/rma/ops.c runtime/rma/sync.c runtime/rma/progress.c runtime/rma/rdma.c runtime/rma/counter.c \
+	runtime/api/rma.c
 # the node fast path and CPU atomics of one-sided communication
 librdmpi_la_SOURCES += runtime/rma/fast.c runtime/rma/mem.c
 # intercommunicators

@@ -47,6 +47,24 @@ void rd_rma_progress_start(void)
     atomic_store(&running, 1);
 }
 
+void rd_rma_progress_need(void)
+{
+    if (atomic_load(&running))
+        return;
+    if (!rd_threaded) {
+        /* the caller is inside its lock region with the lock off: turn it
+         * on and take it, so that the caller's RD_UNLOCK releases it */
+        rd_threaded = 1;
+        pthread_mutex_lock(&rd_big_lock);
+    }
+    atomic_store(&stop, 0);
+    if (pthread_create(&thread, NULL, loop, NULL) != 0) {
+        rd_warn("rma", "cannot start the progress thread; passive targets progress in their own MPI calls");
+        return;
+    }
+    atomic_store(&running, 1);
+}
+
 void rd_rma_progress_stop(void)
 {
     if (!atomic_load(&running))

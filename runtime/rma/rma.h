@@ -24,6 +24,30 @@ void rd_rma_init(void);
  * engine is up (it turns the big lock on), stopped first at MPI_Finalize. */
 void rd_rma_progress_start(void);
 void rd_rma_progress_stop(void);
+/* The same thread, whatever RDMPI_RMA_PROGRESS_THREAD says, for a floor
+ * whose operations need a target's progress while it computes (the
+ * counter below); it runs until MPI_Finalize. The caller holds the big
+ * lock: when the lock was off (no thread yet, not MPI_THREAD_MULTIPLE) it
+ * is turned on and taken here, so the caller's RD_UNLOCK releases it. */
+void rd_rma_progress_need(void);
+
+/* A 64-bit counter at rank 0 of a communicator for the floors above (the
+ * I/O floor's shared file pointer): an internal 8-byte allocate window,
+ * no user-visible object; it borrows comm, which must outlive it. open
+ * and close are collective over comm (its collective traffic goes over
+ * comm's library context) and run with the big lock held, like the
+ * other calls here; open sets the counter to init (rank 0's value).
+ * fetch_add and store are not collective: fetch_add is one atomic of
+ * rma's (a CPU atomic on a node, the device's over RDMA, else an active
+ * message answered by rank 0's progress, for which open starts rma's
+ * progress thread at rank 0: rd_rma_progress_need), complete at return;
+ * store replaces the value (an accumulate with MPI_REPLACE, atomic with
+ * the fetch-and-adds). Each returns an MPI error class, the cause in why. */
+struct rd_rma_counter;
+int rd_rma_counter_open(MPI_Comm comm, int64_t init, struct rd_rma_counter **out, char *why);
+int rd_rma_counter_fetch_add(struct rd_rma_counter *c, int64_t add, int64_t *old, char *why);
+int rd_rma_counter_store(struct rd_rma_counter *c, int64_t v, char *why);
+int rd_rma_counter_close(struct rd_rma_counter *c, char *why);
 
 /* At MPI_Finalize, before the transports close: MPI_Alloc_mem's chunks
  * give their network registrations back (mem.c). */
