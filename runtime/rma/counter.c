@@ -61,8 +61,9 @@ int rd_rma_counter_open(MPI_Comm comm, int64_t init, struct rd_rma_counter **out
     struct rd_rma_info mine, *all = malloc((size_t)comm->size * sizeof(*all));
     MPI_Win w = c ? &c->win : NULL;
     int rc = MPI_ERR_NO_MEM;
-    snprintf(why, RD_RMA_WHY, "out of memory");
-    if (c && all) {
+    if (!c || !all)
+        snprintf(why, RD_RMA_WHY, "out of memory");
+    else {
         w->comm = comm;
         w->size = comm->rank == 0 ? 8 : 0;
         w->disp_unit = 8;
