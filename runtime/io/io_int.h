@@ -199,4 +199,31 @@ int rd_io_strided(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size
 int rd_io_lock(int fd, int excl, MPI_Offset lo, MPI_Offset hi, rd_io_why *why);
 int rd_io_unlock(int fd, MPI_Offset lo, MPI_Offset hi, rd_io_why *why);
 
+/* ---- shfp.c: the shared file pointer and the ordered calls (PLAN 4.5).
+ * The pointer counts etypes of the current view; it lives in an rma
+ * counter at rank 0 of the file's communicator (runtime/rma/rma.h).
+ * Collective: open, close, ordered, seek_shared, reset. */
+/* At open, once every rank has its descriptor: make the pointer (0, or the
+ * file's size with MPI_MODE_APPEND); comm: the file's communicator, which
+ * outlives it. f->shfp is NULL when it fails (every rank fails alike). */
+int rd_io_shfp_open(struct rd_io_file *f, MPI_Comm comm, rd_io_why *why);
+/* At close (nothing if it was never made). */
+int rd_io_shfp_close(struct rd_io_file *f, rd_io_why *why);
+/* MPI_File_set_view: the pointer back to 0 (every rank arrives, rank 0
+ * stores, every rank leaves after); nothing if there is no pointer. */
+int rd_io_shfp_reset(struct rd_io_file *f, rd_io_why *why);
+/* read/write_shared: count elements of dt (a whole number of etypes: the
+ * entry point checked) at the pointer, which moves past them. */
+int rd_io_shared(struct rd_io_file *f, int write, void *buf, size_t count, MPI_Datatype dt, size_t *bytes,
+                 rd_io_why *why);
+/* read/write_ordered: the ranks' accesses one after the other in rank
+ * order from the pointer, which moves past them all. */
+int rd_io_ordered(struct rd_io_file *f, int write, void *buf, size_t count, MPI_Datatype dt, size_t *bytes,
+                  rd_io_why *why);
+/* MPI_File_seek_shared (offset in etypes; differing arguments:
+ * MPI_ERR_NOT_SAME at every rank; a negative result: MPI_ERR_ARG) and
+ * MPI_File_get_position_shared. */
+int rd_io_seek_shared(struct rd_io_file *f, MPI_Offset offset, int whence, rd_io_why *why);
+int rd_io_position_shared(struct rd_io_file *f, MPI_Offset *offset, rd_io_why *why);
+
 #endif
