@@ -992,6 +992,18 @@ RD_MPI_PROTO(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI
 
 
 /* ---- the shared file pointer and the ordered calls (stage 4) */
+RD_MPI_PROTO(int, File_read_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_shared, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                      MPI_Status *status))
+RD_MPI_PROTO(int, File_read_ordered, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_ordered, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                       MPI_Status *status))
+RD_MPI_PROTO(int, File_read_ordered_begin, (MPI_File fh, void *buf, int count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_read_ordered_end, (MPI_File fh, void *buf, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_ordered_begin, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_write_ordered_end, (MPI_File fh, const void *buf, MPI_Status *status))
+RD_MPI_PROTO(int, File_seek_shared, (MPI_File fh, MPI_Offset offset, int whence))
+RD_MPI_PROTO(int, File_get_position_shared, (MPI_File fh, MPI_Offset *offset))
 
 
 /* ---- nonblocking I/O (stage 5) */

@@ -27,6 +27,9 @@ TESTS += test/unit/iosieve
 
 
 # ---- the shared file pointer and the ordered calls (stage 4)
+# read/write_shared, the ordered calls and their split forms, seek_shared,
+# APPEND, SEQUENTIAL; the pointer moving while rank 0 computes
+RD_MPI_TESTS += test/mpi/io_shared
 
 
 # ---- nonblocking I/O: the I/O engine (stage 5)

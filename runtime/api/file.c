@@ -188,6 +188,13 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         cls = agree(dup, cls, &why, &crc);
         rc = crc;
     }
+    if (rc == MPI_SUCCESS && cls == MPI_SUCCESS) {
+        /* the shared file pointer (runtime/io/shfp.c; collective, and
+         * every rank fails alike) */
+        RD_LOCK();
+        cls = rd_io_shfp_open(io, dup, &why);
+        RD_UNLOCK();
+    }
     if (rc != MPI_SUCCESS || cls != MPI_SUCCESS) {
         rd_io_file_close(io, NULL);
         PMPI_Comm_free(&dup);
@@ -220,7 +227,13 @@ int PMPI_File_close(MPI_File *fh)
     int del = (f->amode & MPI_MODE_DELETE_ON_CLOSE) != 0;
     char *path = del ? strdup(io->path) : NULL;
     int cls = del && !path ? rd_io_fail(&why, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
-    int c = rd_io_file_close(io, &why);
+    /* the shared file pointer first (collective) */
+    RD_LOCK();
+    int c = rd_io_shfp_close(io, &why);
+    RD_UNLOCK();
+    if (cls == MPI_SUCCESS)
+        cls = c;
+    c = rd_io_file_close(io, &why);
     if (cls == MPI_SUCCESS)
         cls = c;
     f->io = NULL;

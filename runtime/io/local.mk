@@ -15,6 +15,7 @@ librdmpi_la_SOURCES += runtime/io/datarep.c runtime/io/sieve.c runtime/io/lock.c
 
 
 # ---- the shared file pointer and the ordered calls (stage 4)
+librdmpi_la_SOURCES += runtime/io/shfp.c runtime/api/fileshared.c
 
 
 # ---- nonblocking I/O: the I/O engine (stage 5)
