@@ -24,6 +24,13 @@ TESTS += test/unit/iosieve
 
 
 # ---- two-phase collective access (stage 3)
+# the pieces without messages (runtime/io/coll.h), linked directly: a whole
+# two-phase access of simulated ranks on a real file
+check_PROGRAMS += test/unit/iocoll
+test_unit_iocoll_SOURCES = test/unit/iocoll.c runtime/io/coll_plan.c runtime/objects/datatype.c \
+	runtime/objects/fhandle.c
+test_unit_iocoll_LDADD =
+TESTS += test/unit/iocoll
 
 
 # ---- the shared file pointer and the ordered calls (stage 4)

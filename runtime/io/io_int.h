@@ -226,4 +226,12 @@ int rd_io_ordered(struct rd_io_file *f, int write, void *buf, size_t count, MPI_
 int rd_io_seek_shared(struct rd_io_file *f, MPI_Offset offset, int whence, rd_io_why *why);
 int rd_io_position_shared(struct rd_io_file *f, MPI_Offset *offset, rd_io_why *why);
 
+/* ---- coll.c: a collective access (the _all and _at_all forms), collective
+ * over comm (the file's). The same arguments as rd_io_indep. Two-phase I/O
+ * when the ranks' file extents interleave (hints romio_cb_read/write:
+ * automatic, enable, disable), else, and in atomic mode, rd_io_indep on
+ * every rank. Every rank returns the same error class. */
+int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, void *buf,
+               size_t count, MPI_Datatype dt, size_t *bytes, rd_io_why *why);
+
 #endif
