@@ -27,8 +27,8 @@ TESTS += test/unit/iosieve
 # the pieces without messages (runtime/io/coll.h), linked directly: a whole
 # two-phase access of simulated ranks on a real file
 check_PROGRAMS += test/unit/iocoll
-test_unit_iocoll_SOURCES = test/unit/iocoll.c runtime/io/coll_plan.c runtime/objects/datatype.c \
-	runtime/objects/fhandle.c
+test_unit_iocoll_SOURCES = test/unit/iocoll.c runtime/io/coll_plan.c runtime/io/view.c \
+	runtime/io/datarep.c runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
 test_unit_iocoll_LDADD =
 TESTS += test/unit/iocoll
 

@@ -371,11 +371,8 @@ int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, voi
 
     if (v->rep)
         mine.flags |= RD_IO_ACC_REP;
-    if (!v->contig) {
-        MPI_Datatype ft = v->filetype;
-        if (!rd_dt_monotone(ft) || ft->true_lb < 0 || ft->true_lb + ft->true_extent > v->ftext)
-            mine.flags |= RD_IO_ACC_NOMAP;
-    }
+    if (!v->contig && !v->monotone)
+        mine.flags |= RD_IO_ACC_NOMAP;
     if (!write && mine.n > 0) {
         /* a read stops at the end of the file */
         struct stat st;

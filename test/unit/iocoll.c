@@ -11,9 +11,8 @@
  *     vector views with holes whose old bytes must stay (read-modify-write
  *     and stretch-by-stretch write-back).
  * The file's bytes are checked against an image computed here by plain
- * index arithmetic, read back by pread. The view mapping is ioview's
- * (view.c); until it is on main this test carries a stand-in of its three
- * functions below, written from the contract in io_int.h. */
+ * index arithmetic, read back by pread. Views are made by view.c's
+ * rd_io_view_set, as MPI_File_set_view makes them. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,73 +22,6 @@
 #include "runtime/io/coll.h"
 #include "runtime/objects/datatype.h"
 #include "test/tap.h"
-
-/* ---- stand-in of view.c's mapping (monotone filetypes, native) */
-
-struct first {
-    MPI_Aint d;
-    int got;
-};
-
-static int first_run(void *arg, MPI_Aint d, size_t len)
-{
-    (void)len;
-    struct first *f = arg;
-    f->d = d;
-    f->got = 1;
-    return 1;
-}
-
-MPI_Offset rd_io_view_offset(const struct rd_io_view *v, MPI_Offset o)
-{
-    if (v->contig)
-        return v->disp + o;
-    MPI_Offset k = o / (MPI_Offset)v->ftsize, r = o % (MPI_Offset)v->ftsize;
-    struct first f = {0, 0};
-    rd_dt_segments_range(v->filetype, (size_t)r, 1, first_run, &f);
-    return v->disp + k * v->ftext + f.d;
-}
-
-struct fwd {
-    MPI_Offset base;
-    int (*fn)(void *, MPI_Offset, size_t);
-    void *arg;
-};
-
-static int fwd_run(void *arg, MPI_Aint d, size_t len)
-{
-    struct fwd *w = arg;
-    return w->fn(w->arg, w->base + d, len);
-}
-
-int rd_io_view_runs(const struct rd_io_view *v, MPI_Offset o, MPI_Offset len,
-                    int (*fn)(void *arg, MPI_Offset foff, size_t n), void *arg)
-{
-    if (v->contig)
-        return len > 0 ? fn(arg, v->disp + o, (size_t)len) : 0;
-    while (len > 0) {
-        MPI_Offset k = o / (MPI_Offset)v->ftsize, r = o % (MPI_Offset)v->ftsize;
-        MPI_Offset m = (MPI_Offset)v->ftsize - r < len ? (MPI_Offset)v->ftsize - r : len;
-        struct fwd w = {v->disp + k * v->ftext, fn, arg};
-        int e = rd_dt_segments_range(v->filetype, (size_t)r, (size_t)m, fwd_run, &w);
-        if (e)
-            return e;
-        o += m;
-        len -= m;
-    }
-    return 0;
-}
-
-MPI_Offset rd_io_view_below(const struct rd_io_view *v, MPI_Offset x)
-{
-    if (x <= v->disp)
-        return 0;
-    MPI_Offset rel = x - v->disp;
-    if (v->contig)
-        return rel;
-    MPI_Offset k = rel / v->ftext, rem = rel % v->ftext;
-    return k * (MPI_Offset)v->ftsize + (MPI_Offset)rd_dt_bytes_below(v->filetype, rem);
-}
 
 /* ---- types */
 
@@ -116,17 +48,16 @@ static MPI_Datatype sub3(const int *size, const int *sub, const int *start)
     return s;
 }
 
-static void view_of(struct rd_io_view *v, MPI_Offset disp, MPI_Datatype ft)
+/* v = (disp, etype, ft) as set_view makes it; drops the caller's hold on ft */
+static void view_of(struct rd_io_view *v, MPI_Offset disp, MPI_Datatype et, MPI_Datatype ft)
 {
-    memset(v, 0, sizeof *v);
-    strcpy(v->datarep, "native");
-    v->disp = disp;
-    v->etype = MPI_DOUBLE;
-    v->esize = 8;
-    v->filetype = ft;
-    v->ftsize = ft->size;
-    v->ftext = ft->extent;
-    v->contig = 0;
+    rd_io_why why = {{0}};
+    ft->committed = 1;
+    rd_io_view_init(v);
+    int rc = rd_io_view_set(v, disp, et, ft, "native", 1, 0, 0, &why);
+    if (rc)
+        tap_diag("rd_io_view_set: %s", why.msg);
+    rd_dt_release(ft);
 }
 
 /* ---- a simulated collective access */
@@ -237,7 +168,7 @@ static void bt_rank(struct rank *r, const int *g, int i, int fill)
     int size[3] = {NZ, NY, NX}, sub[3], st[3];
     for (int d = 0; d < 3; d++)
         decompose(size[d], g[d], c[d], &st[d], &sub[d]);
-    view_of(&r->v, DISP, sub3(size, sub, st));
+    view_of(&r->v, DISP, MPI_DOUBLE, sub3(size, sub, st));
     r->s = 0;
     r->n = (int64_t)sub[0] * sub[1] * sub[2] * 8;
     r->buf = calloc(1, (size_t)r->n);
@@ -255,7 +186,7 @@ static int bt_check_read(const struct rank *r, const int *g, int i)
     bt_rank(&e, g, i, 1);
     int ok = memcmp(e.buf, r->buf, (size_t)r->n) == 0;
     free(e.buf);
-    rd_dt_release(e.v.filetype);
+    rd_io_view_fini(&e.v);
     return ok;
 }
 
@@ -314,11 +245,11 @@ static void bt(const char *dir, int per_node, int cap)
     tap_ok(ok, "bt read: every rank's slab holds its global indices");
     for (int i = 0; i < 4; i++) {
         free(w[i].buf);
-        rd_dt_release(w[i].v.filetype);
+        rd_io_view_fini(&w[i].v);
     }
     for (int i = 0; i < 3; i++) {
         free(r[i].buf);
-        rd_dt_release(r[i].v.filetype);
+        rd_io_view_fini(&r[i].v);
     }
     free(img);
     close(fd);
@@ -347,7 +278,7 @@ static void holes(const char *dir, int p, size_t blen, MPI_Aint stride, size_t n
         MPI_Datatype ft = rd_dt_make_resized(d, 0, stride, &err);
         rd_dt_release(blk);
         rd_dt_release(d);
-        view_of(&rk[i].v, disp, ft);
+        view_of(&rk[i].v, disp, MPI_BYTE, ft);
         rk[i].s = 0;
         rk[i].n = (int64_t)(nb * blen);
         rk[i].buf = malloc((size_t)rk[i].n);
@@ -372,7 +303,7 @@ static void holes(const char *dir, int p, size_t blen, MPI_Aint stride, size_t n
     tap_ok(ok, "holes (blocks of %zu): every rank reads back its own bytes", blen);
     for (int i = 0; i < p; i++) {
         free(rk[i].buf);
-        rd_dt_release(rk[i].v.filetype);
+        rd_io_view_fini(&rk[i].v);
     }
     free(img);
     close(fd);
