@@ -67,6 +67,7 @@ struct share {
     int64_t ss;         /* stream offset of the share */
     struct rd_io_runs runs;
     char *data;         /* packed (writes) or coming back (reads) */
+    int owned;          /* data is ours (else it points into the user's buffer) */
 };
 
 /* what an aggregator keeps of one rank in a round */
@@ -83,6 +84,7 @@ struct tp {
     int write, me, p;
     void *buf;
     MPI_Datatype dt;
+    char *direct;       /* buf's data when it is one run (no packing), else NULL */
     const struct rd_io_acc *acc;
     int na, jme;        /* aggregators; my index among them (-1: none) */
     const int *aggr;
@@ -137,8 +139,13 @@ static void round_one(struct tp *t, int64_t r)
         }
         x->hdr[0] = (int64_t)x->runs.n;
         x->hdr[1] = sn;
-        if (sn) {
+        if (sn && t->direct) {
+            /* a contiguous buffer: the share's bytes are already packed */
+            x->data = t->direct + (x->ss - mine->s);
+            x->owned = 0;
+        } else if (sn) {
             x->data = malloc((size_t)sn);
+            x->owned = 1;
             if (!x->data) {
                 fail(t, MPI_ERR_NO_MEM,
                      (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory for %lld bytes of a chunk",
@@ -271,7 +278,7 @@ static void round_one(struct tp *t, int64_t r)
         }
         rd_sched_wait(s);
         sched_end(t, s);
-        if (!t->err)
+        if (!t->err && !t->direct)
             for (int j = 0; j < t->na; j++) {
                 struct share *x = &t->sh[j];
                 if (x->meets && x->hdr[1])
@@ -290,8 +297,10 @@ static void round_one(struct tp *t, int64_t r)
                 t->fr[i].data = NULL;
             }
     for (int j = 0; j < t->na; j++) {
-        free(t->sh[j].data);
+        if (t->sh[j].owned)
+            free(t->sh[j].data);
         t->sh[j].data = NULL;
+        t->sh[j].owned = 0;
     }
 }
 
@@ -433,7 +442,8 @@ int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, voi
         return err;
     }
     struct tp t = {.f = f, .comm = comm, .write = write, .me = comm->rank, .p = comm->size,
-                   .buf = buf, .dt = dt, .acc = acc};
+                   .buf = buf, .dt = dt, .acc = acc,
+                   .direct = dt->contig ? (char *)buf + dt->true_lb : NULL};
     two_phase(&t);
     free(acc);
     err = agree(comm, t.err, &t.why);
