@@ -69,6 +69,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -198,8 +199,9 @@ static void check_file(const char *path, long first, long count, long total, con
     close(fd);
 }
 
-/* fsync the file and drop its pages from the page cache */
-static void drop_cache(const char *path)
+/* fsync the file and drop its pages from the page cache; warns (a '#'
+ * line run.sh makes a note of) when more than a tenth of them stayed */
+static void drop_cache(const char *path, const char *what)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -209,6 +211,23 @@ static void drop_cache(const char *path)
     int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     if (e != 0)
         fail("drop: posix_fadvise %s: %s", path, strerror(e));
+    struct stat st;
+    long pg = sysconf(_SC_PAGESIZE);
+    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        size_t np = (size_t)((st.st_size + pg - 1) / pg), in = 0;
+        unsigned char *vec = malloc(np);
+        if (m != MAP_FAILED && vec && mincore(m, (size_t)st.st_size, vec) == 0) {
+            for (size_t i = 0; i < np; i++)
+                in += vec[i] & 1;
+            if (in * 10 > np)
+                printf("# warning: %s: %zu of %zu pages still cached after fsync + DONTNEED\n", what,
+                       in, np);
+        }
+        free(vec);
+        if (m != MAP_FAILED)
+            munmap(m, (size_t)st.st_size);
+    }
     close(fd);
 }
 
@@ -305,7 +324,7 @@ static void run_test(const struct layout *l, MPI_Datatype ftype, const char *nam
         /* every rank's check has read the file: drop it from the cache after them */
         MPI_Barrier(MPI_COMM_WORLD);
         if (!warm && rank == 0)
-            drop_cache(path);
+            drop_cache(path, rname);
         memset(buf, 0, (size_t)l->count * sizeof(double));
         start();
         CHECK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
@@ -437,7 +456,7 @@ static int floor_main(long n, long chunk, const char *dir)
         }
         for (int warm = 0; warm <= !d; warm++) {
             if (!warm)
-                drop_cache(path);
+                drop_cache(path, rn);
             memset(buf, 0, (size_t)s);
             double t = posix_pass(path, O_RDONLY | of, buf, s, chunk, 0, 0);
             check_buf(buf, &l, rn);

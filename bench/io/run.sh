@@ -144,6 +144,12 @@ done
 [ -z "$floor_bin" ] || echo "# floor:      ${floor_bin#"$tmp"/} -F -n $n -d DIR -s 16M   (no MPI: one process, pwrite/pread of 16 MiB)"
 bench_env
 
+# warnings WHO: the run's "# warning:" lines (pages the drop left cached) as notes
+warnings() {
+    local w
+    while IFS= read -r w; do notes+=("$1: ${w#\# warning: }"); done < <(grep '^# warning:' "$tmp/out")
+}
+
 check_idle "before the run"
 : >"$tmp/all"
 for ((r = 1; r <= rounds; r++)); do
@@ -151,6 +157,7 @@ for ((r = 1; r <= rounds; r++)); do
     if [ -n "$floor_bin" ]; then
         if bench_run "$floor_bin" -F -n "$n" -d "$data" -s 16M; then
             grep -v '^#' "$tmp/out" | sed "s/^/floor 1 $r /" >>"$tmp/all"
+            warnings "floor, round $r"
         else
             notes+=("floor failed in round $r: $(tail -n 2 "$tmp/err" | tr '\n' ' ')")
         fi
@@ -164,6 +171,7 @@ for ((r = 1; r <= rounds; r++)); do
                 case $failed in *" $l:$p:$t "*) continue ;; esac
                 bench_launch "$l $p $r" "${label[$l]}: $t on $p ranks" "$r" "${cmd[$l]/ NP / $p }" \
                     -t "$t" -n "$n" -d "$data" -s "$sizes" || failed="$failed$l:$p:$t "
+                warnings "${label[$l]}, $p ranks, round $r"
             done
         done
     done
