@@ -5,3 +5,6 @@ EXTRA_DIST += bench/README.md bench/startup.sh bench/stall.sh
 bench: all
 	bash $(srcdir)/bench/startup.sh '$(abs_top_builddir)'
 .PHONY: bench
+
+# bench/io/: the MPI-IO benchmarks (`make bench-io`)
+include $(top_srcdir)/bench/io/local.mk
