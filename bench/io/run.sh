@@ -23,7 +23,7 @@
 #   --raw FILE       also write every run's result lines to FILE
 #   --no-summary     leave out the table of issue 22's done-when cells
 #
-# Until rdmpi has the MPI_File calls, rdmpicc cannot compile io.c: the
+# Until rdmpi has the MPI_File calls, rdmpicc cannot build io.c: the
 # rdmpi column then reads n/a, a note says why, and the peers run.
 #
 # rdmpi parameters pass through the environment (rrun's ranks inherit it).
