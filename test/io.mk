@@ -28,8 +28,9 @@ TESTS += test/unit/iosieve
 # two-phase access of simulated ranks on a real file
 check_PROGRAMS += test/unit/iocoll
 test_unit_iocoll_SOURCES = test/unit/iocoll.c runtime/io/coll_plan.c runtime/io/view.c \
-	runtime/io/datarep.c runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
-test_unit_iocoll_LDADD =
+	runtime/io/datarep.c runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c \
+	runtime/base/state.c
+test_unit_iocoll_LDADD = -lpthread
 TESTS += test/unit/iocoll
 
 
