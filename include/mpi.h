@@ -995,6 +995,10 @@ RD_MPI_PROTO(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI
 RD_MPI_PROTO(int, File_read_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
 RD_MPI_PROTO(int, File_write_shared, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                                       MPI_Status *status))
+RD_MPI_PROTO(int, File_iread_shared, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                      MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_shared, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                       MPI_Request *request))
 RD_MPI_PROTO(int, File_read_ordered, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status))
 RD_MPI_PROTO(int, File_write_ordered, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                                        MPI_Status *status))

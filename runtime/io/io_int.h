@@ -216,6 +216,9 @@ int rd_io_shfp_reset(struct rd_io_file *f, rd_io_why *why);
  * entry point checked) at the pointer, which moves past them. */
 int rd_io_shared(struct rd_io_file *f, int write, void *buf, size_t count, MPI_Datatype dt, size_t *bytes,
                  rd_io_why *why);
+/* iread/iwrite_shared: the place of count elements of dt (a stream
+ * offset, bytes), taken at the call; the access is the I/O engine's. */
+int rd_io_shfp_take(struct rd_io_file *f, size_t count, MPI_Datatype dt, MPI_Offset *o, rd_io_why *why);
 /* read/write_ordered: the ranks' accesses one after the other in rank
  * order from the pointer, which moves past them all. */
 int rd_io_ordered(struct rd_io_file *f, int write, void *buf, size_t count, MPI_Datatype dt, size_t *bytes,

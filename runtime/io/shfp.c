@@ -123,17 +123,27 @@ static int fetch_add(struct rd_io_shfp *s, int64_t n, int64_t *old, rd_io_why *w
     return rc == MPI_SUCCESS ? rc : rd_io_fail(why, rc, "the shared file pointer: %s", rwhy);
 }
 
+int rd_io_shfp_take(struct rd_io_file *f, size_t count, MPI_Datatype dt, MPI_Offset *o, rd_io_why *why)
+{
+    int64_t n = etypes(f, count, dt), at = 0;
+    *o = 0;
+    if (n == 0)
+        return MPI_SUCCESS;
+    int rc = fetch_add(f->shfp, n, &at, why);
+    if (rc == MPI_SUCCESS)
+        *o = (MPI_Offset)at * (MPI_Offset)f->view.esize;
+    return rc;
+}
+
 int rd_io_shared(struct rd_io_file *f, int write, void *buf, size_t count, MPI_Datatype dt, size_t *bytes,
                  rd_io_why *why)
 {
     *bytes = 0;
-    int64_t n = etypes(f, count, dt), at = 0;
-    if (n == 0)
-        return MPI_SUCCESS;
-    int rc = fetch_add(f->shfp, n, &at, why);
-    if (rc != MPI_SUCCESS)
+    MPI_Offset o;
+    int rc = rd_io_shfp_take(f, count, dt, &o, why);
+    if (rc != MPI_SUCCESS || count == 0 || dt->size == 0)
         return rc;
-    return rd_io_indep(f, write, (MPI_Offset)at * (MPI_Offset)f->view.esize, buf, count, dt, bytes, why);
+    return rd_io_indep(f, write, o, buf, count, dt, bytes, why);
 }
 
 int rd_io_ordered(struct rd_io_file *f, int write, void *buf, size_t count, MPI_Datatype dt, size_t *bytes,

@@ -96,12 +96,20 @@ static void test_write_shared(void)
             buf[i] = rec_byte(rank, j, i);
         MPI_Status st;
         int cnt = -1;
-        if (MPI_File_write_shared(fh, buf, n, MPI_BYTE, &st) != MPI_SUCCESS)
-            bad++;
+        if (j < NREC - 1) {
+            if (MPI_File_write_shared(fh, buf, n, MPI_BYTE, &st) != MPI_SUCCESS)
+                bad++;
+        } else {
+            /* the last record by iwrite_shared */
+            MPI_Request rq = MPI_REQUEST_NULL;
+            if (MPI_File_iwrite_shared(fh, buf, n, MPI_BYTE, &rq) != MPI_SUCCESS || MPI_Wait(&rq, &st) != MPI_SUCCESS)
+                bad++;
+        }
         MPI_Get_count(&st, MPI_BYTE, &cnt);
         badcount += cnt != n;
     }
-    mt_is_int(bad, 0, "write_shared: %d records of distinct lengths written", NREC);
+    mt_is_int(bad, 0, "write_shared: %d records of distinct lengths written (the last by iwrite_shared and MPI_Wait)",
+              NREC);
     mt_is_int(badcount, 0, "write_shared: each status counts the record's bytes");
     long total = 0;
     for (int r = 0; r < size; r++)
@@ -180,9 +188,18 @@ static void test_read_shared(void)
         MPI_Status st;
         int cnt = -1;
         calls++;
-        if (MPI_File_read_shared(fh, buf, BLK, MPI_BYTE, &st) != MPI_SUCCESS) {
-            err++;
-            break;
+        if (calls % 2) {
+            if (MPI_File_read_shared(fh, buf, BLK, MPI_BYTE, &st) != MPI_SUCCESS) {
+                err++;
+                break;
+            }
+        } else {
+            /* every other request by iread_shared and MPI_Wait */
+            MPI_Request rq = MPI_REQUEST_NULL;
+            if (MPI_File_iread_shared(fh, buf, BLK, MPI_BYTE, &rq) != MPI_SUCCESS || MPI_Wait(&rq, &st) != MPI_SUCCESS) {
+                err++;
+                break;
+            }
         }
         MPI_Get_count(&st, MPI_BYTE, &cnt);
         if (cnt == 0)
@@ -198,7 +215,7 @@ static void test_read_shared(void)
         if (ngot < NBLK + 2)
             got[ngot++] = b;
     }
-    mt_is_int(err, 0, "read_shared: every call succeeded");
+    mt_is_int(err, 0, "read_shared and iread_shared: every call succeeded");
     mt_is_int(wrong, 0, "read_shared: every block read whole (BLK bytes, the tail %d), every byte right", TAIL);
     /* every block, and the tail, read by exactly one rank */
     int counts[64], displs[64], all[64 * (NBLK + 2)];
@@ -414,6 +431,13 @@ static void test_seek(void)
     rc = MPI_File_read_shared(fh, &c, -1, MPI_BYTE, &st);
     MPI_Error_class(rc, &cls);
     mt_is_int(cls, MPI_ERR_COUNT, "read_shared with count -1: MPI_ERR_COUNT");
+    rc = MPI_File_iwrite_shared(fh, &c, 1, MPI_BYTE, NULL);
+    MPI_Error_class(rc, &cls);
+    mt_is_int(cls, MPI_ERR_ARG, "iwrite_shared with a NULL request: MPI_ERR_ARG");
+    MPI_Request rq = MPI_REQUEST_NULL;
+    rc = MPI_File_iread_shared(fh, &c, 1, MPI_BYTE, &rq);
+    MPI_Error_class(rc, &cls);
+    mt_ok(cls == MPI_ERR_ACCESS && rq == MPI_REQUEST_NULL, "iread_shared on a write-only file: MPI_ERR_ACCESS, no request");
     rc = MPI_File_get_position_shared(fh, NULL);
     MPI_Error_class(rc, &cls);
     mt_is_int(cls, MPI_ERR_ARG, "get_position_shared with a NULL offset: MPI_ERR_ARG");
