@@ -986,6 +986,13 @@ RD_MPI_PROTO(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI
 
 
 /* ---- views, strided independent access, data sieving, locks, datareps (stage 2) */
+RD_MPI_PROTO(int, File_set_view, (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                                  const char *datarep, MPI_Info info))
+RD_MPI_PROTO(int, File_set_atomicity, (MPI_File fh, int flag))
+RD_MPI_PROTO(int, File_get_atomicity, (MPI_File fh, int *flag))
+RD_MPI_PROTO(int, Register_datarep, (const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                                     MPI_Datarep_conversion_function *write_conversion_fn,
+                                     MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state))
 
 
 /* ---- two-phase collective access (stage 3) */

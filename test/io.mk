@@ -10,17 +10,18 @@ EXTRA_DIST += test/fortran/io.f90 test/fortran/io08.f90
 # the view's mapping and set_view's checks, one process, linked directly
 check_PROGRAMS += test/unit/ioview
 test_unit_ioview_SOURCES = test/unit/ioview.c runtime/io/view.c runtime/io/datarep.c \
-	runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c runtime/base/state.c
-test_unit_ioview_LDADD = -lpthread
+	runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
+test_unit_ioview_LDADD =
 TESTS += test/unit/ioview
 # the strided path (data sieving, locks, atomic mode's span lock, datareps) on a real
 # file, one process (and a forked one for the locks), linked directly
 check_PROGRAMS += test/unit/iosieve
 test_unit_iosieve_SOURCES = test/unit/iosieve.c runtime/io/sieve.c runtime/io/lock.c runtime/io/view.c \
-	runtime/io/datarep.c runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c \
-	runtime/base/state.c
-test_unit_iosieve_LDADD = -lpthread
+	runtime/io/datarep.c runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
+test_unit_iosieve_LDADD =
 TESTS += test/unit/iosieve
+# views, independent access through them, sieving on and off (1-4 ranks)
+RD_MPI_TESTS += test/mpi/io_view
 
 
 # ---- two-phase collective access (stage 3)

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/base/state.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/dtx32.h"
 #include "runtime/objects/fhandle.h"
@@ -115,7 +114,6 @@ int rd_io_datarep_extent(const struct rd_io_datarep *rep, MPI_Datatype dt, MPI_A
         {
             MPI_Aint e = 0;
             int rc;
-            RD_UNLOCK(); /* user code, which may call MPI */
             if (rep->fortran) {
                 MPI_Fint fdt = rd_fh_c2f(RD_FH_DATATYPE, dt, &dt->fidx), ierr = MPI_SUCCESS;
                 MPI_Aint x = (MPI_Aint)rep->extra_state;
@@ -124,7 +122,6 @@ int rd_io_datarep_extent(const struct rd_io_datarep *rep, MPI_Datatype dt, MPI_A
             } else {
                 rc = rep->extent_fn(dt, &e, rep->extra_state);
             }
-            RD_LOCK();
             if (rc != MPI_SUCCESS)
                 return rd_io_fail(why, rc, "the extent function of \"%s\" returned error %d", rep->name, rc);
             *extent = e;
@@ -196,7 +193,6 @@ int rd_io_datarep_convert(const struct rd_io_datarep *rep, int write, void *buf,
     if (items > 0x7fffffff)
         return rd_io_fail(why, MPI_ERR_CONVERSION, "%lld data items to convert at once", (long long)items);
     int rc;
-    RD_UNLOCK(); /* user code, which may call MPI */
     if (rep->fortran) {
         MPI_Fint fdt = rd_fh_c2f(RD_FH_DATATYPE, dt, &dt->fidx), cnt = (MPI_Fint)items, ierr = MPI_SUCCESS;
         MPI_Offset p = pos;
@@ -206,7 +202,6 @@ int rd_io_datarep_convert(const struct rd_io_datarep *rep, int write, void *buf,
     } else {
         rc = fn(buf, dt, (int)items, filebuf, pos, rep->extra_state);
     }
-    RD_LOCK();
     if (rc != MPI_SUCCESS)
         return rd_io_fail(why, MPI_ERR_CONVERSION, "the %s conversion function of \"%s\" returned %d",
                           write ? "write" : "read", rep->name, rc);

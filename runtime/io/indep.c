@@ -75,9 +75,8 @@ int rd_io_indep(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t
     size_t total = count * dt->size;
     if (!total)
         return MPI_SUCCESS;
-    if (!f->view.contig)
-        return rd_io_fail(why, MPI_ERR_UNSUPPORTED_OPERATION,
-                          "accesses through a non-contiguous file view are not supported yet");
+    if (!f->view.contig || f->atomic || f->view.rep) /* sieve.c: views, atomic mode, datareps */
+        return rd_io_strided(f, write, o, buf, count, dt, bytes, why);
     MPI_Offset at = f->view.disp + o;
     if (dt->contig) {
         char *p = (char *)buf + dt->true_lb;

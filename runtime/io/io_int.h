@@ -136,7 +136,7 @@ void rd_io_datarep_fortran(const char *name);
  * representation at filebuf (k * dt->size bytes: sizes equal native ones
  * in every view we accept). external32 through objects/dtx32.c; user
  * representations through their functions (count and position in data
- * items, MPI-3.1 13.5.3; called without the big lock), native bytes for
+ * items, MPI-3.1 13.5.3; the floor holds no lock while they run), native bytes for
  * MPI_CONVERSION_FN_NULL. A failing function: MPI_ERR_CONVERSION. */
 int rd_io_datarep_convert(const struct rd_io_datarep *rep, int write, void *buf, MPI_Datatype dt, size_t e0,
                           size_t k, void *filebuf, rd_io_why *why);

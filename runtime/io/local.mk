@@ -8,7 +8,7 @@ librdmpi_la_SOURCES += runtime/objects/file.h runtime/io/io.h runtime/io/file.c 
 	runtime/io/indep.c runtime/api/fileio.h runtime/api/file.c runtime/api/fileio.c
 
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
-librdmpi_la_SOURCES += runtime/io/datarep.c runtime/io/sieve.c runtime/io/lock.c
+librdmpi_la_SOURCES += runtime/io/datarep.c runtime/io/sieve.c runtime/io/lock.c runtime/api/fileview.c
 
 
 # ---- two-phase collective access (stage 3)
