@@ -22,6 +22,10 @@ test_unit_iosieve_LDADD =
 TESTS += test/unit/iosieve
 # views, independent access through them, sieving on and off (1-4 ranks)
 RD_MPI_TESTS += test/mpi/io_view
+# external32, internal, registered datareps (1, 2 ranks)
+RD_MPI_TESTS += test/mpi/io_datarep
+# atomic mode: overlapping strided writes, a reader beside a writer (2, 4 ranks)
+RD_MPI_TESTS += test/mpi/io_atomic
 
 
 # ---- two-phase collective access (stage 3)
