@@ -70,10 +70,14 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
         cls = rd_io_fail(&why, MPI_ERR_IO, "a split collective access is active on the file");
     else {
         /* MPI_DISPLACEMENT_CURRENT (sequential files): the shared pointer's
-         * byte offset in the current view (stage 4's pointer; 0 until it
-         * exists) */
-        MPI_Offset current = 0;
-        cls = rd_io_view_set(&nv, disp, etype, filetype, datarep,
+         * byte offset through the current view */
+        MPI_Offset current = 0, pos = 0;
+        if (disp == MPI_DISPLACEMENT_CURRENT && (fh->amode & MPI_MODE_SEQUENTIAL) && io->shfp) {
+            cls = rd_io_position_shared(io, &pos, &why);
+            current = rd_io_view_offset(&io->view, pos * (MPI_Offset)io->view.esize);
+        }
+        if (cls == MPI_SUCCESS)
+            cls = rd_io_view_set(&nv, disp, etype, filetype, datarep,
                              (fh->amode & (MPI_MODE_WRONLY | MPI_MODE_RDWR)) != 0,
                              (fh->amode & MPI_MODE_SEQUENTIAL) != 0, current, &why);
     }
@@ -88,11 +92,15 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     rd_io_view_fini(&io->view);
     io->view = nv;
     io->fp = 0;
+    /* the shared pointer back to 0 too (collective: shfp.c) */
+    int rc = rd_io_shfp_reset(io, &why);
+    if (rc != MPI_SUCCESS)
+        return rd_file_raise(fh, rc, call, &why);
     /* the hints of info: rank 0's values, as MPI_File_set_info */
     struct rd_io_hints h = io->hints;
     if (fh->comm->rank == 0)
         rd_io_hints_parse(&h, info);
-    int rc = PMPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, fh->comm);
+    rc = PMPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, fh->comm);
     if (rc != MPI_SUCCESS)
         return rd_err_raise_file(fh, rc, call, "the agreement of the hints failed");
     io->hints = h;

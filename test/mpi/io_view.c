@@ -372,6 +372,38 @@ static void refusals(void)
     MPI_Type_free(&down);
 }
 
+/* MPI_DISPLACEMENT_CURRENT on a sequential file: the shared pointer's byte
+ * offset becomes the displacement, and the pointers start at 0 again */
+static void disp_current(void)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/seq.dat", dir);
+    MPI_File fh;
+    int rc = MPI_File_open(MPI_COMM_WORLD, p,
+                           MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_SEQUENTIAL | MPI_MODE_DELETE_ON_CLOSE,
+                           MPI_INFO_NULL, &fh);
+    if (rc) {
+        mt_is_int(rc, MPI_SUCCESS, "sequential: open");
+        return;
+    }
+    char b[10] = "abcdefghi";
+    MPI_File_write_ordered(fh, b, 3 + rank, MPI_CHAR, MPI_STATUS_IGNORE);
+    long before = 0;
+    for (int q = 0; q < size; q++)
+        before += 3 + q;
+    rc = MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    MPI_Offset d = -1, sp = -1;
+    MPI_Datatype e, f;
+    char rep[MPI_MAX_DATAREP_STRING];
+    MPI_File_get_view(fh, &d, &e, &f, rep);
+    MPI_File_get_position_shared(fh, &sp);
+    mt_ok(rc == MPI_SUCCESS && d == before && e == MPI_INT && sp == 0,
+          "sequential file: set_view(MPI_DISPLACEMENT_CURRENT) after %ld bytes by write_ordered: disp %lld, shared "
+          "pointer 0",
+          before, (long long)d);
+    MPI_File_close(&fh);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -386,6 +418,7 @@ int main(int argc, char **argv)
         scen_c(mode);
     }
     refusals();
+    disp_current();
     printf("done [rank %d] %d checks, %d failed\n", rank, mt_checks, mt_failed);
     MPI_Finalize();
     return 0;
