@@ -68,6 +68,9 @@ static int pread_all(const struct rd_io_file *f, char *p, size_t n, MPI_Offset a
     return MPI_SUCCESS;
 }
 
+static int indep_contig(struct rd_io_file *f, int write, MPI_Offset at, void *buf, size_t total,
+                        MPI_Datatype dt, size_t *bytes, rd_io_why *why);
+
 int rd_io_indep(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t count,
                 MPI_Datatype dt, size_t *bytes, rd_io_why *why)
 {
@@ -78,6 +81,32 @@ int rd_io_indep(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t
     if (!f->view.contig || f->atomic || f->view.rep) /* sieve.c: views, atomic mode, datareps */
         return rd_io_strided(f, write, o, buf, count, dt, bytes, why);
     MPI_Offset at = f->view.disp + o;
+    /* Another rank's data sieving may rewrite the holes of a window around
+     * these bytes (sieve.c: a read-modify-write under an exclusive lock);
+     * a write holds a shared lock on its bytes so that the two wait for
+     * each other and neither loses the other's data. No rank sieves writes
+     * when the descriptors are write-only or romio_ds_write is "disable"
+     * (rank 0's hints are every rank's): then no lock. */
+    int guard = write && (f->amode & MPI_MODE_RDWR) && f->hints.ds_write != -1;
+    if (guard) {
+        int rc = rd_io_lock(f->fd, 0, at, at + (MPI_Offset)total, why);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    int rc = indep_contig(f, write, at, buf, total, dt, bytes, why);
+    if (guard) {
+        rd_io_why w2;
+        int rc2 = rd_io_unlock(f->fd, at, at + (MPI_Offset)total, rc ? &w2 : why);
+        if (rc == MPI_SUCCESS)
+            rc = rc2;
+    }
+    return rc;
+}
+
+/* a contiguous view: (buf, count, dt), total bytes, at file offset at */
+static int indep_contig(struct rd_io_file *f, int write, MPI_Offset at, void *buf, size_t total,
+                        MPI_Datatype dt, size_t *bytes, rd_io_why *why)
+{
     if (dt->contig) {
         char *p = (char *)buf + dt->true_lb;
         if (write) {

@@ -404,6 +404,74 @@ static void disp_current(void)
     MPI_File_close(&fh);
 }
 
+/* D: a contiguous writer beside another rank's read-modify-write. Rank 0
+ * writes one int of every `size` through a view with data sieving forced
+ * on and 200-byte windows: each window is read, merged and written back,
+ * holes included. Every other rank q writes its ints into those holes one
+ * at a time through the default (contiguous) view. A contiguous write that
+ * lands between a window's read and its write-back would be undone by it:
+ * the contiguous path holds a shared lock on its bytes (indep.c), the
+ * window an exclusive one. Each rank alternates with the others, so the
+ * windows and the small writes interleave for real. */
+enum { D_N = 1500 };
+
+static void scen_d(void)
+{
+    if (size < 2)
+        return;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/d.dat", dir);
+    MPI_Info info = hints(1);
+    MPI_File fh;
+    int rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, info, &fh);
+    MPI_Info_free(&info);
+    mt_is_int(rc, MPI_SUCCESS, "D: open");
+    if (rc)
+        return;
+    long total = (long)D_N * size * 4;
+    unsigned char *img = malloc((size_t)total);
+    memset(img, 0xee, (size_t)total);
+    if (rank == 0)
+        MPI_File_write_at(fh, 0, img, (int)total, MPI_BYTE, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int *mine = malloc(D_N * sizeof(int));
+    for (long k = 0; k < D_N; k++)
+        mine[k] = ival(rank, k);
+    int bad = 0;
+    if (rank == 0) {
+        MPI_Datatype ft;
+        MPI_Type_create_resized(MPI_INT, 0, (MPI_Aint)size * 4, &ft);
+        MPI_Type_commit(&ft);
+        rc = MPI_File_set_view(fh, 0, MPI_INT, ft, "native", MPI_INFO_NULL);
+        MPI_Type_free(&ft);
+        for (long k = 0; k < D_N && rc == MPI_SUCCESS; k += 50)
+            rc = MPI_File_write_at(fh, k, mine + k, D_N - k < 50 ? (int)(D_N - k) : 50, MPI_INT,
+                                   MPI_STATUS_IGNORE);
+    } else {
+        /* set_view is collective (the same etype everywhere): the others'
+         * view is contiguous ints */
+        rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+        for (long k = 0; k < D_N && rc == MPI_SUCCESS; k++)
+            rc = MPI_File_write_at(fh, k * size + rank, mine + k, 1, MPI_INT, MPI_STATUS_IGNORE);
+    }
+    bad = rc != MPI_SUCCESS;
+    mt_is_int(rc, MPI_SUCCESS, "D: rank %d's writes (%s)", rank, rank ? "contiguous, one int each" :
+              "strided, read-modify-write windows of 200 bytes");
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
+    for (int q = 0; q < size; q++)
+        for (long k = 0; k < D_N; k++) {
+            int v = ival(q, k);
+            memcpy(img + (k * size + q) * 4, &v, 4);
+        }
+    mt_ok(!bad && file_is(p, img, total),
+          "D: no int of the contiguous writers is lost to rank 0's read-modify-write windows (%d ranks)", size);
+    free(mine);
+    free(img);
+    MPI_File_close(&fh);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -417,6 +485,7 @@ int main(int argc, char **argv)
         scen_b(mode);
         scen_c(mode);
     }
+    scen_d();
     refusals();
     disp_current();
     printf("done [rank %d] %d checks, %d failed\n", rank, mt_checks, mt_failed);
