@@ -37,6 +37,8 @@ test_unit_iocoll_SOURCES = test/unit/iocoll.c runtime/io/coll_plan.c runtime/io/
 	runtime/base/state.c
 test_unit_iocoll_LDADD = -lpthread
 TESTS += test/unit/iocoll
+# the _all and _at_all forms through MPI_File on the default view, 1-4 ranks
+RD_MPI_TESTS += test/mpi/io_coll
 
 
 # ---- the shared file pointer and the ordered calls (stage 4)

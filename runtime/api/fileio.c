@@ -10,17 +10,22 @@
 
 #include "runtime/api/check.h"
 #include "runtime/api/fileio.h"
+#include "runtime/base/state.h"
 #include "runtime/io/io.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/file.h"
 
-/* A collective access. Stage 1: each rank's part through the independent
- * path (correct for any pattern, the standard requiring no more; the
- * two-phase path of coll.c, stage 3, takes over here). */
+/* A collective access: two-phase I/O when the ranks' file extents
+ * interleave (or the hints ask for it), else each rank's part through the
+ * independent path (runtime/io/coll.c, stage 3); collective over the
+ * file's communicator, every rank returning the same class. */
 static int coll_access(MPI_File fh, int write, MPI_Offset o, void *buf, int count, MPI_Datatype dt,
                        size_t *bytes, rd_io_why *why)
 {
-    return rd_io_indep(rd_file_io(fh), write, o, buf, (size_t)count, dt, bytes, why);
+    RD_LOCK();
+    int cls = rd_io_coll(rd_file_io(fh), fh->comm, write, o, buf, (size_t)count, dt, bytes, why);
+    RD_UNLOCK();
+    return cls;
 }
 
 /* The checks and the access of every blocking call. explicit: at offset

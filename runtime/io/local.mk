@@ -12,13 +12,7 @@ librdmpi_la_SOURCES += runtime/io/datarep.c runtime/io/sieve.c runtime/io/lock.c
 
 
 # ---- two-phase collective access (stage 3)
-# coll.c and coll_plan.c join librdmpi once io1's independent path
-# (rd_io_indep) and ioview's view mapping (rd_io_view_runs/below/offset)
-# are on main; until then they are compiled (warnings as errors) into a
-# library nothing links.
-noinst_LTLIBRARIES += runtime/io/libiocoll.la
-runtime_io_libiocoll_la_SOURCES = runtime/io/coll.h runtime/io/coll_plan.c runtime/io/coll.c
-runtime_io_libiocoll_la_CFLAGS = $(AM_CFLAGS)
+librdmpi_la_SOURCES += runtime/io/coll.h runtime/io/coll_plan.c runtime/io/coll.c
 
 
 # ---- the shared file pointer and the ordered calls (stage 4)
