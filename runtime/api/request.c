@@ -6,6 +6,7 @@
 #include "runtime/api/check.h"
 #include "runtime/api/greq.h"
 #include "runtime/base/report.h"
+#include "runtime/objects/file.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/p2p.h"
 
@@ -50,6 +51,10 @@ static _Thread_local char *coll_why;
 /* The request this thread collected last was a generalized one (its error
  * is its callbacks'), for raise_req_error. */
 static _Thread_local int greq_failed;
+/* The file of the request this thread collected last, when it was a failed
+ * file operation (MPI_FILE_NULL otherwise): its error goes to the file's
+ * handler (files default to MPI_ERRORS_RETURN), not a communicator's. */
+static _Thread_local MPI_File collected_file;
 
 /* Collect a completed request: status out, free or deactivate it. Returns
  * its error class; *comm gets its communicator for error reporting. When
@@ -62,6 +67,7 @@ static inline int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
     int err = req->error;
     if (req->kind == RD_REQ_GREQ) /* query_fn fills the status, then free_fn */
         err = rd_greq_collect(req, &req->status);
+    collected_file = err != MPI_SUCCESS && req->kind == RD_REQ_IO ? (MPI_File)req->io.file : MPI_FILE_NULL;
     if (err != MPI_SUCCESS) {
         free(coll_why);
         coll_why = NULL;
@@ -85,8 +91,15 @@ static inline int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
     return err;
 }
 
-static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_Status *st)
+static int raise_req_error(MPI_Comm comm, MPI_File file, const char *call, int err, const MPI_Status *st)
 {
+    if (file != MPI_FILE_NULL) { /* a file operation's (an invalid file: MPI_FILE_NULL's handler) */
+        int cls = rd_err_raise_file(rd_file_valid(file) ? file : MPI_FILE_NULL, err, call, "%s",
+                                    coll_why ? coll_why : "the file operation failed");
+        free(coll_why);
+        coll_why = NULL;
+        return cls;
+    }
     if (coll_why) { /* a collective's */
         int cls = rd_err_raise(comm, err, call, "%s", coll_why);
         free(coll_why);
@@ -104,13 +117,15 @@ static int raise_req_error(MPI_Comm comm, const char *call, int err, const MPI_S
     return rd_err_raise(comm, err, call, "the operation failed");
 }
 
-/* Raise the error of a failed request through its communicator's handler,
- * then drop the reference collect took. */
-static int raise_failed(MPI_Comm comm, const char *call, int err, const MPI_Status *st)
+/* Raise the error of a failed request through its communicator's handler
+ * (a file operation's: its file's), then drop the reference collect took. */
+static int raise_failed(MPI_Comm comm, MPI_File file, const char *call, int err, const MPI_Status *st)
 {
-    int rc = err == MPI_ERR_IN_STATUS
-                 ? rd_err_raise(comm, err, call, "a request failed (see the statuses)")
-                 : raise_req_error(comm, call, err, st);
+    int rc = err != MPI_ERR_IN_STATUS ? raise_req_error(comm, file, call, err, st)
+             : file != MPI_FILE_NULL
+                 ? rd_err_raise_file(rd_file_valid(file) ? file : MPI_FILE_NULL, err, call,
+                                     "a request failed (see the statuses)")
+                 : rd_err_raise(comm, err, call, "a request failed (see the statuses)");
     RD_LOCK();
     rd_comm_release(comm);
     RD_UNLOCK();
@@ -173,10 +188,11 @@ int PMPI_Wait(MPI_Request *r, MPI_Status *status)
     rd_req_wait(*r);
     MPI_Status tmp;
     int err = collect(r, &tmp, &comm);
+    MPI_File file = collected_file;
     RD_UNLOCK();
     if (status)
         rd_status_out(status, &tmp);
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Wait", err, &tmp);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, file, "MPI_Wait", err, &tmp);
 }
 
 #pragma weak MPI_Test = PMPI_Test
@@ -200,19 +216,23 @@ int PMPI_Test(MPI_Request *r, int *flag, MPI_Status *status)
     *flag = rd_req_done(*r);
     int err = MPI_SUCCESS;
     MPI_Status tmp;
-    if (*flag)
+    MPI_File file = MPI_FILE_NULL;
+    if (*flag) {
         err = collect(r, &tmp, &comm);
+        file = collected_file;
+    }
     RD_UNLOCK();
     if (*flag && status)
         rd_status_out(status, &tmp);
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Test", err, &tmp);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, file, "MPI_Test", err, &tmp);
 }
 
 /* Collect every completed request of the array into statuses; returns
  * MPI_ERR_IN_STATUS when one failed (then every status says how it went,
- * and *errcomm, the first failed one's communicator, holds a reference). */
+ * and *errcomm, the first failed one's communicator, holds a reference;
+ * *errfile: its file if it was a file operation's). */
 static int collect_all(int count, MPI_Request reqs[], MPI_Status statuses[], int only_done,
-                       MPI_Comm *errcomm)
+                       MPI_Comm *errcomm, MPI_File *errfile)
 {
     int errs[count > 0 ? count : 1];
     int any_err = 0;
@@ -232,6 +252,7 @@ static int collect_all(int count, MPI_Request reqs[], MPI_Status statuses[], int
         if (errs[i] != MPI_SUCCESS && !any_err) {
             any_err = 1;
             *errcomm = c;
+            *errfile = collected_file;
         } else if (errs[i] != MPI_SUCCESS) {
             rd_comm_release(c);
         }
@@ -248,19 +269,21 @@ static int collect_all(int count, MPI_Request reqs[], MPI_Status statuses[], int
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
     MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_File file = MPI_FILE_NULL;
     RD_API_READY("MPI_Waitall");
     RD_TRY(check_array("MPI_Waitall", count, reqs));
     RD_LOCK();
     wait_array(count, reqs, 0);
-    int err = collect_all(count, reqs, statuses, 0, &comm);
+    int err = collect_all(count, reqs, statuses, 0, &comm, &file);
     RD_UNLOCK();
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Waitall", err, NULL);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, file, "MPI_Waitall", err, NULL);
 }
 
 #pragma weak MPI_Testall = PMPI_Testall
 int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
     MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_File file = MPI_FILE_NULL;
     RD_API_READY("MPI_Testall");
     if (!flag)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
@@ -272,9 +295,9 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]
         if (!inactive(reqs[i]) && !rd_req_done(reqs[i]))
             all = 0;
     *flag = all;
-    int err = all ? collect_all(count, reqs, statuses, 0, &comm) : MPI_SUCCESS;
+    int err = all ? collect_all(count, reqs, statuses, 0, &comm, &file) : MPI_SUCCESS;
     RD_UNLOCK();
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, "MPI_Testall", err, NULL);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, file, "MPI_Testall", err, NULL);
 }
 
 static int any_common(const char *call, int count, MPI_Request reqs[], int *index, int *flag,
@@ -292,6 +315,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
         rd_test_progress();
     int active = 0, err = MPI_SUCCESS;
     MPI_Status tmp;
+    MPI_File file = MPI_FILE_NULL;
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count; i++) {
         if (inactive(reqs[i]))
@@ -300,6 +324,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
         if (rd_req_done(reqs[i])) {
             *index = i;
             err = collect(&reqs[i], &tmp, &comm);
+            file = collected_file;
             break;
         }
     }
@@ -310,7 +335,7 @@ static int any_common(const char *call, int count, MPI_Request reqs[], int *inde
         rd_status_empty(status);
     else if (*index != MPI_UNDEFINED && status)
         rd_status_out(status, &tmp);
-    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, call, err, &tmp);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_failed(comm, file, call, err, &tmp);
 }
 
 #pragma weak MPI_Waitany = PMPI_Waitany
@@ -341,6 +366,7 @@ static int some_common(const char *call, int count, MPI_Request reqs[], int *out
     else
         rd_test_progress();
     int active = 0, n = 0, errs = 0;
+    MPI_File file = MPI_FILE_NULL;
     int err_of[count > 0 ? count : 1];
     for (int i = 0; i < count; i++) {
         if (inactive(reqs[i]))
@@ -351,10 +377,12 @@ static int some_common(const char *call, int count, MPI_Request reqs[], int *out
         MPI_Comm c;
         int e = collect(&reqs[i], statuses ? &statuses[n] : NULL, &c);
         err_of[n] = e;
-        if (e != MPI_SUCCESS && !errs++)
+        if (e != MPI_SUCCESS && !errs++) {
             comm = c;
-        else if (e != MPI_SUCCESS)
+            file = collected_file;
+        } else if (e != MPI_SUCCESS) {
             rd_comm_release(c);
+        }
         indices[n++] = i;
     }
     RD_UNLOCK();
@@ -364,7 +392,7 @@ static int some_common(const char *call, int count, MPI_Request reqs[], int *out
     if (statuses)
         for (int i = 0; i < n; i++)
             statuses[i].MPI_ERROR = err_of[i];
-    return raise_failed(comm, call, MPI_ERR_IN_STATUS, NULL);
+    return raise_failed(comm, file, call, MPI_ERR_IN_STATUS, NULL);
 }
 
 #pragma weak MPI_Waitsome = PMPI_Waitsome
