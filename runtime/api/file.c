@@ -11,6 +11,7 @@
 #include "runtime/api/check.h"
 #include "runtime/api/fileio.h"
 #include "runtime/base/state.h"
+#include "runtime/io/aio.h"
 #include "runtime/io/io.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/errhandler.h"
@@ -227,8 +228,11 @@ int PMPI_File_close(MPI_File *fh)
     int del = (f->amode & MPI_MODE_DELETE_ON_CLOSE) != 0;
     char *path = del ? strdup(io->path) : NULL;
     int cls = del && !path ? rd_io_fail(&why, MPI_ERR_NO_MEM, "out of memory") : MPI_SUCCESS;
-    /* the shared file pointer first (collective) */
+    /* the file's nonblocking operations finish (the program should have
+     * completed them: MPI-3.1 13.2.2), then the shared file pointer
+     * (collective) */
     RD_LOCK();
+    rd_aio_drain(&io->inflight);
     int c = rd_io_shfp_close(io, &why);
     RD_UNLOCK();
     if (cls == MPI_SUCCESS)

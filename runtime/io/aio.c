@@ -240,6 +240,17 @@ int rd_aio_progress(void)
     return n;
 }
 
+void rd_aio_drain(_Atomic int *count)
+{
+    long idle = 0;
+    for (;;) {
+        uint32_t seq = atomic_load(&rd_io_seq);
+        if (atomic_load(count) <= 0)
+            return;
+        rd_wait_step_io(&idle, seq);
+    }
+}
+
 int rd_aio_inflight(void)
 {
     return inflight;

@@ -61,6 +61,11 @@ struct rd_aio_op *rd_aio_op_new(size_t size);
  * returns the class with why, and the op is finished and freed. */
 int rd_aio_start(struct rd_aio_op *op, MPI_Request *req, rd_io_why *why);
 
+/* Make progress until *count (a file's operations in flight: rd_io_file's
+ * inflight, which the operations' finish functions count down) is 0,
+ * sleeping as an I/O wait does (MPI_File_close). Big lock held. */
+void rd_aio_drain(_Atomic int *count);
+
 /* Operations started and not yet completed in this process. */
 int rd_aio_inflight(void);
 /* Whether the I/O thread is running (for tests). */

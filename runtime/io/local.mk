@@ -20,5 +20,5 @@ librdmpi_la_SOURCES += runtime/io/shfp.c runtime/api/fileshared.c
 
 
 # ---- nonblocking I/O: the I/O engine (stage 5)
-librdmpi_la_SOURCES += runtime/io/aio.c runtime/io/aio.h
+librdmpi_la_SOURCES += runtime/io/aio.c runtime/io/aio.h runtime/api/fileasync.c
 

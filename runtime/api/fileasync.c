@@ -1,0 +1,111 @@
+/* Nonblocking data access of files at explicit offsets and with the
+ * individual file pointer: MPI_File_iread_at, iwrite_at, iread, iwrite
+ * (MPI-3.1 13.4.2-13.4.3), each a real PMPI_ with a weak MPI_. The checks
+ * are the blocking calls' (fileio.h); the access itself is rd_io_indep
+ * run on the I/O thread (runtime/io/aio.c), on any view. What that thread
+ * touches: the file's descriptor, path, view and hints (none of which may
+ * change while an operation is pending: MPI_File_set_view, set_info and
+ * close with requests pending are erroneous, and close waits for them),
+ * the user's buffer, and the datatype, held by a reference until the
+ * request completes. The individual pointer moves at the call, past
+ * every etype the operation will access (13.4.3). */
+#include <mpi.h>
+#include <stdatomic.h>
+
+#include "runtime/api/check.h"
+#include "runtime/api/fileio.h"
+#include "runtime/io/aio.h"
+#include "runtime/io/io.h"
+#include "runtime/objects/datatype.h"
+#include "runtime/objects/file.h"
+
+/* one nonblocking access: the engine's record, then the arguments of
+ * rd_io_indep */
+struct file_op {
+    struct rd_aio_op op;
+    struct rd_io_file *io;
+    int write;
+    MPI_Offset at; /* stream offset, bytes */
+    void *buf;
+    size_t count;
+    MPI_Datatype dt; /* held */
+};
+
+/* on the I/O thread */
+static int file_op_run(struct rd_aio_op *op)
+{
+    struct file_op *p = (struct file_op *)op;
+    return rd_io_indep(p->io, p->write, p->at, p->buf, p->count, p->dt, &op->bytes, &op->why);
+}
+
+/* on the completing thread, big lock held */
+static void file_op_finish(struct rd_aio_op *op)
+{
+    struct file_op *p = (struct file_op *)op;
+    rd_dt_release(p->dt);
+    atomic_fetch_sub(&p->io->inflight, 1);
+}
+
+static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write,
+                        void *buf, int count, MPI_Datatype dt, MPI_Request *request)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    if (!request)
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "request is NULL");
+    RD_TRY(rd_file_check_not_seq(call, fh));
+    RD_TRY(rd_file_check_access(call, fh, write, buf, count, dt));
+    if (explicit)
+        RD_TRY(rd_file_check_offset(call, fh, offset));
+    struct rd_io_file *io = rd_file_io(fh);
+    struct file_op *p = (struct file_op *)rd_aio_op_new(sizeof *p);
+    if (!p)
+        return rd_err_raise_file(fh, MPI_ERR_NO_MEM, call, "out of memory for the operation");
+    MPI_Offset at = explicit ? offset : io->fp;
+    if (!explicit) /* past every etype the operation will access */
+        io->fp += (MPI_Offset)((size_t)count * dt->size / io->view.esize);
+    p->op.run = file_op_run;
+    p->op.finish = file_op_finish;
+    p->op.file = fh;
+    p->io = io;
+    p->write = write;
+    p->at = at * (MPI_Offset)io->view.esize;
+    p->buf = buf;
+    p->count = (size_t)count;
+    p->dt = dt;
+    rd_io_why why = {""};
+    RD_LOCK();
+    rd_dt_retain(dt);
+    atomic_fetch_add(&io->inflight, 1);
+    int cls = rd_aio_start(&p->op, request, &why); /* on failure p is finished and freed */
+    RD_UNLOCK();
+    if (cls != MPI_SUCCESS)
+        return rd_file_raise(fh, cls, call, &why);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_iread_at = PMPI_File_iread_at
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request)
+{
+    return start_access("MPI_File_iread_at", fh, 1, offset, 0, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request)
+{
+    return start_access("MPI_File_iwrite_at", fh, 1, offset, 1, (void *)buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iread = PMPI_File_iread
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return start_access("MPI_File_iread", fh, 0, 0, 0, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite = PMPI_File_iwrite
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return start_access("MPI_File_iwrite", fh, 0, 0, 1, (void *)buf, count, datatype, request);
+}
