@@ -53,4 +53,5 @@ check_PROGRAMS += test/unit/io_aio
 test_unit_io_aio_SOURCES = test/unit/io_aio.c runtime/io/aio.c runtime/io/aio.h
 test_unit_io_aio_LDADD = $(RD_FAKETL_LIBS)
 TESTS += test/unit/io_aio
+RD_MPI_TESTS += test/mpi/io_nb
 
