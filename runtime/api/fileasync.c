@@ -2,7 +2,8 @@
  * individual file pointer: MPI_File_iread_at, iwrite_at, iread, iwrite
  * (MPI-3.1 13.4.2-13.4.3), each a real PMPI_ with a weak MPI_. The checks
  * are the blocking calls' (fileio.h); the access itself is rd_io_indep
- * run on the I/O thread (runtime/io/aio.c), on any view. What that thread
+ * run on the I/O thread (runtime/io/aio.c), on any view (but one of a
+ * registered datarep: its conversions run in the call). What that thread
  * touches: the file's descriptor, path, view and hints (none of which may
  * change while an operation is pending: MPI_File_set_view, set_info and
  * close with requests pending are erroneous, and close waits for them),
@@ -67,6 +68,10 @@ static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset 
     p->op.run = file_op_run;
     p->op.finish = file_op_finish;
     p->op.file = fh;
+    /* a registered datarep's conversion functions are user code that may
+     * call MPI (and datarep.c lets go of the big lock around them): not on
+     * the I/O thread */
+    p->op.in_call = io->view.rep && io->view.rep->kind == RD_REP_USER;
     p->io = io;
     p->write = write;
     p->at = at * (MPI_Offset)io->view.esize;

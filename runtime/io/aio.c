@@ -178,7 +178,7 @@ int rd_aio_start(struct rd_aio_op *op, MPI_Request *out, rd_io_why *why)
     pthread_once(&fork_once, fork_register);
 
     pthread_mutex_lock(&qlock);
-    if (thread_up()) {
+    if (!op->in_call && thread_up()) {
         if (qtail)
             qtail->next = op;
         else

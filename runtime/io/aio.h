@@ -44,6 +44,9 @@ struct rd_aio_op {
      * was freed by MPI_Request_free or when rd_aio_start fails. */
     void (*finish)(struct rd_aio_op *op);
     void *file;             /* the MPI_File, for the request (errors go to its handler) */
+    int in_call;            /* run in rd_aio_start, on the calling thread, big lock held: the
+                             * operation calls user code, which may call MPI (a registered
+                             * datarep's conversions); it completes in the next progress */
     struct rd_request_s *req;
     size_t bytes;           /* run: the data bytes moved (the status's count) */
     int error;              /* run's result */
