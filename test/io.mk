@@ -39,6 +39,9 @@ test_unit_iocoll_LDADD = -lpthread
 TESTS += test/unit/iocoll
 # the _all and _at_all forms through MPI_File on the default view, 1-4 ranks
 RD_MPI_TESTS += test/mpi/io_coll
+# the BT-IO pattern: a 3-D array written by subarray views with write_all,
+# read back with another decomposition by read_all; strided views with holes
+RD_MPI_TESTS += test/mpi/io_bt
 
 
 # ---- the shared file pointer and the ordered calls (stage 4)
