@@ -160,6 +160,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
      * every rank, which then opens what it made (PLAN 6) */
     struct {
         int cls, amode;
+        unsigned long long ino; /* the file rank 0 opened */
         struct rd_io_hints hints;
         char msg[sizeof why.msg];
     } r0;
@@ -172,6 +173,8 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
             cls = rd_io_file_open(filename, amode, 1, &r0.hints, &io, &why);
         r0.cls = cls;
         r0.amode = amode;
+        if (io)
+            r0.ino = io->ino;
         memcpy(r0.msg, why.msg, sizeof r0.msg);
     }
     rc = PMPI_Bcast(&r0, (int)sizeof r0, MPI_BYTE, 0, dup);
@@ -183,6 +186,16 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
             cls = rd_io_fail(&why, MPI_ERR_NOT_SAME, "amode %d differs from rank 0's %d", amode, r0.amode);
         else if (cls == MPI_SUCCESS)
             cls = rd_io_file_open(filename, amode, 0, &r0.hints, &io, &why);
+        /* the same file on every rank (a path of the same name may name
+         * another file, e.g. in a directory private to each node; another
+         * path may name the same file: a link). The inode number only: a
+         * shared file system's device number differs between nodes, its
+         * inode numbers do not */
+        if (cls == MPI_SUCCESS && io->ino != r0.ino) {
+            char sh[RD_IO_PATH_SHORT];
+            cls = rd_io_fail(&why, MPI_ERR_NOT_SAME, "'%s' is not the file rank 0 opened",
+                             rd_io_path_short(filename, sh));
+        }
     }
     if (rc == MPI_SUCCESS && r0.cls == MPI_SUCCESS) {
         int crc;

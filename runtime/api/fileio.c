@@ -5,6 +5,7 @@
  * get_view, get_type_extent (runtime/io/PLAN.md 6; the shared pointer,
  * nonblocking accesses and views have entry points of their own). */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,14 @@ static int do_access(const char *call, MPI_File fh, int explicit, MPI_Offset off
     MPI_Offset at = explicit ? offset : io->fp;
     rd_io_why why = {""};
     *bytes = 0;
+    /* the last byte must be a file offset (off_t): no wrap past INT64_MAX */
+    MPI_Offset first, last;
+    if (__builtin_mul_overflow(at, (MPI_Offset)io->view.esize, &first) ||
+        __builtin_add_overflow(first, io->view.disp, &last) ||
+        __builtin_add_overflow(last, (MPI_Offset)((size_t)count * dt->size), &last))
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call,
+                                 "%d elements of %s at %s %lld pass the largest file offset (%lld)", count,
+                                 dt->name, explicit ? "offset" : "position", (long long)at, (long long)INT64_MAX);
     int cls = coll ? coll_access(fh, write, at * (MPI_Offset)io->view.esize, buf, count, dt, bytes, &why)
                    : rd_io_indep(io, write, at * (MPI_Offset)io->view.esize, buf, (size_t)count, dt, bytes, &why);
     if (!explicit)
@@ -223,10 +232,14 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     } else
         return rd_err_raise_file(fh, MPI_ERR_ARG, call,
                                  "whence %d is none of MPI_SEEK_SET, MPI_SEEK_CUR, MPI_SEEK_END", whence);
-    if (base + offset < 0)
+    MPI_Offset pos;
+    if (__builtin_add_overflow(base, offset, &pos))
+        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "%lld + %lld passes the largest position (%lld)",
+                                 (long long)base, (long long)offset, (long long)INT64_MAX);
+    if (pos < 0)
         return rd_err_raise_file(fh, MPI_ERR_ARG, call, "the position would be %lld, before the start of the view",
-                                 (long long)(base + offset));
-    io->fp = base + offset;
+                                 (long long)pos);
+    io->fp = pos;
     return MPI_SUCCESS;
 }
 

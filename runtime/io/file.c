@@ -42,7 +42,8 @@ int rd_io_errno_class(int e)
 /* fail with errno e's class, "what 'path': strerror" */
 static int sys_fail(rd_io_why *why, int e, const char *what, const char *path)
 {
-    return rd_io_fail(why, rd_io_errno_class(e), "%s '%s': %s", what, path, strerror(e));
+    char sh[RD_IO_PATH_SHORT];
+    return rd_io_fail(why, rd_io_errno_class(e), "%s '%s': %s", what, rd_io_path_short(path, sh), strerror(e));
 }
 
 int rd_io_file_open(const char *path, int amode, int create, const struct rd_io_hints *hints,
@@ -65,26 +66,51 @@ int rd_io_file_open(const char *path, int amode, int create, const struct rd_io_
     if (!f || !p) {
         free(f);
         free(p);
-        return rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory opening '%s'", path);
+        return rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory opening a file");
     }
     mode_t perm = hints->file_perm >= 0 ? (mode_t)hints->file_perm : 0666; /* umask applies */
+    /* O_NONBLOCK: a FIFO must not block the open (no writer, no reader);
+     * it is refused below, and cleared for what is kept */
     int fd;
     do
-        fd = open(path, flags, perm);
+        fd = open(path, flags | O_NONBLOCK, perm);
     while (fd < 0 && errno == EINTR);
+    struct stat st;
+    char sh[RD_IO_PATH_SHORT];
     if (fd < 0) {
         int e = errno;
         free(f);
         free(p);
+        /* ENXIO: a FIFO opened write-only with no reader */
+        if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+            return rd_io_fail(why, MPI_ERR_BAD_FILE, "'%s' is a FIFO, not a file", rd_io_path_short(path, sh));
         return sys_fail(why, e, "cannot open", path);
     }
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    const char *kind = NULL;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
         close(fd);
         free(f);
         free(p);
-        return rd_io_fail(why, MPI_ERR_BAD_FILE, "'%s' is a directory", path);
+        return sys_fail(why, e, "cannot stat", path);
     }
+    if (S_ISDIR(st.st_mode))
+        kind = "a directory";
+    else if (S_ISFIFO(st.st_mode))
+        kind = "a FIFO, not a file";
+    else if (S_ISSOCK(st.st_mode))
+        kind = "a socket, not a file";
+    int fl = kind ? 0 : fcntl(fd, F_GETFL);
+    if (kind || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        free(f);
+        free(p);
+        if (kind)
+            return rd_io_fail(why, MPI_ERR_BAD_FILE, "'%s' is %s", rd_io_path_short(path, sh), kind);
+        return sys_fail(why, e, "cannot set the flags of", path);
+    }
+    f->ino = (unsigned long long)st.st_ino;
     f->fd = fd;
     f->path = p;
     f->amode = amode;
@@ -124,15 +150,17 @@ int rd_io_set_size(struct rd_io_file *f, MPI_Offset size, rd_io_why *why)
     do
         r = ftruncate(f->fd, (off_t)size);
     while (r != 0 && errno == EINTR);
-    if (r != 0)
-        return rd_io_fail(why, rd_io_errno_class(errno), "cannot set the size of '%s' to %lld: %s", f->path,
-                          (long long)size, strerror(errno));
-    return MPI_SUCCESS;
+    if (r == 0)
+        return MPI_SUCCESS;
+    int e = errno;
+    char sh[RD_IO_PATH_SHORT];
+    return rd_io_fail(why, rd_io_errno_class(e), "cannot set the size of '%s' to %lld: %s",
+                      rd_io_path_short(f->path, sh), (long long)size, strerror(e));
 }
 
 int rd_io_preallocate(struct rd_io_file *f, MPI_Offset size, rd_io_why *why)
 {
-    MPI_Offset cur;
+    MPI_Offset cur = 0;
     int rc = rd_io_get_size(f, &cur, why);
     if (rc != MPI_SUCCESS || size <= cur)
         return rc; /* never shrinks */
@@ -142,10 +170,11 @@ int rd_io_preallocate(struct rd_io_file *f, MPI_Offset size, rd_io_why *why)
     int e = posix_fallocate(f->fd, (off_t)cur, (off_t)(size - cur));
     if (e == EOPNOTSUPP || e == EINVAL)
         return rd_io_set_size(f, size, why);
-    if (e != 0)
-        return rd_io_fail(why, rd_io_errno_class(e), "cannot preallocate %lld bytes of '%s': %s",
-                          (long long)size, f->path, strerror(e));
-    return MPI_SUCCESS;
+    if (e == 0)
+        return MPI_SUCCESS;
+    char sh[RD_IO_PATH_SHORT];
+    return rd_io_fail(why, rd_io_errno_class(e), "cannot preallocate %lld bytes of '%s': %s", (long long)size,
+                      rd_io_path_short(f->path, sh), strerror(e));
 }
 
 int rd_io_get_size(struct rd_io_file *f, MPI_Offset *size, rd_io_why *why)

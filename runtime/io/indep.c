@@ -33,8 +33,9 @@ static int io_fail(rd_io_why *why, int e, int write, const struct rd_io_file *f,
     default:
         cls = MPI_ERR_IO;
     }
-    return rd_io_fail(why, cls, "%s '%s' at byte %lld: %s", write ? "writing" : "reading", f->path,
-                      (long long)at, e ? strerror(e) : "the file system wrote nothing");
+    char sh[RD_IO_PATH_SHORT];
+    return rd_io_fail(why, cls, "%s '%s' at byte %lld: %s", write ? "writing" : "reading",
+                      rd_io_path_short(f->path, sh), (long long)at, e ? strerror(e) : "the file system wrote nothing");
 }
 
 /* write n bytes of p at file offset at: every byte, or an error */

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* why a call failed: written by the floor, reported by the entry point */
 typedef struct {
@@ -37,6 +38,19 @@ static inline int rd_io_fail(rd_io_why *why, int cls, const char *fmt, ...)
         va_end(ap);
     }
     return cls;
+}
+
+/* A path for a message (the 256 bytes of why): itself when shorter than
+ * RD_IO_PATH_SHORT, else its first and last 60 bytes around "...", so
+ * that the cause after it is not cut off. */
+#define RD_IO_PATH_SHORT 128
+static inline const char *rd_io_path_short(const char *path, char out[RD_IO_PATH_SHORT])
+{
+    size_t n = strlen(path);
+    if (n < RD_IO_PATH_SHORT)
+        return path;
+    snprintf(out, RD_IO_PATH_SHORT, "%.60s...%s", path, path + n - 60);
+    return out;
 }
 
 struct rd_io_datarep; /* datarep.c: a data representation (native, internal, external32, user) */
@@ -176,6 +190,7 @@ struct rd_io_file {
     int split_op;                 /* which begin made it (fileio.c's RD_IO_OP_*), 0: none */
     MPI_Status split_status;      /* stage 1: the begin's access done, its status for the end */
     _Atomic int inflight;         /* nonblocking operations not yet completed (aio.c) */
+    unsigned long long ino;       /* the file's inode number (open: every rank's is rank 0's) */
 };
 
 /* ---- indep.c: one rank's access to the file, no other rank involved.
