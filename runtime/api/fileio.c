@@ -29,22 +29,16 @@ static int coll_access(MPI_File fh, int write, MPI_Offset o, void *buf, int coun
     return cls;
 }
 
-/* The checks and the access of every blocking call. explicit: at offset
- * (etypes), else at the individual pointer, which then moves past the
- * etypes moved. */
-static int do_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
-                     void *buf, int count, MPI_Datatype dt, size_t *bytes)
+/* The checks of one rank's access, each reported on failure. */
+static int check_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, void *buf,
+                        int count, MPI_Datatype dt)
 {
-    RD_API_READY(call);
-    RD_TRY(rd_check_file(call, fh));
     RD_TRY(rd_file_check_not_seq(call, fh));
     RD_TRY(rd_file_check_access(call, fh, write, buf, count, dt));
     if (explicit)
         RD_TRY(rd_file_check_offset(call, fh, offset));
     struct rd_io_file *io = rd_file_io(fh);
     MPI_Offset at = explicit ? offset : io->fp;
-    rd_io_why why = {""};
-    *bytes = 0;
     /* the last byte must be a file offset (off_t): no wrap past INT64_MAX */
     MPI_Offset first, last;
     if (__builtin_mul_overflow(at, (MPI_Offset)io->view.esize, &first) ||
@@ -53,6 +47,33 @@ static int do_access(const char *call, MPI_File fh, int explicit, MPI_Offset off
         return rd_err_raise_file(fh, MPI_ERR_ARG, call,
                                  "%d elements of %s at %s %lld pass the largest file offset (%lld)", count,
                                  dt->name, explicit ? "offset" : "position", (long long)at, (long long)INT64_MAX);
+    return MPI_SUCCESS;
+}
+
+/* The checks and the access of every blocking call. explicit: at offset
+ * (etypes), else at the individual pointer, which then moves past the
+ * etypes moved. */
+static int do_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
+                     void *buf, int count, MPI_Datatype dt, size_t *bytes)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    *bytes = 0;
+    int rc = check_access(call, fh, explicit, offset, write, buf, count, dt);
+    if (rc != MPI_SUCCESS) {
+        /* reported here; a collective call still meets the other ranks in
+         * its first exchange, so that they return an error instead of
+         * waiting for this rank */
+        if (coll) {
+            RD_LOCK();
+            rd_io_coll_abstain(fh->comm, rc);
+            RD_UNLOCK();
+        }
+        return rc;
+    }
+    struct rd_io_file *io = rd_file_io(fh);
+    MPI_Offset at = explicit ? offset : io->fp;
+    rd_io_why why = {""};
     int cls = coll ? coll_access(fh, write, at * (MPI_Offset)io->view.esize, buf, count, dt, bytes, &why)
                    : rd_io_indep(io, write, at * (MPI_Offset)io->view.esize, buf, (size_t)count, dt, bytes, &why);
     if (!explicit)
@@ -115,7 +136,13 @@ static int begin_call(const char *call, MPI_File fh, int explicit, MPI_Offset of
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
-    RD_TRY(rd_file_split_check_begin(call, fh));
+    int rc = rd_file_split_check_begin(call, fh);
+    if (rc != MPI_SUCCESS) {
+        RD_LOCK();
+        rd_io_coll_abstain(fh->comm, rc); /* the others are in the access: meet them */
+        RD_UNLOCK();
+        return rc;
+    }
     size_t bytes;
     RD_TRY(do_access(call, fh, explicit, offset, write, 1, buf, count, dt, &bytes));
     rd_file_split_began(fh, op, bytes);

@@ -369,6 +369,23 @@ static void two_phase(struct tp *t)
     free(bound);
 }
 
+int rd_io_coll_abstain(MPI_Comm comm, int cls)
+{
+    struct rd_io_acc mine = {0, 0, 0, 0, RD_IO_ACC_FAIL};
+    struct rd_io_acc *acc = malloc((size_t)comm->size * sizeof *acc);
+    rd_io_why w = {{0}};
+    if (acc) {
+        struct rd_coll_args a = {.comm = comm, .sbuf = &mine, .scount = (int)sizeof mine,
+                                 .sdt = MPI_BYTE, .rbuf = acc, .rcount = (int)sizeof mine,
+                                 .rdt = MPI_BYTE};
+        int e = run_coll(RD_COLL_ALLGATHER, &a);
+        free(acc);
+        if (e != MPI_SUCCESS)
+            return cls;
+    }
+    return agree(comm, cls, &w);
+}
+
 int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, void *buf,
                size_t count, MPI_Datatype dt, size_t *bytes, rd_io_why *why)
 {

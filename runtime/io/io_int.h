@@ -251,5 +251,10 @@ int rd_io_position_shared(struct rd_io_file *f, MPI_Offset *offset, rd_io_why *w
  * every rank. Every rank returns the same error class. */
 int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, void *buf,
                size_t count, MPI_Datatype dt, size_t *bytes, rd_io_why *why);
+/* A rank whose own checks refused a collective access (class cls, already
+ * reported) still takes its part in rd_io_coll's first exchange, marked
+ * failed, so that the others do not wait for it: every rank then returns
+ * the highest class. Returns that class. */
+int rd_io_coll_abstain(MPI_Comm comm, int cls);
 
 #endif

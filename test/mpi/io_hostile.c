@@ -249,6 +249,53 @@ static void garbage(void)
     mt_ok(MPI_File_close(&fh) == MPI_SUCCESS, "close the first (deletes hints.dat)");
 }
 
+/* One rank's bad arguments to a collective access: that rank reports its
+ * own error, the others must not wait for it in the exchange (each
+ * returns the same class, naming the rank) and no rank writes. Forced
+ * two-phase, so that the others would wait in it. */
+static void one_bad_rank(void)
+{
+    if (size < 2)
+        return;
+    char p[1024];
+    MPI_File fh;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_write", "enable");
+    MPI_Info_set(info, "romio_cb_read", "enable");
+    path(p, "onebad.dat");
+    int rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, info, &fh);
+    MPI_Info_free(&info);
+    mt_is_int(rc, MPI_SUCCESS, "one bad rank: open");
+    if (rc)
+        return;
+    int b[4] = {rank, rank, rank, rank};
+    int bad = size - 1;
+    rc = MPI_File_write_at_all(fh, rank * 4, b, rank == bad ? -1 : 4, MPI_INT, MPI_STATUS_IGNORE);
+    mt_is_int(rc, MPI_ERR_COUNT, "one bad rank: write_at_all with count -1 on rank %d only: MPI_ERR_COUNT on "
+              "rank %d, none waits", bad, rank);
+    MPI_Offset sz = -1;
+    MPI_File_get_size(fh, &sz);
+    mt_ok(sz == 0, "one bad rank: nobody wrote (size %lld)", (long long)sz);
+    MPI_Datatype unc;
+    MPI_Type_contiguous(2, MPI_INT, &unc);
+    rc = MPI_File_read_all(fh, b, 1, rank == 0 ? unc : MPI_INT, MPI_STATUS_IGNORE);
+    mt_is_int(rc, MPI_ERR_TYPE, "one bad rank: read_all with an uncommitted type on rank 0 only: MPI_ERR_TYPE "
+              "on rank %d", rank);
+    MPI_Type_free(&unc);
+    rc = MPI_File_write_all_begin(fh, b, 4, MPI_INT);
+    mt_is_int(rc, MPI_SUCCESS, "one bad rank: write_all_begin");
+    if (rank == bad)
+        rc = MPI_File_write_all_begin(fh, b, 4, MPI_INT);
+    else
+        rc = MPI_File_read_all_begin(fh, b, 4, MPI_INT); /* erroneous too: a split is active */
+    mt_is_int(rc, MPI_ERR_IO, "one bad rank: a second split begin: MPI_ERR_IO on rank %d, none waits", rank);
+    rc = MPI_File_write_all_end(fh, b, MPI_STATUS_IGNORE);
+    mt_is_int(rc, MPI_SUCCESS, "one bad rank: write_all_end after it");
+    rc = MPI_File_close(&fh);
+    mt_is_int(rc, MPI_SUCCESS, "one bad rank: close");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -301,6 +348,7 @@ int main(int argc, char **argv)
     different_files();
     huge_offsets();
     garbage();
+    one_bad_rank();
     int failed = mt_done();
     MPI_Finalize();
     return failed;
