@@ -121,6 +121,11 @@ static inline int rd_coll_node_run(int kind, const struct rd_coll_args *a, int *
  * intercommunicator), the caller builds the schedule. Lock held. */
 int rd_coll_node(int kind, const struct rd_coll_args *a, int *err);
 
+/* One blocking call of collective `kind` for the floors above the API's
+ * own entry points (rma's counter, io): the node path where there is one,
+ * else the schedule built and run. Lock held. Returns an MPI class. */
+int rd_coll_run(int kind, const struct rd_coll_args *a);
+
 /* Build the schedule of one call of collective `kind`. */
 rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args *a);
 /* The algorithm rd_coll_build would use, as its index in the menu (-1:

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "collectives/algorithms.h"
+#include "collectives/sched.h"
 #include "collectives/shmcoll.h"
 #include "runtime/base/log.h"
 #include "runtime/base/params.h"
@@ -355,6 +356,22 @@ int rd_coll_node(int kind, const struct rd_coll_args *a, int *err)
         rd_coll_node_choose(k, comm->size, t->path[k]);
     comm->coll_node = t;
     return rd_coll_node_run(kind, a, err);
+}
+
+int rd_coll_run(int kind, const struct rd_coll_args *a)
+{
+    int err = MPI_SUCCESS;
+    if (rd_coll_node(kind, a, &err))
+        return err;
+    struct rd_sched *s = rd_sched_new(a->comm);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    rd_status st = rd_coll_build(kind, s, a);
+    if (st != RD_OK) {
+        rd_sched_discard(s);
+        return rd_status_to_mpi(st);
+    }
+    return rd_sched_run(s);
 }
 
 void rd_coll_select_init(void)

@@ -32,26 +32,13 @@
 #define CB_DEFAULT ((size_t)16 << 20)
 #define CB_MAX ((size_t)64 << 20) /* 16 bytes a run of one byte: counts stay ints */
 
-static int run_coll(int kind, struct rd_coll_args *a)
-{
-    struct rd_sched *s = rd_sched_new(a->comm);
-    if (!s)
-        return MPI_ERR_NO_MEM;
-    rd_status st = rd_coll_build(kind, s, a);
-    if (st != RD_OK) {
-        rd_sched_discard(s);
-        return rd_status_to_mpi(st);
-    }
-    return rd_sched_run(s);
-}
-
 /* Every rank returns the same class: the highest of all ranks'. */
 static int agree(MPI_Comm comm, int err, rd_io_why *why)
 {
     int in[2] = {err, comm->rank}, out[2] = {err, comm->rank};
     struct rd_coll_args a = {.comm = comm, .sbuf = in, .rbuf = out, .count = 1, .dt = MPI_2INT,
                              .op = MPI_MAXLOC};
-    int e = run_coll(RD_COLL_ALLREDUCE, &a);
+    int e = rd_coll_run(RD_COLL_ALLREDUCE, &a);
     if (e != MPI_SUCCESS)
         return rd_io_fail(why, e, "the ranks could not agree on the collective access's outcome");
     if (out[0] != MPI_SUCCESS && out[0] != err)
@@ -378,7 +365,7 @@ int rd_io_coll_abstain(MPI_Comm comm, int cls)
         struct rd_coll_args a = {.comm = comm, .sbuf = &mine, .scount = (int)sizeof mine,
                                  .sdt = MPI_BYTE, .rbuf = acc, .rcount = (int)sizeof mine,
                                  .rdt = MPI_BYTE};
-        int e = run_coll(RD_COLL_ALLGATHER, &a);
+        int e = rd_coll_run(RD_COLL_ALLGATHER, &a);
         free(acc);
         if (e != MPI_SUCCESS)
             return cls;
@@ -430,7 +417,7 @@ int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, voi
     struct rd_coll_args a = {.comm = comm, .sbuf = &mine, .scount = (int)sizeof mine,
                              .sdt = MPI_BYTE, .rbuf = acc, .rcount = (int)sizeof mine,
                              .rdt = MPI_BYTE};
-    int e = run_coll(RD_COLL_ALLGATHER, &a);
+    int e = rd_coll_run(RD_COLL_ALLGATHER, &a);
     if (e != MPI_SUCCESS) {
         free(acc);
         return rd_io_fail(why, e, "the allgather of the ranks' accesses failed");

@@ -26,28 +26,10 @@ struct rd_io_shfp {
     MPI_Comm comm;             /* the file's communicator (struct rd_file_s's) */
 };
 
-/* A blocking collective on comm (the big lock held), as runtime/api/coll.c
- * runs one. */
-static int coll(int kind, struct rd_coll_args *a)
-{
-    int err = MPI_SUCCESS;
-    if (rd_coll_node(kind, a, &err))
-        return err;
-    struct rd_sched *s = rd_sched_new(a->comm);
-    if (!s)
-        return MPI_ERR_NO_MEM;
-    rd_status st = rd_coll_build(kind, s, a);
-    if (st != RD_OK) {
-        rd_sched_discard(s);
-        return rd_status_to_mpi(st);
-    }
-    return rd_sched_run(s);
-}
-
 static int bcast(MPI_Comm comm, void *buf, int count, MPI_Datatype dt)
 {
     struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = count, .dt = dt, .root = 0};
-    return coll(RD_COLL_BCAST, &a);
+    return rd_coll_run(RD_COLL_BCAST, &a);
 }
 
 /* The file's size in bytes, at rank 0 (fstat). */
@@ -80,7 +62,7 @@ int rd_io_shfp_open(struct rd_io_file *f, MPI_Comm comm, rd_io_why *why)
         rc = rd_io_fail(why, crc, "the shared file pointer: %s", rwhy);
     int all = rc;
     struct rd_coll_args a = {.comm = comm, .sbuf = &rc, .rbuf = &all, .count = 1, .dt = MPI_INT, .op = MPI_MAX};
-    int arc = coll(RD_COLL_ALLREDUCE, &a);
+    int arc = rd_coll_run(RD_COLL_ALLREDUCE, &a);
     if (arc != MPI_SUCCESS)
         rc = rd_io_fail(why, arc, "the shared file pointer's agreement failed");
     else if (rc == MPI_SUCCESS && all != MPI_SUCCESS)
@@ -159,7 +141,7 @@ int rd_io_ordered(struct rd_io_file *f, int write, void *buf, size_t count, MPI_
     int64_t n = etypes(f, count, dt), before = 0, base = 0;
     struct rd_coll_args a = {.comm = comm, .sbuf = &n, .rbuf = &before, .count = 1, .dt = MPI_INT64_T,
                              .op = MPI_SUM};
-    int rc = coll(RD_COLL_EXSCAN, &a);
+    int rc = rd_coll_run(RD_COLL_EXSCAN, &a);
     if (comm->rank == 0)
         before = 0; /* (MPI_Exscan leaves rank 0's result undefined) */
     int last = comm->size - 1, frc = MPI_SUCCESS;
@@ -171,7 +153,7 @@ int rd_io_ordered(struct rd_io_file *f, int write, void *buf, size_t count, MPI_
             base = -1;
     }
     struct rd_coll_args b = {.comm = comm, .rbuf = &base, .count = 1, .dt = MPI_INT64_T, .root = last};
-    int brc = coll(RD_COLL_BCAST, &b);
+    int brc = rd_coll_run(RD_COLL_BCAST, &b);
     if (rc != MPI_SUCCESS)
         return rd_io_fail(why, rc, "the exchange of the ranks' counts failed");
     if (frc != MPI_SUCCESS)
@@ -197,7 +179,7 @@ static int set_pointer(struct rd_io_file *f, const int64_t *args, int64_t off, i
     /* min and max of the arguments in one allreduce: (a, -a) under MPI_MIN */
     int64_t in[4] = {args ? args[0] : 0, args ? -args[0] : 0, args ? args[1] : 0, args ? -args[1] : 0}, out[4];
     struct rd_coll_args a = {.comm = comm, .sbuf = in, .rbuf = out, .count = 4, .dt = MPI_INT64_T, .op = MPI_MIN};
-    int rc = coll(RD_COLL_ALLREDUCE, &a);
+    int rc = rd_coll_run(RD_COLL_ALLREDUCE, &a);
     if (rc != MPI_SUCCESS)
         return rd_io_fail(why, rc, "the ranks' agreement failed");
     if (args && (out[0] != -out[1] || out[2] != -out[3]))

@@ -24,31 +24,13 @@ struct rd_rma_counter {
     struct rd_win_s win; /* internal: never handed to the user, no magic */
 };
 
-/* A blocking collective on comm from below the API (the big lock held),
- * as runtime/api/coll.c runs one. */
-static int coll(int kind, struct rd_coll_args *a)
-{
-    int err = MPI_SUCCESS;
-    if (rd_coll_node(kind, a, &err))
-        return err;
-    struct rd_sched *s = rd_sched_new(a->comm);
-    if (!s)
-        return MPI_ERR_NO_MEM;
-    rd_status st = rd_coll_build(kind, s, a);
-    if (st != RD_OK) {
-        rd_sched_discard(s);
-        return rd_status_to_mpi(st);
-    }
-    return rd_sched_run(s);
-}
-
 /* One allreduce (MPI_MAX) of two ints among the counter's ranks: what
  * every rank must know of the others' local steps. */
 static int agree(MPI_Comm comm, int v[2], char *why)
 {
     int in[2] = {v[0], v[1]};
     struct rd_coll_args a = {.comm = comm, .sbuf = in, .rbuf = v, .count = 2, .dt = MPI_INT, .op = MPI_MAX};
-    int rc = coll(RD_COLL_ALLREDUCE, &a);
+    int rc = rd_coll_run(RD_COLL_ALLREDUCE, &a);
     if (rc != MPI_SUCCESS)
         snprintf(why, RD_RMA_WHY, "the counter's agreement among the ranks failed");
     return rc;
@@ -83,7 +65,7 @@ int rd_rma_counter_open(MPI_Comm comm, int64_t init, struct rd_rma_counter **out
     if (rc == MPI_SUCCESS) {
         struct rd_coll_args a = {.comm = comm, .sbuf = &mine, .scount = (int)sizeof(mine), .sdt = MPI_BYTE,
                                  .rbuf = all, .rcount = (int)sizeof(mine), .rdt = MPI_BYTE};
-        rc = coll(RD_COLL_ALLGATHER, &a);
+        rc = rd_coll_run(RD_COLL_ALLGATHER, &a);
         if (rc != MPI_SUCCESS) {
             snprintf(why, RD_RMA_WHY, "the counter's exchange failed");
         } else {
@@ -158,7 +140,7 @@ int rd_rma_counter_close(struct rd_rma_counter *c, char *why)
         rc = rc2;
     /* rank 0's memory stays until no rank can still reach it */
     struct rd_coll_args a = {.comm = w->comm};
-    int brc = coll(RD_COLL_BARRIER, &a);
+    int brc = rd_coll_run(RD_COLL_BARRIER, &a);
     if (rc == MPI_SUCCESS && brc != MPI_SUCCESS) {
         rc = brc;
         snprintf(why, RD_RMA_WHY, "the counter's closing barrier failed");
