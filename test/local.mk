@@ -1,6 +1,6 @@
 # test/: unit tests (one process) and MPI tests (several ranks under rrun).
 # Launcher and wrapper tests have their own fragments in test/launcher/.
-EXTRA_DIST += test/README.md test/tap.sh test/tap.h test/mpi/mtest.h test/mpi/lib.sh
+EXTRA_DIST += test/README.md test/tap.sh test/tap.h test/mpi/mtest.h test/mpi/iotest.h test/mpi/lib.sh
 
 # ---- unit tests
 RD_MPI_PROGS += test/unit/errors test/unit/f2c

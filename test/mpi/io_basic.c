@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mtest.h"
+#include "iotest.h"
 
 static int rank, size;
 static char dir[900];
@@ -28,34 +28,6 @@ static void path(char *out, const char *name)
 static unsigned char pat(long i)
 {
     return (unsigned char)(i * 7 + 3 + i / 251);
-}
-
-/* the whole file by POSIX, n bytes expected: 1 if every byte is img's */
-static int file_is(const char *p, const unsigned char *img, long n)
-{
-    int fd = open(p, O_RDONLY);
-    if (fd < 0)
-        return 0;
-    struct stat st;
-    int ok = fstat(fd, &st) == 0 && st.st_size == n;
-    unsigned char *b = malloc(n ? (size_t)n : 1);
-    long got = 0;
-    while (ok && got < n) {
-        ssize_t r = pread(fd, b + got, (size_t)(n - got), got);
-        if (r <= 0)
-            break;
-        got += r;
-    }
-    ok = ok && got == n && memcmp(b, img, (size_t)n) == 0;
-    if (!ok && got == n)
-        for (long i = 0; i < n; i++)
-            if (b[i] != img[i]) {
-                printf("# [rank %d] %s: byte %ld is %d, expected %d\n", rank, p, i, b[i], img[i]);
-                break;
-            }
-    free(b);
-    close(fd);
-    return ok;
 }
 
 static int count_of(MPI_Status *st, MPI_Datatype t)
@@ -215,7 +187,7 @@ static void main_file(void)
     MPI_Offset fsz = -1;
     MPI_File_get_size(fh, &fsz);
     mt_is_int(fsz, total, "get_size is the whole image");
-    mt_ok(file_is(p, img, total), "the file's bytes (POSIX pread) are the image, %ld bytes", total);
+    mt_ok(io_file_is(p, img, total), "the file's bytes (POSIX pread) are the image, %ld bytes", total);
 
     /* read back: each rank the other's parts too */
     int other = (rank + 1) % size;
@@ -291,7 +263,7 @@ static void main_file(void)
     mt_is_int(MPI_File_set_size(fh, total - 100), MPI_SUCCESS, "set_size shrinks");
     MPI_File_get_size(fh, &fsz);
     mt_is_int(fsz, total - 100, "get_size after the shrink");
-    mt_ok(file_is(p, img, total - 100), "the shrunk file is the image's start");
+    mt_ok(io_file_is(p, img, total - 100), "the shrunk file is the image's start");
     mt_is_int(MPI_File_set_size(fh, total + 5000), MPI_SUCCESS, "set_size grows");
     MPI_File_get_size(fh, &fsz);
     mt_is_int(fsz, total + 5000, "get_size after the growth");

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mtest.h"
+#include "iotest.h"
 
 static int rank, size;
 static char dir[900];
@@ -23,20 +23,6 @@ static void path(char *out, const char *name)
 {
     snprintf(out, 1024, "%s/%s", dir, name);
 }
-
-/* rc is class cls and the message of the error names call and says cause */
-#define ERR_IS(rc, cls, call, cause, ...)                                              \
-    do {                                                                               \
-        int rc_ = (rc), c_ = -1, len_ = 0;                                             \
-        char m_[MPI_MAX_ERROR_STRING] = "";                                            \
-        if (rc_ != MPI_SUCCESS) {                                                      \
-            MPI_Error_class(rc_, &c_);                                                 \
-            MPI_Error_string(rc_, m_, &len_);                                          \
-        }                                                                              \
-        mt_ok(c_ == (cls) && strstr(m_, call) && strstr(m_, cause), __VA_ARGS__);      \
-        if (c_ != (cls) || !strstr(m_, call) || !strstr(m_, cause))                    \
-            printf("# [rank %d] class %d (expected %d), message: %s\n", rank, c_, (cls), m_); \
-    } while (0)
 
 /* ------------------------------------------------------------ a user handler */
 static int calls, last_code;

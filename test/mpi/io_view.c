@@ -17,40 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mtest.h"
+#include "iotest.h"
 
 static int rank, size;
 static char dir[900];
-
-/* the whole file by POSIX: n bytes expected, equal to img */
-static int file_is(const char *p, const unsigned char *img, long n)
-{
-    int fd = open(p, O_RDONLY);
-    if (fd < 0)
-        return 0;
-    struct stat st;
-    int ok = fstat(fd, &st) == 0 && st.st_size == n;
-    if (!ok)
-        printf("# [rank %d] %s: %lld bytes, expected %ld\n", rank, p, (long long)st.st_size, n);
-    unsigned char *b = malloc(n ? (size_t)n : 1);
-    long got = 0;
-    while (ok && got < n) {
-        ssize_t r = pread(fd, b + got, (size_t)(n - got), got);
-        if (r <= 0)
-            break;
-        got += r;
-    }
-    ok = ok && got == n && memcmp(b, img, (size_t)n) == 0;
-    if (!ok && got == n)
-        for (long i = 0; i < n; i++)
-            if (b[i] != img[i]) {
-                printf("# [rank %d] %s: byte %ld is %d, expected %d\n", rank, p, i, b[i], img[i]);
-                break;
-            }
-    free(b);
-    close(fd);
-    return ok;
-}
 
 static int ival(int q, long k) { return q * 1000003 + (int)k * 7 + 1; }
 
@@ -140,7 +110,7 @@ static void scen_a(int mode)
             int v = ival(q, k);
             memcpy(img + a_off(q, k), &v, 4);
         }
-    mt_ok(file_is(p, img, total), "A (%s): the file's %ld bytes are the image of all %d ranks' views", mname(mode),
+    mt_ok(io_file_is(p, img, total), "A (%s): the file's %ld bytes are the image of all %d ranks' views", mname(mode),
           total, size);
 
     /* read back: explicit offset, then the pointer */
@@ -249,7 +219,7 @@ static void scen_b(int mode)
             memcpy(img + b_off(q, e), &iv, 4); /* bytes 4..8 of each etype: the hole */
             memcpy(img + b_off(q, e) + 8, &dv, 8);
         }
-    mt_ok(file_is(p, img, total), "B (%s): file bytes exact, the etypes' holes untouched", mname(mode));
+    mt_ok(io_file_is(p, img, total), "B (%s): file bytes exact, the etypes' holes untouched", mname(mode));
     memset(back, 0, B_N * sizeof *back);
     rc = MPI_File_read_at(fh, 0, back, B_N, et, &st);
     int same = rc == MPI_SUCCESS && count_of(&st, et) == B_N;
@@ -314,7 +284,7 @@ static void scen_c(int mode)
             int x = ival(q, k);
             memcpy(img + c_off(q, k), &x, 4);
         }
-    mt_ok(file_is(p, img, total), "C (%s): file bytes exact (%ld bytes, no hole left)", mname(mode), total);
+    mt_ok(io_file_is(p, img, total), "C (%s): file bytes exact (%ld bytes, no hole left)", mname(mode), total);
     for (long k = 0; k < 2 * C_N; k++)
         back[k] = -1;
     rc = MPI_File_read_at(fh, 0, back, 1, mem, &st);
@@ -465,7 +435,7 @@ static void scen_d(void)
             int v = ival(q, k);
             memcpy(img + (k * size + q) * 4, &v, 4);
         }
-    mt_ok(!bad && file_is(p, img, total),
+    mt_ok(!bad && io_file_is(p, img, total),
           "D: no int of the contiguous writers is lost to rank 0's read-modify-write windows (%d ranks)", size);
     free(mine);
     free(img);
