@@ -47,6 +47,31 @@ static void file_op_finish(struct rd_aio_op *op)
     atomic_fetch_sub(&p->io->inflight, 1);
 }
 
+int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, MPI_Datatype dt,
+                  MPI_Request *request, rd_io_why *why)
+{
+    struct rd_io_file *io = rd_file_io(fh);
+    struct file_op *p = (struct file_op *)rd_aio_op_new(sizeof *p);
+    if (!p)
+        return rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory for the operation");
+    p->op.run = file_op_run;
+    p->op.finish = file_op_finish;
+    p->op.file = fh;
+    /* a registered datarep's conversion functions are user code that may
+     * call MPI (and datarep.c lets go of the big lock around them): not on
+     * the I/O thread */
+    p->op.in_call = io->view.rep && io->view.rep->kind == RD_REP_USER;
+    p->io = io;
+    p->write = write;
+    p->at = at;
+    p->buf = buf;
+    p->count = (size_t)count;
+    p->dt = dt;
+    rd_dt_retain(dt);
+    atomic_fetch_add(&io->inflight, 1);
+    return rd_aio_start(&p->op, request, why); /* on failure p is finished and freed */
+}
+
 static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write,
                         void *buf, int count, MPI_Datatype dt, MPI_Request *request)
 {
@@ -59,33 +84,15 @@ static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset 
     if (explicit)
         RD_TRY(rd_file_check_offset(call, fh, offset));
     struct rd_io_file *io = rd_file_io(fh);
-    struct file_op *p = (struct file_op *)rd_aio_op_new(sizeof *p);
-    if (!p)
-        return rd_err_raise_file(fh, MPI_ERR_NO_MEM, call, "out of memory for the operation");
     MPI_Offset at = explicit ? offset : io->fp;
-    if (!explicit) /* past every etype the operation will access */
-        io->fp += (MPI_Offset)((size_t)count * dt->size / io->view.esize);
-    p->op.run = file_op_run;
-    p->op.finish = file_op_finish;
-    p->op.file = fh;
-    /* a registered datarep's conversion functions are user code that may
-     * call MPI (and datarep.c lets go of the big lock around them): not on
-     * the I/O thread */
-    p->op.in_call = io->view.rep && io->view.rep->kind == RD_REP_USER;
-    p->io = io;
-    p->write = write;
-    p->at = at * (MPI_Offset)io->view.esize;
-    p->buf = buf;
-    p->count = (size_t)count;
-    p->dt = dt;
     rd_io_why why = {""};
     RD_LOCK();
-    rd_dt_retain(dt);
-    atomic_fetch_add(&io->inflight, 1);
-    int cls = rd_aio_start(&p->op, request, &why); /* on failure p is finished and freed */
+    int cls = rd_file_async(fh, write, at * (MPI_Offset)io->view.esize, buf, count, dt, request, &why);
     RD_UNLOCK();
     if (cls != MPI_SUCCESS)
         return rd_file_raise(fh, cls, call, &why);
+    if (!explicit) /* past every etype the operation will access */
+        io->fp += (MPI_Offset)((size_t)count * dt->size / io->view.esize);
     return MPI_SUCCESS;
 }
 

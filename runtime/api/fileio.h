@@ -72,4 +72,10 @@ static inline int rd_file_raise(MPI_File fh, int cls, const char *call, const rd
     return rd_err_raise_file(fh, cls, call, "%s", why->msg[0] ? why->msg : "failed");
 }
 
+/* Start a nonblocking access of (buf, count, dt) at stream byte at on the
+ * I/O engine (runtime/api/fileasync.c; the arguments checked, big lock
+ * held): *request completes with it. Returns a class, *why the cause. */
+int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, MPI_Datatype dt,
+                  MPI_Request *request, rd_io_why *why);
+
 #endif

@@ -5,13 +5,11 @@
  * The pointer is runtime/io/shfp.c's; the checks and the split
  * collectives' bookkeeping are fileio.h's, as for the other accesses. */
 #include <mpi.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
 #include "runtime/api/fileio.h"
 #include "runtime/base/state.h"
-#include "runtime/io/aio.h"
 #include "runtime/io/io_int.h"
 #include "runtime/objects/datatype.h"
 
@@ -71,29 +69,6 @@ int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatyp
  * (runtime/io/aio.c) on its thread, which touches only the file's
  * descriptor and view, the user's buffer and the datatype (held until
  * the request completes). */
-struct shared_op {
-    struct rd_aio_op op;
-    struct rd_io_file *io;
-    int write;
-    MPI_Offset at; /* stream offset, bytes */
-    void *buf;
-    size_t count;
-    MPI_Datatype dt; /* held */
-};
-
-static int shared_op_run(struct rd_aio_op *op) /* on the I/O thread */
-{
-    struct shared_op *p = (struct shared_op *)op;
-    return rd_io_indep(p->io, p->write, p->at, p->buf, p->count, p->dt, &op->bytes, &op->why);
-}
-
-static void shared_op_finish(struct rd_aio_op *op) /* big lock held */
-{
-    struct shared_op *p = (struct shared_op *)op;
-    rd_dt_release(p->dt);
-    atomic_fetch_sub(&p->io->inflight, 1);
-}
-
 static int shared_start(const char *call, MPI_File fh, int write, void *buf, int count, MPI_Datatype dt,
                         MPI_Request *request)
 {
@@ -103,28 +78,12 @@ static int shared_start(const char *call, MPI_File fh, int write, void *buf, int
         return rd_err_raise_file(fh, MPI_ERR_ARG, call, "request is NULL");
     RD_TRY(rd_file_check_access(call, fh, write, buf, count, dt));
     struct rd_io_file *io = rd_file_io(fh);
-    struct shared_op *p = (struct shared_op *)rd_aio_op_new(sizeof *p);
-    if (!p)
-        return rd_err_raise_file(fh, MPI_ERR_NO_MEM, call, "out of memory for the operation");
     rd_io_why why = {""};
+    MPI_Offset at;
     RD_LOCK();
-    int cls = rd_io_shfp_take(io, (size_t)count, dt, &p->at, &why);
-    if (cls != MPI_SUCCESS) {
-        RD_UNLOCK();
-        free(p);
-        return rd_file_raise(fh, cls, call, &why);
-    }
-    p->op.run = shared_op_run;
-    p->op.finish = shared_op_finish;
-    p->op.file = fh;
-    p->io = io;
-    p->write = write;
-    p->buf = buf;
-    p->count = (size_t)count;
-    p->dt = dt;
-    rd_dt_retain(dt);
-    atomic_fetch_add(&io->inflight, 1);
-    cls = rd_aio_start(&p->op, request, &why); /* on failure p is finished and freed */
+    int cls = rd_io_shfp_take(io, (size_t)count, dt, &at, &why);
+    if (cls == MPI_SUCCESS)
+        cls = rd_file_async(fh, write, at, buf, count, dt, request, &why);
     RD_UNLOCK();
     return cls == MPI_SUCCESS ? MPI_SUCCESS : rd_file_raise(fh, cls, call, &why);
 }
