@@ -78,9 +78,13 @@ static int top_run(struct rd_aio_op *op)
     return MPI_SUCCESS;
 }
 
+/* the thread the last finished operation ran on (its record is freed
+ * when its request completes) */
+static pthread_t last_ran_on;
+
 static void top_finish(struct rd_aio_op *op)
 {
-    (void)op;
+    last_ran_on = ((struct top *)op)->ran_on;
     finishes++;
     if (!pthread_equal(pthread_self(), main_thread))
         finishes_off_main++;
@@ -244,7 +248,7 @@ static void forked(void)
         rd_req_wait(rc);
         if (rc->error != MPI_SUCCESS || rc->status.rd_bytes != 11 || !rd_aio_thread_running())
             bad |= 4;
-        if (pthread_equal(c->ran_on, main_thread))
+        if (pthread_equal(last_ran_on, main_thread))
             bad |= 8;
         rd_aio_fini();
         if (rd_aio_thread_running())
