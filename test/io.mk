@@ -11,14 +11,14 @@ EXTRA_DIST += test/fortran/io.f90 test/fortran/io08.f90
 # ---- views, strided independent access, data sieving, locks, datareps (stage 2)
 # the view's mapping and set_view's checks, one process, linked directly
 check_PROGRAMS += test/unit/ioview
-test_unit_ioview_SOURCES = test/unit/ioview.c runtime/io/view.c runtime/io/datarep.c \
+test_unit_ioview_SOURCES = test/unit/ioview.c test/unit/dtmake.h runtime/io/view.c runtime/io/datarep.c \
 	runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
 test_unit_ioview_LDADD =
 TESTS += test/unit/ioview
 # the strided path (data sieving, locks, atomic mode's span lock, datareps) on a real
 # file, one process (and a forked one for the locks), linked directly
 check_PROGRAMS += test/unit/iosieve
-test_unit_iosieve_SOURCES = test/unit/iosieve.c runtime/io/sieve.c runtime/io/lock.c runtime/io/view.c \
+test_unit_iosieve_SOURCES = test/unit/iosieve.c test/unit/dtmake.h runtime/io/sieve.c runtime/io/lock.c runtime/io/view.c \
 	runtime/io/datarep.c runtime/objects/datatype.c runtime/objects/dtx32.c runtime/objects/fhandle.c
 test_unit_iosieve_LDADD =
 TESTS += test/unit/iosieve

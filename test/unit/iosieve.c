@@ -34,6 +34,7 @@
 #include "runtime/io/io_int.h"
 #include "runtime/objects/datatype.h"
 #include "test/tap.h"
+#include "test/unit/dtmake.h"
 
 #define MAXB 4096
 
@@ -46,35 +47,6 @@ static void bytes(struct map *m, long start, long len)
 {
     for (long i = 0; i < len; i++)
         m->b[m->n++] = start + i;
-}
-
-static MPI_Datatype commit(MPI_Datatype t)
-{
-    if (!t) {
-        tap_diag("a type constructor failed");
-        exit(1);
-    }
-    t->committed = 1;
-    return t;
-}
-
-static MPI_Datatype vec(size_t count, size_t blen, MPI_Aint stride, MPI_Datatype old)
-{
-    int err = 0;
-    return commit(rd_dt_make_vector(count, blen, stride, old, &err));
-}
-
-static MPI_Datatype blocks(size_t n, const size_t *bl, const MPI_Aint *d, const MPI_Datatype *olds, int one,
-                           int is_struct)
-{
-    int err = 0;
-    return commit(rd_dt_make_blocks(n, bl, d, olds, one, is_struct, &err));
-}
-
-static MPI_Datatype resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint ext)
-{
-    int err = 0;
-    return commit(rd_dt_make_resized(old, lb, ext, &err));
 }
 
 static char dir[256], path[300];

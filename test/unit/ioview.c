@@ -17,6 +17,7 @@
 #include "runtime/io/io_int.h"
 #include "runtime/objects/datatype.h"
 #include "test/tap.h"
+#include "test/unit/dtmake.h"
 
 #define MAXB 512  /* data bytes of one filetype instance */
 #define MAXR 2048 /* runs of a range */
@@ -66,45 +67,6 @@ static void ref_runs(const struct map *m, long long disp, long ext, long long o,
         else
             add_run(r, f, 1);
     }
-}
-
-static MPI_Datatype commit(MPI_Datatype t)
-{
-    if (!t) {
-        tap_diag("a type constructor failed");
-        exit(1);
-    }
-    t->committed = 1;
-    return t;
-}
-
-static MPI_Datatype vec(size_t count, size_t blen, MPI_Aint stride, MPI_Datatype old)
-{
-    int err = 0;
-    return commit(rd_dt_make_vector(count, blen, stride, old, &err));
-}
-
-static MPI_Datatype blocks(size_t n, const size_t *bl, const MPI_Aint *d, const MPI_Datatype *olds, int one,
-                           int is_struct)
-{
-    int err = 0;
-    return commit(rd_dt_make_blocks(n, bl, d, olds, one, is_struct, &err));
-}
-
-static MPI_Datatype resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint ext)
-{
-    int err = 0;
-    return commit(rd_dt_make_resized(old, lb, ext, &err));
-}
-
-/* a subarray as MPI builds it: the block at its start, resized to the
- * whole array */
-static MPI_Datatype subarray(MPI_Datatype inner, MPI_Aint start, MPI_Aint whole)
-{
-    MPI_Datatype d = blocks(1, (size_t[]){1}, (MPI_Aint[]){start}, (MPI_Datatype[]){inner}, 1, 0);
-    MPI_Datatype s = resized(d, 0, whole);
-    rd_dt_release(d);
-    return s;
 }
 
 static MPI_Datatype keep[64];
