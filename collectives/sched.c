@@ -625,6 +625,7 @@ rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **reqp)
     }
     req->comm = s->comm;
     req->why = NULL;
+    req->io.file = NULL; /* a file's collective access sets it (runtime/io/coll.c) */
     rd_comm_retain(s->comm);
     rd_status_empty(&req->status);
     s->req = req;

@@ -1025,6 +1025,14 @@ RD_MPI_PROTO(int, File_iwrite_at, (MPI_File fh, MPI_Offset offset, const void *b
 RD_MPI_PROTO(int, File_iread, (MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request))
 RD_MPI_PROTO(int, File_iwrite, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                                 MPI_Request *request))
+RD_MPI_PROTO(int, File_iread_at_all, (MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                      MPI_Datatype datatype, MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_at_all, (MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                       MPI_Datatype datatype, MPI_Request *request))
+RD_MPI_PROTO(int, File_iread_all, (MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                   MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_all, (MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                    MPI_Request *request))
 
 /* ================================================================ end of parallel I/O */
 

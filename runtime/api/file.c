@@ -17,6 +17,7 @@
 #include "runtime/objects/errhandler.h"
 #include "runtime/objects/fhandle.h"
 #include "runtime/objects/file.h"
+#include "runtime/p2p/request.h"
 #include "runtime/objects/info.h"
 
 /* ------------------------------------------------------------ shared checks (fileio.h) */
@@ -246,6 +247,11 @@ int PMPI_File_close(MPI_File *fh)
      * (collective) */
     RD_LOCK();
     rd_aio_drain(&io->inflight);
+    if (io->split != MPI_REQUEST_NULL) { /* a split collective never ended: it has ended now */
+        free(io->split->why);
+        rd_req_release(io->split);
+        io->split = MPI_REQUEST_NULL;
+    }
     int c = rd_io_shfp_close(io, &why);
     RD_UNLOCK();
     if (cls == MPI_SUCCESS)

@@ -1,6 +1,10 @@
 /* Nonblocking data access of files at explicit offsets and with the
  * individual file pointer: MPI_File_iread_at, iwrite_at, iread, iwrite
- * (MPI-3.1 13.4.2-13.4.3), each a real PMPI_ with a weak MPI_. The checks
+ * and their collective forms iread_at_all, iwrite_at_all, iread_all,
+ * iwrite_all (MPI-3.1 13.4.2-13.4.3), each a real PMPI_ with a weak MPI_.
+ * The collective ones are schedules (rd_io_coll_start, runtime/io/coll.c),
+ * whose file accesses run on the I/O thread; the rest of this comment is
+ * about the independent ones. The checks
  * are the blocking calls' (fileio.h); the access itself is rd_io_indep
  * run on the I/O thread (runtime/io/aio.c), on any view (but one of a
  * registered datarep: its conversions run in the call). What that thread
@@ -72,22 +76,38 @@ int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, M
     return rd_aio_start(&p->op, request, why); /* on failure p is finished and freed */
 }
 
-static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write,
+static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
                         void *buf, int count, MPI_Datatype dt, MPI_Request *request)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
-    if (!request)
-        return rd_err_raise_file(fh, MPI_ERR_ARG, call, "request is NULL");
-    RD_TRY(rd_file_check_not_seq(call, fh));
-    RD_TRY(rd_file_check_access(call, fh, write, buf, count, dt));
-    if (explicit)
-        RD_TRY(rd_file_check_offset(call, fh, offset));
+    int rc = !request ? rd_err_raise_file(fh, MPI_ERR_ARG, call, "request is NULL") : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = rd_file_check_not_seq(call, fh);
+    if (rc == MPI_SUCCESS)
+        rc = rd_file_check_access(call, fh, write, buf, count, dt);
+    if (rc == MPI_SUCCESS && explicit)
+        rc = rd_file_check_offset(call, fh, offset);
     struct rd_io_file *io = rd_file_io(fh);
     MPI_Offset at = explicit ? offset : io->fp;
+    if (rc == MPI_SUCCESS)
+        rc = rd_file_check_range(call, fh, explicit, at, count, dt);
+    if (rc != MPI_SUCCESS) {
+        /* reported; a collective call still meets the other ranks in its
+         * first exchange (in later progress), so that their requests end
+         * with an error instead of waiting for this rank */
+        if (coll) {
+            RD_LOCK();
+            rd_io_coll_abstain_nb(fh->comm, rc);
+            RD_UNLOCK();
+        }
+        return rc;
+    }
     rd_io_why why = {""};
+    MPI_Offset o = at * (MPI_Offset)io->view.esize;
     RD_LOCK();
-    int cls = rd_file_async(fh, write, at * (MPI_Offset)io->view.esize, buf, count, dt, request, &why);
+    int cls = coll ? rd_io_coll_start(io, fh, fh->comm, write, o, buf, (size_t)count, dt, request, &why)
+                   : rd_file_async(fh, write, o, buf, count, dt, request, &why);
     RD_UNLOCK();
     if (cls != MPI_SUCCESS)
         return rd_file_raise(fh, cls, call, &why);
@@ -100,24 +120,52 @@ static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset 
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                        MPI_Request *request)
 {
-    return start_access("MPI_File_iread_at", fh, 1, offset, 0, buf, count, datatype, request);
+    return start_access("MPI_File_iread_at", fh, 1, offset, 0, 0, buf, count, datatype, request);
 }
 
 #pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
                         MPI_Request *request)
 {
-    return start_access("MPI_File_iwrite_at", fh, 1, offset, 1, (void *)buf, count, datatype, request);
+    return start_access("MPI_File_iwrite_at", fh, 1, offset, 1, 0, (void *)buf, count, datatype, request);
 }
 
 #pragma weak MPI_File_iread = PMPI_File_iread
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
-    return start_access("MPI_File_iread", fh, 0, 0, 0, buf, count, datatype, request);
+    return start_access("MPI_File_iread", fh, 0, 0, 0, 0, buf, count, datatype, request);
 }
 
 #pragma weak MPI_File_iwrite = PMPI_File_iwrite
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
-    return start_access("MPI_File_iwrite", fh, 0, 0, 1, (void *)buf, count, datatype, request);
+    return start_access("MPI_File_iwrite", fh, 0, 0, 1, 0, (void *)buf, count, datatype, request);
+}
+
+/* the nonblocking collective forms (MPI-3.1 13.4.2-13.4.3): two-phase I/O
+ * (or each rank's own access) as a schedule (runtime/io/coll.c) */
+#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request)
+{
+    return start_access("MPI_File_iread_at_all", fh, 1, offset, 0, 1, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request)
+{
+    return start_access("MPI_File_iwrite_at_all", fh, 1, offset, 1, 1, (void *)buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iread_all = PMPI_File_iread_all
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return start_access("MPI_File_iread_all", fh, 0, 0, 0, 1, buf, count, datatype, request);
+}
+
+#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return start_access("MPI_File_iwrite_all", fh, 0, 0, 1, 1, (void *)buf, count, datatype, request);
 }

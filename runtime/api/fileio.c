@@ -6,6 +6,7 @@
  * nonblocking accesses and views have entry points of their own). */
 #include <mpi.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "runtime/io/io.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/file.h"
+#include "runtime/p2p/request.h"
 
 /* A collective access: two-phase I/O when the ranks' file extents
  * interleave (or the hints ask for it), else each rank's part through the
@@ -37,8 +39,12 @@ static int check_access(const char *call, MPI_File fh, int explicit, MPI_Offset 
     RD_TRY(rd_file_check_access(call, fh, write, buf, count, dt));
     if (explicit)
         RD_TRY(rd_file_check_offset(call, fh, offset));
+    return rd_file_check_range(call, fh, explicit, explicit ? offset : rd_file_io(fh)->fp, count, dt);
+}
+
+int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset at, int count, MPI_Datatype dt)
+{
     struct rd_io_file *io = rd_file_io(fh);
-    MPI_Offset at = explicit ? offset : io->fp;
     /* the last byte must be a file offset (off_t): no wrap past INT64_MAX */
     MPI_Offset first, last;
     if (__builtin_mul_overflow(at, (MPI_Offset)io->view.esize, &first) ||
@@ -126,26 +132,62 @@ int rd_file_split_end(const char *call, MPI_File fh, int op, MPI_Status *status)
                                      ? "no split collective is active on this file"
                                      : "the split collective active on this file was begun by another call");
     io->split_op = RD_IO_OP_NONE;
+    size_t bytes = (size_t)io->split_status.rd_bytes;
+    if (io->split != MPI_REQUEST_NULL) {
+        /* the access began as a nonblocking collective: it ends here */
+        struct rd_request_s *req = io->split;
+        io->split = MPI_REQUEST_NULL;
+        RD_LOCK();
+        rd_req_wait(req);
+        int err = req->error;
+        char *why = req->why;
+        req->why = NULL;
+        bytes = (size_t)req->status.rd_bytes;
+        rd_req_release(req);
+        RD_UNLOCK();
+        if (err != MPI_SUCCESS) {
+            int rc = rd_err_raise_file(fh, err, call, "%s", why ? why : "the collective access failed");
+            free(why);
+            return rc;
+        }
+    }
     if (status)
-        rd_file_status(status, (size_t)io->split_status.rd_bytes);
+        rd_file_status(status, bytes);
     return MPI_SUCCESS;
 }
 
+/* A split collective's begin (_all, _at_all): the checks, then the access
+ * starts as MPI_File_iread_all's does (runtime/io/coll.c) and the end
+ * waits for it, so the program computes while it runs. */
 static int begin_call(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int op,
                       void *buf, int count, MPI_Datatype dt)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
     int rc = rd_file_split_check_begin(call, fh);
+    if (rc == MPI_SUCCESS)
+        rc = check_access(call, fh, explicit, offset, write, buf, count, dt);
     if (rc != MPI_SUCCESS) {
+        /* reported; the others are in the access: meet them there */
         RD_LOCK();
-        rd_io_coll_abstain(fh->comm, rc); /* the others are in the access: meet them */
+        rd_io_coll_abstain_nb(fh->comm, rc);
         RD_UNLOCK();
         return rc;
     }
-    size_t bytes;
-    RD_TRY(do_access(call, fh, explicit, offset, write, 1, buf, count, dt, &bytes));
-    rd_file_split_began(fh, op, bytes);
+    struct rd_io_file *io = rd_file_io(fh);
+    MPI_Offset at = explicit ? offset : io->fp;
+    rd_io_why why = {""};
+    MPI_Request req = MPI_REQUEST_NULL;
+    RD_LOCK();
+    int cls = rd_io_coll_start(io, fh, fh->comm, write, at * (MPI_Offset)io->view.esize, buf, (size_t)count, dt,
+                               &req, &why);
+    RD_UNLOCK();
+    if (cls != MPI_SUCCESS)
+        return rd_file_raise(fh, cls, call, &why);
+    if (!explicit) /* past every etype the access will touch, as a nonblocking one */
+        io->fp += (MPI_Offset)((size_t)count * dt->size / io->view.esize);
+    io->split = req;
+    rd_file_split_began(fh, op, 0);
     return MPI_SUCCESS;
 }
 

@@ -41,6 +41,10 @@ int rd_file_check_access(const char *call, MPI_File fh, int write, const void *b
 int rd_file_check_not_seq(const char *call, MPI_File fh);
 /* An explicit offset (etypes) must not be negative: MPI_ERR_ARG. */
 int rd_file_check_offset(const char *call, MPI_File fh, MPI_Offset offset);
+/* The access of count elements of dt at etype at (an explicit offset, or
+ * the individual pointer) must end at a file offset (no wrap past
+ * INT64_MAX): MPI_ERR_ARG. */
+int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset at, int count, MPI_Datatype dt);
 
 /* The status of an access that moved bytes data bytes (NULL or
  * MPI_STATUS_IGNORE: nothing). */

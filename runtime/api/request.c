@@ -67,7 +67,9 @@ static inline int collect(MPI_Request *rp, MPI_Status *st, MPI_Comm *comm)
     int err = req->error;
     if (req->kind == RD_REQ_GREQ) /* query_fn fills the status, then free_fn */
         err = rd_greq_collect(req, &req->status);
-    collected_file = err != MPI_SUCCESS && req->kind == RD_REQ_IO ? (MPI_File)req->io.file : MPI_FILE_NULL;
+    collected_file = err != MPI_SUCCESS && (req->kind == RD_REQ_IO || req->kind == RD_REQ_COLL) && req->io.file
+                         ? (MPI_File)req->io.file
+                         : MPI_FILE_NULL;
     if (err != MPI_SUCCESS) {
         free(coll_why);
         coll_why = NULL;

@@ -1,22 +1,39 @@
-/* coll.c - two-phase collective access (rd_io_coll, io_int.h; PLAN 4.3 as
- * changed in README.md, "Stage 3"): the exchanges. The pieces that need no
- * messages are in coll_plan.c (coll.h).
+/* coll.c - collective access (rd_io_coll, rd_io_coll_start; io_int.h;
+ * PLAN 4.3 as changed in README.md, "Stage 3" and "Nonblocking
+ * collective access"): the exchanges. The pieces that need no messages
+ * are in coll_plan.c (coll.h).
  *
- * Every exchange is a schedule on the file's communicator (its library
- * context: no user message can match), built and run by every rank in the
- * same order, so each takes the same collective tag everywhere:
- *   - one allgather of struct rd_io_acc (40 bytes a rank);
- *   - per round: headers (runs, bytes) from each rank to each aggregator
- *     whose chunk its file extent meets (both sides know which from the
- *     allgather), then the runs (sub-tag 1) and, for writes, the packed
- *     data (sub-tag 2); for reads a third schedule brings the data back;
+ * One access is one schedule (collectives/sched.h) on the file's
+ * communicator (its library context: no user message can match), so it
+ * takes one collective tag, the same on every rank. The schedule grows as
+ * it runs: each CALL step looks at what the exchange before it brought and
+ * appends the next exchange, then a WAIT and the next CALL:
+ *   - one allgather of struct rd_io_acc (40 bytes a rank), then the
+ *     decision: two phases, or every rank's own access;
+ *   - per round of two-phase: headers (runs, bytes) from each rank to
+ *     each aggregator whose chunk its file extent meets (both sides know
+ *     which from the allgather: SUB_HDR), then the runs (SUB_RUNS) and,
+ *     for writes, the packed data (SUB_DATA); the aggregator's file
+ *     access; for reads the data back (SUB_DATA);
  *   - one allreduce (MAXLOC of the error class) so that every rank
  *     returns the same class.
- * An aggregator's own share goes through memory, not messages. */
+ * A blocking call runs the schedule to its end, with the file accesses
+ * done in the steps. A nonblocking one (MPI_File_iwrite_all ...) starts
+ * it; its file accesses (the aggregator's chunk, or the rank's own
+ * independent access) go to the I/O thread (aio.c), which the schedule
+ * waits for as it waits for a message (rd_sched_adopt). So the rounds move
+ * whenever this process makes progress, and the disk works meanwhile.
+ *
+ * A rank's own failure (out of memory, a failed pwrite) is kept in the
+ * record (fail) and the rank goes on sending and receiving what the plan
+ * says, with nothing in it: the others never wait for it, and the final
+ * allreduce gives everyone its class. An aggregator's own share goes
+ * through memory, not messages. */
 #include "runtime/io/coll.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,28 +41,16 @@
 #include "collectives/algorithms.h"
 #include "collectives/sched.h"
 #include "runtime/base/job.h"
+#include "runtime/io/aio.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
+#include "runtime/p2p/request.h"
 
 #define SUB_RUNS 1
 #define SUB_DATA 2
+#define SUB_HDR 3
 #define CB_DEFAULT ((size_t)16 << 20)
 #define CB_MAX ((size_t)64 << 20) /* 16 bytes a run of one byte: counts stay ints */
-
-/* Every rank returns the same class: the highest of all ranks'. */
-static int agree(MPI_Comm comm, int err, rd_io_why *why)
-{
-    int in[2] = {err, comm->rank}, out[2] = {err, comm->rank};
-    struct rd_coll_args a = {.comm = comm, .sbuf = in, .rbuf = out, .count = 1, .dt = MPI_2INT,
-                             .op = MPI_MAXLOC};
-    int e = rd_coll_run(RD_COLL_ALLREDUCE, &a);
-    if (e != MPI_SUCCESS)
-        return rd_io_fail(why, e, "the ranks could not agree on the collective access's outcome");
-    if (out[0] != MPI_SUCCESS && out[0] != err)
-        rd_io_fail(why, out[0], "the collective access failed on rank %d of the file's communicator",
-                   out[1]);
-    return out[0];
-}
 
 /* what one rank keeps for one aggregator's chunk in a round */
 struct share {
@@ -65,21 +70,34 @@ struct from {
     char *data;
 };
 
+/* One collective access, from its start to its end. */
 struct tp {
     struct rd_io_file *f;
     MPI_Comm comm;
+    void *fh;           /* the MPI_File (the I/O thread's operations name it) */
     int write, me, p;
+    int async;          /* nonblocking: file accesses on the I/O thread */
     void *buf;
-    MPI_Datatype dt;
+    size_t count;
+    MPI_Datatype dt;    /* nonblocking: held until the end */
     char *direct;       /* buf's data when it is one run (no packing), else NULL */
-    const struct rd_io_acc *acc;
+    struct rd_io_acc mine, *acc;
+    int pre;            /* the rank's access was done in the call (a registered datarep) */
+    size_t bytes;       /* the data bytes moved, once agreed */
+    /* two phases */
     int na, jme;        /* aggregators; my index among them (-1: none) */
-    const int *aggr;
-    const int64_t *bound;
-    int64_t cb;
+    int *aggr;
+    int64_t *bound;
+    int64_t cb, round, rounds;
+    int64_t ma, mb;     /* my chunk in this round (aggregator) */
     struct share *sh;   /* [na] */
     struct from *fr;    /* [p] when an aggregator */
+    struct rd_io_piece *pc;
+    int npc;
     char *chunk;
+    /* the end */
+    int agin[2], agout[2];
+    int result;         /* the agreed class */
     int err;            /* the first local failure */
     rd_io_why why;
 };
@@ -92,34 +110,267 @@ static void fail(struct tp *t, int err, const rd_io_why *w)
     }
 }
 
-static int sched_end(struct tp *t, struct rd_sched *s)
+static void fail_msg(struct tp *t, int err, const char *msg)
 {
-    int e = rd_sched_run(s);
-    if (e != MPI_SUCCESS) {
-        rd_io_why w;
-        rd_io_fail(&w, e, "a two-phase exchange failed");
-        fail(t, e, &w);
-    }
-    return e;
+    rd_io_why w;
+    rd_io_fail(&w, err, "%s", msg);
+    fail(t, err, &w);
 }
 
-static void round_one(struct tp *t, int64_t r)
+/* the next exchange's steps are appended: then a WAIT and fn */
+static int then(struct rd_sched *s, struct tp *t, int (*fn)(struct rd_sched *, void *))
 {
-    const struct rd_io_acc *mine = &t->acc[t->me];
-    int64_t a, b, ma = 0, mb = 0;
-    rd_io_why w;
-    int e;
+    if (rd_sched_wait(s) != RD_OK || rd_sched_call(s, fn, t) != RD_OK)
+        return MPI_ERR_NO_MEM; /* the schedule stops: not recoverable */
+    return MPI_SUCCESS;
+}
 
-    /* my shares of every aggregator's chunk */
+/* ------------------------------------------------------------ file accesses on the I/O thread */
+
+/* An access the I/O thread does for a nonblocking collective: its result
+ * goes to the record (finish), never to the adopted request, whose error
+ * would stop the schedule before the ranks agree. */
+struct tp_op {
+    struct rd_aio_op op;
+    struct tp *t;
+    int indep;          /* the rank's own access, else the aggregator's chunk */
+    int err;
+    rd_io_why why;
+};
+
+static int tp_op_run(struct rd_aio_op *op)
+{
+    struct tp_op *x = (struct tp_op *)op;
+    struct tp *t = x->t;
+    int how;
+    if (x->indep)
+        x->err = rd_io_indep(t->f, t->write, t->mine.s, t->buf, t->count, t->dt, &op->bytes, &x->why);
+    else
+        x->err = t->write ? rd_io_coll_put(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &x->why)
+                          : rd_io_coll_get(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &x->why);
+    return MPI_SUCCESS;
+}
+
+static void tp_op_finish(struct rd_aio_op *op)
+{
+    struct tp_op *x = (struct tp_op *)op;
+    fail(x->t, x->err, &x->why);
+    if (x->indep && !x->err)
+        x->t->bytes = op->bytes;
+}
+
+/* Hand an access to the I/O thread; the next WAIT waits for it. */
+static void on_thread(struct rd_sched *s, struct tp *t, int indep)
+{
+    struct tp_op *x = (struct tp_op *)rd_aio_op_new(sizeof *x);
+    if (!x) {
+        fail_msg(t, MPI_ERR_NO_MEM, "out of memory for an I/O operation");
+        return;
+    }
+    x->op.run = tp_op_run;
+    x->op.finish = tp_op_finish;
+    x->op.file = t->fh;
+    x->t = t;
+    x->indep = indep;
+    MPI_Request req;
+    rd_io_why w;
+    int e = rd_aio_start(&x->op, &req, &w); /* on failure x is finished and freed */
+    if (e != MPI_SUCCESS)
+        fail(t, e, &w);
+    else
+        rd_sched_adopt(s, req);
+}
+
+/* ------------------------------------------------------------ the end: agreement */
+
+static int agreed(struct rd_sched *s, void *arg)
+{
+    (void)s;
+    struct tp *t = arg;
+    t->result = t->agout[0];
+    if (t->result != MPI_SUCCESS && t->result != t->err)
+        rd_io_fail(&t->why, t->result, "the collective access failed on rank %d of the file's communicator",
+                   t->agout[1]);
+    if (t->result == MPI_SUCCESS && !t->pre && t->sh)
+        t->bytes = (size_t)t->mine.n; /* two phases moved all of it */
+    return MPI_SUCCESS;
+}
+
+/* Every rank returns the same class: the highest of all ranks'. */
+static int agree(struct rd_sched *s, struct tp *t)
+{
+    t->agin[0] = t->err;
+    t->agin[1] = t->me;
+    struct rd_coll_args a = {.comm = t->comm, .sbuf = t->agin, .rbuf = t->agout, .count = 1,
+                             .dt = MPI_2INT, .op = MPI_MAXLOC};
+    if (rd_sched_wait(s) != RD_OK || rd_coll_build(RD_COLL_ALLREDUCE, s, &a) != RD_OK)
+        return MPI_ERR_NO_MEM;
+    return then(s, t, agreed);
+}
+
+static int agree_step(struct rd_sched *s, void *arg)
+{
+    return agree(s, arg);
+}
+
+/* ------------------------------------------------------------ two phases: a round */
+
+static int next_round(struct rd_sched *s, struct tp *t);
+
+/* this round's buffers (also what an aborted schedule left) */
+static void round_free(struct tp *t)
+{
+    if (t->fr)
+        for (int i = 0; i < t->p; i++) {
+            if (i != t->me) {
+                free(t->fr[i].runs);
+                free(t->fr[i].data);
+            }
+            t->fr[i].runs = NULL;
+            t->fr[i].data = NULL;
+        }
+    if (t->sh)
+        for (int j = 0; j < t->na; j++) {
+            if (t->sh[j].owned)
+                free(t->sh[j].data);
+            t->sh[j].data = NULL;
+            t->sh[j].owned = 0;
+        }
+    free(t->pc);
+    t->pc = NULL;
+    t->npc = 0;
+}
+
+/* reads: the data came back; unpack it, then the next round */
+static int round_end(struct rd_sched *s, void *arg)
+{
+    struct tp *t = arg;
+    if (!t->write && !t->err && !t->direct)
+        for (int j = 0; j < t->na; j++) {
+            struct share *x = &t->sh[j];
+            if (x->meets && x->hdr[1])
+                rd_dt_unpack(t->buf, t->dt, (size_t)(x->ss - t->mine.s), x->data, (size_t)x->hdr[1]);
+        }
+    round_free(t);
+    t->round++;
+    return next_round(s, t);
+}
+
+/* the aggregator's access is done: reads send the data back */
+static int round_back(struct rd_sched *s, void *arg)
+{
+    struct tp *t = arg;
+    if (t->write)
+        return round_end(s, t);
+    if (t->jme >= 0)
+        for (int i = 0; i < t->p; i++) {
+            struct from *x = &t->fr[i];
+            if (x->meets && i != t->me && x->hdr[1] && x->data &&
+                rd_sched_send_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, i, SUB_DATA) != RD_OK)
+                return MPI_ERR_NO_MEM;
+        }
     for (int j = 0; j < t->na; j++) {
         struct share *x = &t->sh[j];
-        rd_io_coll_chunk(t->bound[j], t->bound[j + 1], t->cb, r, &a, &b);
+        if (x->meets && t->aggr[j] != t->me && x->hdr[1] &&
+            rd_sched_recv_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, t->aggr[j], SUB_DATA) != RD_OK)
+            return MPI_ERR_NO_MEM;
+    }
+    return then(s, t, round_end);
+}
+
+/* the runs (and data of writes) are in: the aggregator's file access */
+static int round_io(struct rd_sched *s, void *arg)
+{
+    struct tp *t = arg;
+    if (t->jme < 0 || t->err || t->ma >= t->mb)
+        return round_back(s, t);
+    t->pc = malloc((size_t)t->p * sizeof *t->pc);
+    if (!t->pc) {
+        fail_msg(t, MPI_ERR_NO_MEM, "out of memory");
+        return round_back(s, t);
+    }
+    t->npc = 0;
+    for (int i = 0; i < t->p; i++)
+        if (t->fr[i].meets && t->fr[i].hdr[0])
+            t->pc[t->npc++] = (struct rd_io_piece){t->fr[i].runs, (size_t)t->fr[i].hdr[0], t->fr[i].data};
+    if (t->async) {
+        on_thread(s, t, 0);
+        return then(s, t, round_back);
+    }
+    int how;
+    rd_io_why w;
+    int e = t->write ? rd_io_coll_put(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &w)
+                     : rd_io_coll_get(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &w);
+    fail(t, e, &w);
+    return round_back(s, t);
+}
+
+/* the headers are in: room for what comes, then the runs and data */
+static int round_runs(struct rd_sched *s, void *arg)
+{
+    struct tp *t = arg;
+    rd_io_why w;
+    if (t->jme >= 0)
+        for (int i = 0; i < t->p; i++) {
+            struct from *x = &t->fr[i];
+            x->runs = NULL;
+            x->data = NULL;
+            if (!x->meets || !x->hdr[0])
+                continue;
+            if (i == t->me) {
+                x->runs = t->sh[t->jme].runs.r;
+                x->data = t->sh[t->jme].data;
+                continue;
+            }
+            if (x->hdr[0] > (int64_t)CB_MAX || x->hdr[1] > (int64_t)CB_MAX || x->hdr[0] < 0 || x->hdr[1] < 0) {
+                rd_io_fail(&w, MPI_ERR_INTERN, "rank %d sent a header of %lld runs, %lld bytes", i,
+                           (long long)x->hdr[0], (long long)x->hdr[1]);
+                fail(t, MPI_ERR_INTERN, &w);
+                x->hdr[0] = x->hdr[1] = 0;
+                continue;
+            }
+            x->runs = malloc((size_t)x->hdr[0] * 2 * sizeof(int64_t));
+            x->data = malloc(x->hdr[1] ? (size_t)x->hdr[1] : 1);
+            if (!x->runs || !x->data) /* not recoverable: the sender's message stays unmatched */
+                fail_msg(t, MPI_ERR_NO_MEM, "out of memory");
+        }
+    for (int j = 0; j < t->na; j++) {
+        struct share *x = &t->sh[j];
+        if (!x->meets || t->aggr[j] == t->me || !x->hdr[0])
+            continue;
+        if (rd_sched_send_sub(s, x->runs.r, (int)(x->hdr[0] * 2 * (int64_t)sizeof(int64_t)), MPI_BYTE,
+                              t->aggr[j], SUB_RUNS) != RD_OK ||
+            (t->write && rd_sched_send_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, t->aggr[j], SUB_DATA) != RD_OK))
+            return MPI_ERR_NO_MEM;
+    }
+    if (t->jme >= 0)
+        for (int i = 0; i < t->p; i++) {
+            struct from *x = &t->fr[i];
+            if (!x->meets || i == t->me || !x->hdr[0] || !x->runs || !x->data)
+                continue;
+            if (rd_sched_recv_sub(s, x->runs, (int)(x->hdr[0] * 2 * (int64_t)sizeof(int64_t)), MPI_BYTE, i,
+                                  SUB_RUNS) != RD_OK ||
+                (t->write && rd_sched_recv_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, i, SUB_DATA) != RD_OK))
+                return MPI_ERR_NO_MEM;
+        }
+    return then(s, t, round_io);
+}
+
+/* a round begins: my shares of every aggregator's chunk, and the headers */
+static int round_start(struct rd_sched *s, struct tp *t)
+{
+    const struct rd_io_acc *mine = &t->mine;
+    int64_t a, b;
+    rd_io_why w;
+    for (int j = 0; j < t->na; j++) {
+        struct share *x = &t->sh[j];
+        rd_io_coll_chunk(t->bound[j], t->bound[j + 1], t->cb, t->round, &a, &b);
         x->meets = rd_io_coll_meets(mine, a, b);
         x->hdr[0] = x->hdr[1] = 0;
         if (!x->meets || t->err)
             continue;
         int64_t sn;
-        e = rd_io_coll_share(&t->f->view, mine->s, mine->n, a, b, &x->ss, &sn, &x->runs, &w);
+        int e = rd_io_coll_share(&t->f->view, mine->s, mine->n, a, b, &x->ss, &sn, &x->runs, &w);
         if (e) {
             fail(t, e, &w);
             continue;
@@ -134,9 +385,8 @@ static void round_one(struct tp *t, int64_t r)
             x->data = malloc((size_t)sn);
             x->owned = 1;
             if (!x->data) {
-                fail(t, MPI_ERR_NO_MEM,
-                     (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory for %lld bytes of a chunk",
-                                 (long long)sn), &w));
+                rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory for %lld bytes of a chunk", (long long)sn);
+                fail(t, MPI_ERR_NO_MEM, &w);
                 x->hdr[0] = x->hdr[1] = 0;
                 continue;
             }
@@ -144,175 +394,58 @@ static void round_one(struct tp *t, int64_t r)
                 rd_dt_pack(t->buf, t->dt, (size_t)(x->ss - mine->s), x->data, (size_t)sn);
         }
     }
+    t->ma = t->mb = 0;
     if (t->jme >= 0) {
-        rd_io_coll_chunk(t->bound[t->jme], t->bound[t->jme + 1], t->cb, r, &ma, &mb);
+        rd_io_coll_chunk(t->bound[t->jme], t->bound[t->jme + 1], t->cb, t->round, &t->ma, &t->mb);
         for (int i = 0; i < t->p; i++) {
-            t->fr[i].meets = rd_io_coll_meets(&t->acc[i], ma, mb);
+            t->fr[i].meets = rd_io_coll_meets(&t->acc[i], t->ma, t->mb);
             t->fr[i].hdr[0] = t->fr[i].hdr[1] = 0;
         }
     }
-
-    /* 1: the headers */
-    struct rd_sched *s = rd_sched_new(t->comm);
-    if (!s) {
-        fail(t, MPI_ERR_NO_MEM, (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory"), &w));
-        return; /* the other ranks will wait: nothing better to do */
-    }
     for (int j = 0; j < t->na; j++)
-        if (t->sh[j].meets && t->aggr[j] != t->me)
-            rd_sched_send(s, t->sh[j].hdr, 2 * (int)sizeof(int64_t), MPI_BYTE, t->aggr[j]);
+        if (t->sh[j].meets && t->aggr[j] != t->me &&
+            rd_sched_send_sub(s, t->sh[j].hdr, 2 * (int)sizeof(int64_t), MPI_BYTE, t->aggr[j], SUB_HDR) != RD_OK)
+            return MPI_ERR_NO_MEM;
     if (t->jme >= 0)
         for (int i = 0; i < t->p; i++) {
             if (!t->fr[i].meets)
                 continue;
             if (i == t->me)
                 memcpy(t->fr[i].hdr, t->sh[t->jme].hdr, sizeof t->fr[i].hdr);
-            else
-                rd_sched_recv(s, t->fr[i].hdr, 2 * (int)sizeof(int64_t), MPI_BYTE, i);
+            else if (rd_sched_recv_sub(s, t->fr[i].hdr, 2 * (int)sizeof(int64_t), MPI_BYTE, i, SUB_HDR) != RD_OK)
+                return MPI_ERR_NO_MEM;
         }
-    rd_sched_wait(s);
-    sched_end(t, s);
-
-    /* 2: runs (and data of writes) to the aggregators */
-    if (t->jme >= 0)
-        for (int i = 0; i < t->p; i++) {
-            struct from *x = &t->fr[i];
-            x->runs = NULL;
-            x->data = NULL;
-            if (!x->meets || !x->hdr[0])
-                continue;
-            if (i == t->me) {
-                x->runs = t->sh[t->jme].runs.r;
-                x->data = t->sh[t->jme].data;
-                continue;
-            }
-            if (x->hdr[0] > (int64_t)CB_MAX || x->hdr[1] > (int64_t)CB_MAX) {
-                fail(t, MPI_ERR_INTERN,
-                     (rd_io_fail(&w, MPI_ERR_INTERN, "rank %d sent a header of %lld runs", i,
-                                 (long long)x->hdr[0]), &w));
-                x->hdr[0] = x->hdr[1] = 0;
-                continue;
-            }
-            x->runs = malloc((size_t)x->hdr[0] * 2 * sizeof(int64_t));
-            x->data = malloc(x->hdr[1] ? (size_t)x->hdr[1] : 1);
-            if (!x->runs || !x->data) {
-                /* not recoverable: the sender's message stays unmatched */
-                fail(t, MPI_ERR_NO_MEM, (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory"), &w));
-            }
-        }
-    s = rd_sched_new(t->comm);
-    if (!s) {
-        fail(t, MPI_ERR_NO_MEM, (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory"), &w));
-        return;
-    }
-    for (int j = 0; j < t->na; j++) {
-        struct share *x = &t->sh[j];
-        if (!x->meets || t->aggr[j] == t->me || !x->hdr[0])
-            continue;
-        rd_sched_send_sub(s, x->runs.r, (int)(x->hdr[0] * 2 * (int64_t)sizeof(int64_t)), MPI_BYTE,
-                          t->aggr[j], SUB_RUNS);
-        if (t->write)
-            rd_sched_send_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, t->aggr[j], SUB_DATA);
-    }
-    if (t->jme >= 0)
-        for (int i = 0; i < t->p; i++) {
-            struct from *x = &t->fr[i];
-            if (!x->meets || i == t->me || !x->hdr[0] || !x->runs || !x->data)
-                continue;
-            rd_sched_recv_sub(s, x->runs, (int)(x->hdr[0] * 2 * (int64_t)sizeof(int64_t)), MPI_BYTE,
-                              i, SUB_RUNS);
-            if (t->write)
-                rd_sched_recv_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, i, SUB_DATA);
-        }
-    rd_sched_wait(s);
-    sched_end(t, s);
-
-    /* the aggregator's file access */
-    if (t->jme >= 0 && !t->err && ma < mb) {
-        struct rd_io_piece *pc = malloc((size_t)t->p * sizeof *pc);
-        if (!pc) {
-            fail(t, MPI_ERR_NO_MEM, (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory"), &w));
-        } else {
-            int np = 0, how;
-            for (int i = 0; i < t->p; i++)
-                if (t->fr[i].meets && t->fr[i].hdr[0])
-                    pc[np++] = (struct rd_io_piece){t->fr[i].runs, (size_t)t->fr[i].hdr[0],
-                                                   t->fr[i].data};
-            e = t->write ? rd_io_coll_put(t->f->fd, ma, mb, t->chunk, pc, np, &how, &w)
-                         : rd_io_coll_get(t->f->fd, ma, mb, t->chunk, pc, np, &how, &w);
-            fail(t, e, &w);
-            free(pc);
-        }
-    }
-
-    /* 3 (reads): the data back to the ranks */
-    if (!t->write) {
-        s = rd_sched_new(t->comm);
-        if (!s) {
-            fail(t, MPI_ERR_NO_MEM, (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory"), &w));
-            return;
-        }
-        if (t->jme >= 0)
-            for (int i = 0; i < t->p; i++) {
-                struct from *x = &t->fr[i];
-                if (x->meets && i != t->me && x->hdr[1] && x->data)
-                    rd_sched_send_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, i, SUB_DATA);
-            }
-        for (int j = 0; j < t->na; j++) {
-            struct share *x = &t->sh[j];
-            if (x->meets && t->aggr[j] != t->me && x->hdr[1])
-                rd_sched_recv_sub(s, x->data, (int)x->hdr[1], MPI_BYTE, t->aggr[j], SUB_DATA);
-        }
-        rd_sched_wait(s);
-        sched_end(t, s);
-        if (!t->err && !t->direct)
-            for (int j = 0; j < t->na; j++) {
-                struct share *x = &t->sh[j];
-                if (x->meets && x->hdr[1])
-                    rd_dt_unpack(t->buf, t->dt, (size_t)(x->ss - mine->s), x->data,
-                                 (size_t)x->hdr[1]);
-            }
-    }
-
-    /* this round's buffers */
-    if (t->jme >= 0)
-        for (int i = 0; i < t->p; i++)
-            if (i != t->me) {
-                free(t->fr[i].runs);
-                free(t->fr[i].data);
-                t->fr[i].runs = NULL;
-                t->fr[i].data = NULL;
-            }
-    for (int j = 0; j < t->na; j++) {
-        if (t->sh[j].owned)
-            free(t->sh[j].data);
-        t->sh[j].data = NULL;
-        t->sh[j].owned = 0;
-    }
+    return then(s, t, round_runs);
 }
 
-/* The two phases, every rank, after the decision. */
-static void two_phase(struct tp *t)
+static int next_round(struct rd_sched *s, struct tp *t)
+{
+    if (t->round >= t->rounds)
+        return agree(s, t);
+    return round_start(s, t);
+}
+
+/* The two phases' plan, every rank, after the decision: aggregators,
+ * file domains, rounds. A rank short of memory for the plan cannot take
+ * part (not recoverable: the others' messages to it stay unmatched). */
+static int two_phase(struct rd_sched *s, struct tp *t)
 {
     const struct rd_io_file *f = t->f;
     int p = t->p;
-    rd_io_why w;
     int *node = malloc((size_t)p * sizeof *node);
-    int *aggr = malloc((size_t)p * sizeof *aggr);
-    int64_t *bound = malloc((size_t)(p + 1) * sizeof *bound);
-    if (!node || !aggr || !bound) {
-        /* without the tables this rank cannot join the rounds (not
-         * recoverable: the others' messages to it stay unmatched) */
-        fail(t, MPI_ERR_NO_MEM, (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory"), &w));
+    t->aggr = malloc((size_t)p * sizeof *t->aggr);
+    t->bound = malloc((size_t)(p + 1) * sizeof *t->bound);
+    if (!node || !t->aggr || !t->bound) {
         free(node);
-        free(aggr);
-        free(bound);
-        return;
+        return MPI_ERR_NO_MEM;
     }
     for (int r = 0; r < p; r++)
         node[r] = rd_job_node_of(rd_comm_world_rank(t->comm, r));
     int per = f->hints.cb_per_node > 0 ? f->hints.cb_per_node : 2;
-    int na = rd_io_coll_aggregators(p, node, per, f->hints.cb_nodes, aggr);
+    int na = rd_io_coll_aggregators(p, node, per, f->hints.cb_nodes, t->aggr);
+    free(node);
+    if (na <= 0)
+        return MPI_ERR_NO_MEM;
     int64_t lo = INT64_MAX, hi = 0;
     for (int r = 0; r < p; r++)
         if (t->acc[r].n > 0) {
@@ -325,135 +458,302 @@ static void two_phase(struct tp *t)
     if (cb > CB_MAX)
         cb = CB_MAX;
     int64_t align = f->hints.striping_unit ? (int64_t)f->hints.striping_unit : RD_IO_COLL_ALIGN;
-    int64_t rounds = na > 0 ? rd_io_coll_domains(lo, hi, na, align, (int64_t)cb, bound) : 0;
-    t->na = na > 0 ? na : 0;
-    t->aggr = aggr;
-    t->bound = bound;
+    t->rounds = rd_io_coll_domains(lo, hi, na, align, (int64_t)cb, t->bound);
+    t->na = na;
     t->cb = (int64_t)cb;
     t->jme = -1;
-    for (int j = 0; j < t->na; j++)
-        if (aggr[j] == t->me)
+    for (int j = 0; j < na; j++)
+        if (t->aggr[j] == t->me)
             t->jme = j;
-    t->sh = calloc((size_t)(t->na ? t->na : 1), sizeof *t->sh);
-    t->fr = t->jme >= 0 ? calloc((size_t)p, sizeof *t->fr) : NULL;
+    t->sh = calloc((size_t)na, sizeof *t->sh);
+    if (!t->sh)
+        return MPI_ERR_NO_MEM;
     if (t->jme >= 0) {
-        int64_t dl = bound[t->jme + 1] - bound[t->jme];
+        int64_t dl = t->bound[t->jme + 1] - t->bound[t->jme];
+        t->fr = calloc((size_t)p, sizeof *t->fr);
         t->chunk = malloc(dl < (int64_t)cb ? (dl ? (size_t)dl : 1) : cb);
+        if (!t->fr || !t->chunk)
+            return MPI_ERR_NO_MEM;
     }
-    if (na < 0 || !t->sh || (t->jme >= 0 && (!t->fr || !t->chunk)))
-        fail(t, MPI_ERR_NO_MEM, (rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory"), &w));
-    if (t->sh)
-        for (int64_t r = 0; r < rounds; r++)
-            round_one(t, r);
+    t->round = 0;
+    return next_round(s, t);
+}
+
+/* ------------------------------------------------------------ the start: who does what */
+
+/* The allgather is in: nobody moves data when a rank failed, else two
+ * phases or every rank's own access. */
+static int gathered(struct rd_sched *s, void *arg)
+{
+    struct tp *t = arg;
+    for (int r = 0; r < t->p; r++)
+        if (t->acc[r].flags & RD_IO_ACC_FAIL)
+            return agree(s, t);
+    if (t->pre)
+        return agree(s, t);
+    int hint = t->write ? t->f->hints.cb_write : t->f->hints.cb_read;
+    if (rd_io_coll_decide(t->acc, t->p, hint, t->f->atomic))
+        return two_phase(s, t);
+    if (t->mine.n > 0 && t->async) {
+        on_thread(s, t, 1);
+        if (rd_sched_wait(s) != RD_OK || rd_sched_call(s, agree_step, t) != RD_OK)
+            return MPI_ERR_NO_MEM;
+        return MPI_SUCCESS;
+    }
+    if (t->mine.n > 0) {
+        rd_io_why w;
+        size_t got = 0;
+        int e = rd_io_indep(t->f, t->write, t->mine.s, t->buf, t->count, t->dt,
+                            &got, &w);
+        fail(t, e, &w);
+        if (!e)
+            t->bytes = got;
+    }
+    return agree(s, t);
+}
+
+static void tp_free(struct tp *t)
+{
+    if (!t)
+        return;
+    round_free(t);
     if (t->sh)
         for (int j = 0; j < t->na; j++)
             rd_io_runs_free(&t->sh[j].runs);
     free(t->sh);
     free(t->fr);
     free(t->chunk);
-    free(node);
-    free(aggr);
-    free(bound);
+    free(t->aggr);
+    free(t->bound);
+    free(t->acc);
+    free(t);
+}
+
+/* This rank's access (the clipping of a read to the end of the file, its
+ * file extent, its flags), and the schedule's first steps: the allgather
+ * and the decision. NULL: out of memory (nothing started). */
+static struct rd_sched *tp_begin(struct tp *t, MPI_Offset o, size_t count)
+{
+    struct rd_io_file *f = t->f;
+    const struct rd_io_view *v = &f->view;
+    rd_io_why w;
+    t->count = count;
+    t->mine = (struct rd_io_acc){0, 0, o, (int64_t)(count * t->dt->size), 0};
+    t->direct = t->dt->contig ? (char *)t->buf + t->dt->true_lb : NULL;
+    t->me = t->comm->rank;
+    t->p = t->comm->size;
+    t->jme = -1;
+    if (v->rep)
+        t->mine.flags |= RD_IO_ACC_REP;
+    if (!v->contig && !v->monotone)
+        t->mine.flags |= RD_IO_ACC_NOMAP;
+    if (!t->write && t->mine.n > 0) {
+        /* a read stops at the end of the file */
+        struct stat st;
+        if (fstat(f->fd, &st) != 0) {
+            rd_io_fail(&w, MPI_ERR_IO, "fstat of %s: %s", f->path, strerror(errno));
+            fail(t, MPI_ERR_IO, &w);
+            t->mine.flags |= RD_IO_ACC_FAIL;
+            t->mine.n = 0;
+        } else {
+            int64_t below = rd_io_view_below(v, (MPI_Offset)st.st_size);
+            int64_t can = below > t->mine.s ? below - t->mine.s : 0;
+            if (can < t->mine.n)
+                t->mine.n = can;
+        }
+    }
+    if (t->mine.n > 0 && !(t->mine.flags & RD_IO_ACC_NOMAP)) {
+        t->mine.lo = rd_io_view_offset(v, t->mine.s);
+        t->mine.hi = rd_io_view_offset(v, t->mine.s + t->mine.n - 1) + 1;
+    }
+    if (v->rep && v->rep->kind == RD_REP_USER && !(t->mine.flags & RD_IO_ACC_FAIL)) {
+        /* a registered datarep's conversions are user code that may call
+         * MPI: never in a schedule's step, never on the I/O thread. Such a
+         * view always goes independent (RD_IO_ACC_REP): do it now. */
+        t->pre = 1;
+        if (t->mine.n > 0) {
+            size_t got = 0;
+            int e = rd_io_indep(f, t->write, t->mine.s, t->buf, t->count, t->dt,
+                                &got, &w);
+            fail(t, e, &w);
+            if (!e)
+                t->bytes = got;
+        }
+    }
+    t->acc = malloc((size_t)t->p * sizeof *t->acc);
+    struct rd_sched *s = t->acc ? rd_sched_new(t->comm) : NULL;
+    if (!s)
+        return NULL;
+    struct rd_coll_args a = {.comm = t->comm, .sbuf = &t->mine, .scount = (int)sizeof t->mine, .sdt = MPI_BYTE,
+                             .rbuf = t->acc, .rcount = (int)sizeof t->mine, .rdt = MPI_BYTE};
+    if (rd_coll_build(RD_COLL_ALLGATHER, s, &a) != RD_OK || then(s, t, gathered) != MPI_SUCCESS) {
+        rd_sched_discard(s);
+        return NULL;
+    }
+    return s;
+}
+
+static struct tp *tp_new(struct rd_io_file *f, void *fh, MPI_Comm comm, int write, void *buf, MPI_Datatype dt,
+                         int async)
+{
+    struct tp *t = calloc(1, sizeof *t);
+    if (t) {
+        t->f = f;
+        t->fh = fh;
+        t->comm = comm;
+        t->write = write;
+        t->buf = buf;
+        t->dt = dt;
+        t->async = async;
+    }
+    return t;
+}
+
+/* ------------------------------------------------------------ entry points */
+
+/* Detach a started schedule's request: it is released when the schedule
+ * ends (as MPI_Request_free does). */
+static void detach(struct rd_request_s *req)
+{
+    if (rd_req_done(req))
+        rd_req_release(req);
+    else
+        req->user_freed = 1;
+}
+
+static void abstain_done(struct rd_sched *s)
+{
+    tp_free(s->arg);
+}
+
+/* A rank that cannot take part in the access (its own checks failed with
+ * cls, or it is out of memory) meets the others in it: the same
+ * allgather, marked failed, then the same agreement. wait 0: the schedule
+ * ends in later progress, on its own (a nonblocking call returns at
+ * once). Returns the agreed class (wait 0: cls). */
+static int abstain(MPI_Comm comm, int cls, int wait, rd_io_why *why)
+{
+    struct tp *t = calloc(1, sizeof *t);
+    struct rd_sched *s = NULL;
+    if (t) {
+        t->comm = comm;
+        t->me = comm->rank;
+        t->p = comm->size;
+        t->jme = -1;
+        t->err = cls;
+        t->mine.flags = RD_IO_ACC_FAIL;
+        t->acc = malloc((size_t)t->p * sizeof *t->acc);
+        s = t->acc ? rd_sched_new(comm) : NULL;
+    }
+    struct rd_coll_args a = {.comm = comm, .sbuf = t ? &t->mine : NULL, .scount = (int)sizeof t->mine,
+                             .sdt = MPI_BYTE, .rbuf = t ? t->acc : NULL, .rcount = (int)sizeof t->mine,
+                             .rdt = MPI_BYTE};
+    if (s && (rd_coll_build(RD_COLL_ALLGATHER, s, &a) != RD_OK || then(s, t, agree_step) != MPI_SUCCESS)) {
+        rd_sched_discard(s);
+        s = NULL;
+    }
+    if (!s) {
+        tp_free(t);
+        return cls; /* the others will wait: nothing better to do */
+    }
+    if (!wait) {
+        struct rd_request_s *req;
+        s->on_done = abstain_done;
+        s->arg = t;
+        if (rd_sched_start(s, &req) == RD_OK) /* (else the schedule is gone: so is t) */
+            detach(req);
+        else
+            tp_free(t);
+        return cls;
+    }
+    int e = rd_sched_run(s);
+    int res = e != MPI_SUCCESS ? cls : t->result;
+    if (why && res != cls)
+        *why = t->why;
+    tp_free(t);
+    return res;
 }
 
 int rd_io_coll_abstain(MPI_Comm comm, int cls)
 {
-    struct rd_io_acc mine = {0, 0, 0, 0, RD_IO_ACC_FAIL};
-    struct rd_io_acc *acc = malloc((size_t)comm->size * sizeof *acc);
-    rd_io_why w = {{0}};
-    if (acc) {
-        struct rd_coll_args a = {.comm = comm, .sbuf = &mine, .scount = (int)sizeof mine,
-                                 .sdt = MPI_BYTE, .rbuf = acc, .rcount = (int)sizeof mine,
-                                 .rdt = MPI_BYTE};
-        int e = rd_coll_run(RD_COLL_ALLGATHER, &a);
-        free(acc);
-        if (e != MPI_SUCCESS)
-            return cls;
-    }
-    return agree(comm, cls, &w);
+    return abstain(comm, cls, 1, NULL);
 }
 
-int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, void *buf,
-               size_t count, MPI_Datatype dt, size_t *bytes, rd_io_why *why)
+void rd_io_coll_abstain_nb(MPI_Comm comm, int cls)
 {
-    const struct rd_io_view *v = &f->view;
-    struct rd_io_acc mine = {0, 0, o, (int64_t)(count * dt->size), 0};
-    int err = MPI_SUCCESS;
-    rd_io_why w = {{0}};
+    abstain(comm, cls, 0, NULL);
+}
+
+int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, void *buf, size_t count,
+               MPI_Datatype dt, size_t *bytes, rd_io_why *why)
+{
     *bytes = 0;
-
-    if (v->rep)
-        mine.flags |= RD_IO_ACC_REP;
-    if (!v->contig && !v->monotone)
-        mine.flags |= RD_IO_ACC_NOMAP;
-    if (!write && mine.n > 0) {
-        /* a read stops at the end of the file */
-        struct stat st;
-        if (fstat(f->fd, &st) != 0) {
-            err = rd_io_fail(&w, MPI_ERR_IO, "fstat of %s: %s", f->path, strerror(errno));
-            mine.flags |= RD_IO_ACC_FAIL;
-            mine.n = 0;
-        } else {
-            int64_t below = rd_io_view_below(v, (MPI_Offset)st.st_size);
-            int64_t can = below > mine.s ? below - mine.s : 0;
-            if (can < mine.n)
-                mine.n = can;
-        }
-    }
-    if (mine.n > 0 && !(mine.flags & RD_IO_ACC_NOMAP)) {
-        mine.lo = rd_io_view_offset(v, mine.s);
-        mine.hi = rd_io_view_offset(v, mine.s + mine.n - 1) + 1;
-    }
-
-    struct rd_io_acc *acc = malloc((size_t)comm->size * sizeof *acc);
-    if (!acc) {
-        /* cannot join the allgather's outcome: say so to the others */
-        err = rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory for the ranks' accesses");
-        err = agree(comm, err, &w);
+    struct tp *t = tp_new(f, NULL, comm, write, buf, dt, 0);
+    struct rd_sched *s = t ? tp_begin(t, o, count) : NULL;
+    if (!s) {
+        tp_free(t);
+        rd_io_why w;
+        int cls = rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory for the collective access");
+        cls = abstain(comm, cls, 1, &w);
         if (why)
             *why = w;
-        return err;
+        return cls;
     }
-    struct rd_coll_args a = {.comm = comm, .sbuf = &mine, .scount = (int)sizeof mine,
-                             .sdt = MPI_BYTE, .rbuf = acc, .rcount = (int)sizeof mine,
-                             .rdt = MPI_BYTE};
-    int e = rd_coll_run(RD_COLL_ALLGATHER, &a);
-    if (e != MPI_SUCCESS) {
-        free(acc);
-        return rd_io_fail(why, e, "the allgather of the ranks' accesses failed");
-    }
-    int fails = 0;
-    for (int r = 0; r < comm->size; r++)
-        fails |= (acc[r].flags & RD_IO_ACC_FAIL) != 0;
-    if (fails) {
-        /* someone cannot take part: nobody moves data */
-        free(acc);
-        err = agree(comm, err, &w);
-        if (why)
-            *why = w;
-        return err;
-    }
-    int hint = write ? f->hints.cb_write : f->hints.cb_read;
-    if (!rd_io_coll_decide(acc, comm->size, hint, f->atomic)) {
-        free(acc);
-        size_t got = 0;
-        err = rd_io_indep(f, write, o, buf, count, dt, &got, &w);
-        err = agree(comm, err, &w);
-        if (err == MPI_SUCCESS)
-            *bytes = got;
-        else if (why)
-            *why = w;
-        return err;
-    }
-    struct tp t = {.f = f, .comm = comm, .write = write, .me = comm->rank, .p = comm->size,
-                   .buf = buf, .dt = dt, .acc = acc,
-                   .direct = dt->contig ? (char *)buf + dt->true_lb : NULL};
-    two_phase(&t);
-    free(acc);
-    err = agree(comm, t.err, &t.why);
-    if (err == MPI_SUCCESS)
-        *bytes = (size_t)mine.n;
+    int e = rd_sched_run(s);
+    int cls = e != MPI_SUCCESS ? rd_io_fail(&t->why, e, "a collective exchange failed") : t->result;
+    if (cls == MPI_SUCCESS)
+        *bytes = t->bytes;
     else if (why)
-        *why = t.why;
-    return err;
+        *why = t->why;
+    tp_free(t);
+    return cls;
+}
+
+/* A nonblocking access ends: its request's error, reason and count. */
+static void nb_done(struct rd_sched *s)
+{
+    struct tp *t = s->arg;
+    struct rd_request_s *req = s->req;
+    if (s->error == MPI_SUCCESS) {
+        s->error = t->result;
+        if (t->result == MPI_SUCCESS)
+            req->status.rd_bytes = (MPI_Count)t->bytes;
+        else if (!req->user_freed)
+            req->why = strdup(t->why.msg[0] ? t->why.msg : "the collective access failed");
+    } else if (s->error != MPI_ERR_TRUNCATE && !req->user_freed) {
+        req->why = strdup("a collective exchange failed");
+    }
+    atomic_fetch_sub(&t->f->inflight, 1);
+    rd_dt_release(t->dt);
+    tp_free(t);
+}
+
+int rd_io_coll_start(struct rd_io_file *f, void *fh, MPI_Comm comm, int write, MPI_Offset o, void *buf,
+                     size_t count, MPI_Datatype dt, MPI_Request *request, rd_io_why *why)
+{
+    struct tp *t = tp_new(f, fh, comm, write, buf, dt, 1);
+    struct rd_sched *s = t ? tp_begin(t, o, count) : NULL;
+    if (!s) {
+        tp_free(t);
+        int cls = rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory for the collective access");
+        abstain(comm, cls, 0, NULL);
+        return cls;
+    }
+    rd_dt_retain(dt);
+    atomic_fetch_add(&f->inflight, 1);
+    s->on_done = nb_done;
+    s->arg = t;
+    struct rd_request_s *req;
+    if (rd_sched_start(s, &req) != RD_OK) {
+        /* the schedule is gone, nb_done not called */
+        atomic_fetch_sub(&f->inflight, 1);
+        rd_dt_release(dt);
+        tp_free(t);
+        int cls = rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory for the request");
+        abstain(comm, cls, 0, NULL);
+        return cls;
+    }
+    req->io.file = fh; /* its errors go to the file's handler */
+    *request = req;
+    return MPI_SUCCESS;
 }

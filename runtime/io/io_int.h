@@ -186,9 +186,11 @@ struct rd_io_file {
     int atomic;                   /* MPI_File_set_atomicity */
     struct rd_io_hints hints;
     struct rd_io_coll *coll;      /* coll.c, NULL until the first collective access */
-    MPI_Request split;            /* the split collective begun and not yet ended */
+    MPI_Request split;            /* the split collective (_all, _at_all) begun and not yet
+                                   * ended: its nonblocking access (rd_io_coll_start) */
     int split_op;                 /* which begin made it (fileio.c's RD_IO_OP_*), 0: none */
-    MPI_Status split_status;      /* stage 1: the begin's access done, its status for the end */
+    MPI_Status split_status;      /* the ordered forms: the begin's access done, its status
+                                   * for the end */
     _Atomic int inflight;         /* nonblocking operations not yet completed (aio.c) */
     unsigned long long ino;       /* the file's inode number (open: every rank's is rank 0's) */
 };
@@ -256,5 +258,17 @@ int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, voi
  * failed, so that the others do not wait for it: every rank then returns
  * the highest class. Returns that class. */
 int rd_io_coll_abstain(MPI_Comm comm, int cls);
+/* The nonblocking form (MPI_File_iread_all ...): the same access as a
+ * schedule started now (coll.c), whose file accesses run on the I/O
+ * thread. *request (a collective request whose errors go to fh's
+ * handler) completes when every rank agreed on the outcome; its status
+ * counts the data bytes moved. The file counts it in inflight until then.
+ * Returns MPI_SUCCESS, or a class with why (out of memory: the rank then
+ * meets the others as rd_io_coll_abstain_nb does). Big lock held. */
+int rd_io_coll_start(struct rd_io_file *f, void *fh, MPI_Comm comm, int write, MPI_Offset o, void *buf,
+                     size_t count, MPI_Datatype dt, MPI_Request *request, rd_io_why *why);
+/* rd_io_coll_abstain for a nonblocking call: the rank's part ends in
+ * later progress, on its own; the call returns at once. */
+void rd_io_coll_abstain_nb(MPI_Comm comm, int cls);
 
 #endif

@@ -86,7 +86,8 @@ struct rd_request_s {
     } greq;
     struct {               /* RD_REQ_IO: set by rd_aio_start (runtime/io/aio.c) */
         void *op;          /* the engine's op record, until the request completes */
-        void *file;        /* the MPI_File it acts on (errors go to its handler), or NULL */
+        void *file;        /* the MPI_File it acts on (errors go to its handler), or NULL;
+                            * also RD_REQ_COLL's (NULL but for a file's collective access) */
     } io;
 };
 
