@@ -59,4 +59,7 @@ test_unit_io_aio_SOURCES = test/unit/io_aio.c runtime/io/aio.c runtime/io/aio.h
 test_unit_io_aio_LDADD = $(RD_FAKETL_LIBS)
 TESTS += test/unit/io_aio
 RD_MPI_TESTS += test/mpi/io_nb
+# ---- nonblocking collective access (MPI_File_iwrite_all ...) and split
+# collectives, as schedules (runtime/io/coll.c)
+RD_MPI_TESTS += test/mpi/io_nbcoll
 
