@@ -59,15 +59,17 @@ struct share {
     int64_t ss;         /* stream offset of the share */
     struct rd_io_runs runs;
     char *data;         /* packed (writes) or coming back (reads) */
-    int owned;          /* data is ours (else it points into the user's buffer) */
+    int owned;          /* data is ours, in mem (else it points into the user's buffer) */
+    struct rd_scratch mem;
 };
 
 /* what an aggregator keeps of one rank in a round */
 struct from {
     int meets;
     int64_t hdr[2];
-    int64_t *runs;
-    char *data;
+    int64_t *runs;      /* in rmem (the aggregator's own: its share's) */
+    char *data;         /* in dmem (idem) */
+    struct rd_scratch rmem, dmem;
 };
 
 /* One collective access, from its start to its end. */
@@ -94,7 +96,8 @@ struct tp {
     struct from *fr;    /* [p] when an aggregator */
     struct rd_io_piece *pc;
     int npc;
-    char *chunk;
+    char *chunk;        /* in cmem */
+    struct rd_scratch cmem;
     /* the end */
     int agin[2], agout[2];
     int result;         /* the agreed class */
@@ -115,6 +118,25 @@ static void fail_msg(struct tp *t, int err, const char *msg)
     rd_io_why w;
     rd_io_fail(&w, err, "%s", msg);
     fail(t, err, &w);
+}
+
+/* Staging buffers (chunks, packed shares, what comes to an aggregator)
+ * come from the schedules' pool (collectives/sched.h), under the big
+ * lock, and go back to it after each round: the next round, and the next
+ * access, reuse pages already touched. On this VM a fresh page costs a
+ * host fault (bench/io/README.md), about 10 us a 4 KiB page: 16 MiB of
+ * fresh chunk and staging per round was a third of a 2-rank BT write. */
+static void *pool_get(struct rd_scratch *m, size_t n)
+{
+    *m = rd_scratch_get(n);
+    return m->p;
+}
+
+static void pool_put(struct rd_scratch *m)
+{
+    rd_scratch_put(*m);
+    m->p = NULL;
+    m->size = 0;
 }
 
 /* the next exchange's steps are appended: then a WAIT and fn */
@@ -222,17 +244,14 @@ static void round_free(struct tp *t)
 {
     if (t->fr)
         for (int i = 0; i < t->p; i++) {
-            if (i != t->me) {
-                free(t->fr[i].runs);
-                free(t->fr[i].data);
-            }
+            pool_put(&t->fr[i].rmem);
+            pool_put(&t->fr[i].dmem);
             t->fr[i].runs = NULL;
             t->fr[i].data = NULL;
         }
     if (t->sh)
         for (int j = 0; j < t->na; j++) {
-            if (t->sh[j].owned)
-                free(t->sh[j].data);
+            pool_put(&t->sh[j].mem);
             t->sh[j].data = NULL;
             t->sh[j].owned = 0;
         }
@@ -329,8 +348,8 @@ static int round_runs(struct rd_sched *s, void *arg)
                 x->hdr[0] = x->hdr[1] = 0;
                 continue;
             }
-            x->runs = malloc((size_t)x->hdr[0] * 2 * sizeof(int64_t));
-            x->data = malloc(x->hdr[1] ? (size_t)x->hdr[1] : 1);
+            x->runs = pool_get(&x->rmem, (size_t)x->hdr[0] * 2 * sizeof(int64_t));
+            x->data = pool_get(&x->dmem, x->hdr[1] ? (size_t)x->hdr[1] : 1);
             if (!x->runs || !x->data) /* not recoverable: the sender's message stays unmatched */
                 fail_msg(t, MPI_ERR_NO_MEM, "out of memory");
         }
@@ -382,7 +401,7 @@ static int round_start(struct rd_sched *s, struct tp *t)
             x->data = t->direct + (x->ss - mine->s);
             x->owned = 0;
         } else if (sn) {
-            x->data = malloc((size_t)sn);
+            x->data = pool_get(&x->mem, (size_t)sn);
             x->owned = 1;
             if (!x->data) {
                 rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory for %lld bytes of a chunk", (long long)sn);
@@ -471,7 +490,7 @@ static int two_phase(struct rd_sched *s, struct tp *t)
     if (t->jme >= 0) {
         int64_t dl = t->bound[t->jme + 1] - t->bound[t->jme];
         t->fr = calloc((size_t)p, sizeof *t->fr);
-        t->chunk = malloc(dl < (int64_t)cb ? (dl ? (size_t)dl : 1) : cb);
+        t->chunk = pool_get(&t->cmem, dl < (int64_t)cb ? (dl ? (size_t)dl : 1) : cb);
         if (!t->fr || !t->chunk)
             return MPI_ERR_NO_MEM;
     }
@@ -522,7 +541,7 @@ static void tp_free(struct tp *t)
             rd_io_runs_free(&t->sh[j].runs);
     free(t->sh);
     free(t->fr);
-    free(t->chunk);
+    pool_put(&t->cmem);
     free(t->aggr);
     free(t->bound);
     free(t->acc);
