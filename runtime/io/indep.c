@@ -86,9 +86,10 @@ int rd_io_indep(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size_t
      * these bytes (sieve.c: a read-modify-write under an exclusive lock);
      * a write holds a shared lock on its bytes so that the two wait for
      * each other and neither loses the other's data. No rank sieves writes
-     * when the descriptors are write-only or romio_ds_write is "disable"
-     * (rank 0's hints are every rank's): then no lock. */
-    int guard = write && (f->amode & MPI_MODE_RDWR) && f->hints.ds_write != -1;
+     * when the descriptors are write-only (a file the ranks cannot read:
+     * file.c) or romio_ds_write is "disable" (rank 0's hints are every
+     * rank's): then no lock (a shared lock needs a readable descriptor). */
+    int guard = write && f->readable && f->hints.ds_write != -1;
     if (guard) {
         int rc = rd_io_lock(f->fd, 0, at, at + (MPI_Offset)total, why);
         if (rc != MPI_SUCCESS)

@@ -178,6 +178,8 @@ struct rd_io_coll; /* coll.c: what two-phase keeps between calls (the peers' vie
 
 struct rd_io_file {
     int fd;                       /* this rank's descriptor */
+    int readable;                 /* fd can read (a write-only amode is opened O_RDWR when the
+                                   * file allows: file.c), so sieving may read-modify-write */
     char *path;                   /* as given to open (messages, DELETE_ON_CLOSE) */
     int amode;
     struct rd_io_view view;

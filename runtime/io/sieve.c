@@ -414,8 +414,7 @@ int rd_io_strided(struct rd_io_file *f, int write, MPI_Offset o, void *buf, size
     size_t total = count * dt->size;
     if (total == 0)
         return MPI_SUCCESS;
-    int fl = fcntl(f->fd, F_GETFL);
-    int can_read = fl >= 0 && (fl & O_ACCMODE) != O_WRONLY; /* read-modify-write needs it */
+    int can_read = f->readable; /* read-modify-write needs it */
     MPI_Offset lo = 0, hi = 0;
     int rc;
     if (f->atomic) {

@@ -105,6 +105,7 @@ static void one(struct vcase *c, int gaps, int ds, size_t bufsz, long long o, si
     struct rd_io_file f;
     memset(&f, 0, sizeof f);
     f.fd = fd;
+    f.readable = (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY; /* file.c's rule */
     f.atomic = c->atomic;
     f.hints.ds_read = f.hints.ds_write = ds;
     f.hints.ind_rd_buffer_size = f.hints.ind_wr_buffer_size = bufsz;
@@ -177,6 +178,7 @@ static void eof(struct vcase *c, int ds, long long cut, long long o, size_t tota
     struct rd_io_file f;
     memset(&f, 0, sizeof f);
     f.fd = fd;
+    f.readable = (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY; /* file.c's rule */
     f.hints.ds_read = ds;
     f.hints.ind_rd_buffer_size = 100;
     rd_io_view_init(&f.view);
@@ -255,6 +257,7 @@ static void rep_case(const char *what, const char *rep, MPI_Datatype ft, MPI_Dat
     struct rd_io_file f;
     memset(&f, 0, sizeof f);
     f.fd = fd;
+    f.readable = (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY; /* file.c's rule */
     f.hints.ind_rd_buffer_size = f.hints.ind_wr_buffer_size = bufsz;
     rd_io_view_init(&f.view);
     rd_io_why why = {""};
@@ -355,6 +358,7 @@ static void datareps(MPI_Datatype v12)
         struct rd_io_file f;
         memset(&f, 0, sizeof f);
         f.fd = fd;
+        f.readable = (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY; /* file.c's rule */
         rd_io_view_init(&f.view);
         rd_io_view_set(&f.view, 0, MPI_INT, v12, "broken", 1, 0, 0, &why);
         size_t moved = 9;
@@ -480,6 +484,7 @@ int main(void)
         struct rd_io_file f;
         memset(&f, 0, sizeof f);
         f.fd = fd;
+        f.readable = (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY; /* file.c's rule */
         f.hints.ds_write = 1;
         rd_io_view_init(&f.view);
         rd_io_why why = {""};
