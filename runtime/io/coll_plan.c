@@ -361,7 +361,22 @@ int rd_io_coll_put(int fd, int64_t a, int64_t b, char *chunk, const struct rd_io
     if (err || !n)
         return err;
     int64_t first = st[0], last = st[2 * (nst <= RD_IO_COLL_STRETCHES ? nst - 1 : RD_IO_COLL_STRETCHES) + 1];
-    if (nst > RD_IO_COLL_STRETCHES) {
+    int fl = nst > RD_IO_COLL_STRETCHES ? fcntl(fd, F_GETFL) : -1;
+    if (fl >= 0 && (fl & O_ACCMODE) == O_WRONLY) {
+        /* a descriptor that cannot read (a file the process may not read:
+         * file.c opens write-only files O_RDWR otherwise): no
+         * read-modify-write; every stretch of adjacent runs is a pwrite */
+        *how = RD_IO_COLL_PIECES;
+        for (size_t k = 0; k < n; k++)
+            memcpy(chunk + (e[k].off - a), e[k].data, (size_t)e[k].len);
+        for (size_t k = 0; k < n && !err;) {
+            int64_t lo = e[k].off, hi = e[k].off + e[k].len;
+            for (k++; k < n && e[k].off <= hi; k++)
+                if (e[k].off + e[k].len > hi)
+                    hi = e[k].off + e[k].len;
+            err = put_all(fd, chunk + (lo - a), (size_t)(hi - lo), lo, why);
+        }
+    } else if (nst > RD_IO_COLL_STRETCHES) {
         /* holes everywhere: the old bytes of the span under an exclusive
          * lock (another process may write the holes meanwhile) */
         *how = RD_IO_COLL_RMW;

@@ -258,8 +258,9 @@ static void bt(const char *dir, int per_node, int cap)
 
 /* Interleaved vector views with holes: p ranks, rank i owns blocks of blen
  * bytes at disp + k * stride + i * blen, for k < nb; the holes keep the
- * file's old bytes (0x5A). */
-static void holes(const char *dir, int p, size_t blen, MPI_Aint stride, size_t nb, int how_exp)
+ * file's old bytes (0x5A). wronly: the write goes through a write-only
+ * descriptor (no read-modify-write possible: a pwrite per stretch). */
+static void holes(const char *dir, int p, size_t blen, MPI_Aint stride, size_t nb, int how_exp, int wronly)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/holes.%zu", dir, blen);
@@ -288,8 +289,11 @@ static void holes(const char *dir, int p, size_t blen, MPI_Aint stride, size_t n
         }
     }
     memset(hows, 0, sizeof hows);
-    tap_is_int(simulate(fd, 1, rk, p, 2, 0, 4096), 0, "holes (%d ranks, blocks of %zu every %ld): write",
-               p, blen, (long)stride);
+    int wfd = wronly ? open(path, O_WRONLY) : fd;
+    tap_is_int(simulate(wfd, 1, rk, p, 2, 0, 4096), 0, "holes (%d ranks, blocks of %zu every %ld%s): write",
+               p, blen, (long)stride, wronly ? ", write-only descriptor" : "");
+    if (wronly)
+        close(wfd);
     tap_ok(file_is(fd, img, n), "holes (blocks of %zu): file = image, holes keep 0x5A", blen);
     tap_ok(hows[how_exp] > 0, "holes (blocks of %zu): written by the expected way %d (none %d whole %d pieces %d rmw %d)",
            blen, how_exp, hows[0], hows[1], hows[2], hows[3]);
@@ -374,9 +378,10 @@ int main(void)
     if (d) {
         bt(d, 2, 0);
         bt(d, 2, 1);
-        holes(d, 2, 8, 32, 600, RD_IO_COLL_RMW);
-        holes(d, 2, 1500, 4000, 12, RD_IO_COLL_PIECES);
-        holes(d, 3, 4096, 3 * 4096, 4, RD_IO_COLL_WHOLE);
+        holes(d, 2, 8, 32, 600, RD_IO_COLL_RMW, 0);
+        holes(d, 2, 8, 32, 600, RD_IO_COLL_PIECES, 1);
+        holes(d, 2, 1500, 4000, 12, RD_IO_COLL_PIECES, 0);
+        holes(d, 3, 4096, 3 * 4096, 4, RD_IO_COLL_WHOLE, 0);
 
         /* a read beyond the end of the file reads zeros */
         char path[600];
