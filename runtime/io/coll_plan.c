@@ -289,6 +289,31 @@ static int by_off(const void *x, const void *y)
     return (a->off > b->off) - (a->off < b->off);
 }
 
+/* a piece's next run, in the merge's heap (smallest offset on top) */
+struct head {
+    int64_t off;
+    size_t k;   /* its index in the piece */
+    int piece;
+    char *data; /* where its bytes are */
+};
+
+static void sift(struct head *h, int n, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < n && h[l].off < h[m].off)
+            m = l;
+        if (l + 1 < n && h[l + 1].off < h[m].off)
+            m = l + 1;
+        if (m == i)
+            return;
+        struct head x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
 /* The runs of all pieces sorted by offset, each with its bytes in its
  * piece's data, checked to lie in [a, b); the covered stretches written
  * to st (pairs; at most RD_IO_COLL_STRETCHES + 1 kept), their count to
@@ -305,25 +330,61 @@ static int gather_runs(int64_t a, int64_t b, const struct rd_io_piece *pc, int n
     if (!n)
         return MPI_SUCCESS;
     struct ent *e = malloc(n * sizeof *e);
-    if (!e)
+    struct head *h = malloc((size_t)np * sizeof *h);
+    if (!e || !h) {
+        free(e);
+        free(h);
         return rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory sorting %zu runs of a chunk", n);
-    n = 0;
+    }
+    int sorted = 1, nh = 0;
     for (int i = 0; i < np; i++) {
-        char *d = pc[i].data;
         for (size_t k = 0; k < pc[i].nruns; k++) {
             int64_t off = pc[i].runs[2 * k], len = pc[i].runs[2 * k + 1];
             if (off < a || len < 0 || off + len > b) {
                 free(e);
+                free(h);
                 return rd_io_fail(why, MPI_ERR_INTERN,
                                   "a run [%lld, %lld) outside its chunk [%lld, %lld)",
                                   (long long)off, (long long)(off + len), (long long)a,
                                   (long long)b);
             }
-            e[n++] = (struct ent){off, len, d};
-            d += len;
+            if (k && off < pc[i].runs[2 * k - 2])
+                sorted = 0;
         }
+        if (pc[i].nruns)
+            h[nh++] = (struct head){pc[i].runs[0], 0, i, pc[i].data};
     }
-    qsort(e, n, sizeof *e, by_off);
+    if (sorted) {
+        /* a monotone view gives each piece's runs in file order: merge
+         * them (O(n log np)) instead of sorting all */
+        for (int i = nh / 2 - 1; i >= 0; i--)
+            sift(h, nh, i);
+        n = 0;
+        while (nh) {
+            struct head *t = &h[0];
+            const struct rd_io_piece *q = &pc[t->piece];
+            int64_t len = q->runs[2 * t->k + 1];
+            e[n++] = (struct ent){t->off, len, t->data};
+            t->data += len;
+            if (++t->k < q->nruns)
+                t->off = q->runs[2 * t->k];
+            else
+                h[0] = h[--nh];
+            sift(h, nh, 0);
+        }
+    } else {
+        n = 0;
+        for (int i = 0; i < np; i++) {
+            char *d = pc[i].data;
+            for (size_t k = 0; k < pc[i].nruns; k++) {
+                int64_t len = pc[i].runs[2 * k + 1];
+                e[n++] = (struct ent){pc[i].runs[2 * k], len, d};
+                d += len;
+            }
+        }
+        qsort(e, n, sizeof *e, by_off);
+    }
+    free(h);
     int m = 0;
     int64_t lo = e[0].off, hi = e[0].off + e[0].len;
     for (size_t k = 1; k <= n; k++) {
