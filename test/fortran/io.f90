@@ -6,13 +6,14 @@
 ! error handler written in Fortran (MPI_FILE_CREATE_ERRHANDLER) on
 ! MPI_FILE_NULL called by a failing MPI_FILE_OPEN with MPI_FILE_NULL's
 ! handle and inherited by a new file, MPI_FILE_CALL_ERRHANDLER,
+! MPI_FILE_IWRITE_AT_ALL / IREAD_AT_ALL completed by MPI_WAIT,
 ! MPI_FILE_CLOSE setting MPI_FILE_NULL, MPI_FILE_DELETE. Exact values.
 ! The file is made in the current directory (fortran.sh's scratch one).
 program io
   use mpi
   implicit none
   external fio_errh
-  integer :: ierr, rank, np, other, i, n, fh, eh, eh2, amode
+  integer :: ierr, rank, np, other, i, n, fh, eh, eh2, amode, req
   integer :: buf(10), got(10), st(MPI_STATUS_SIZE)
   integer(kind=MPI_OFFSET_KIND) :: off, sz, pos
   integer :: fe_calls, fe_file, fe_code
@@ -90,6 +91,24 @@ program io
              'a negative offset: MPI_ERR_ARG, the handler called with the file''s handle')
   call MPI_FILE_CALL_ERRHANDLER(fh, MPI_ERR_OTHER, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. fe_calls == 2 .and. fe_code == MPI_ERR_OTHER, 'MPI_FILE_CALL_ERRHANDLER')
+
+  ! a nonblocking collective access, completed by MPI_WAIT
+  do i = 1, 10
+    buf(i) = rank * 1000 + i
+  end do
+  call MPI_FILE_IWRITE_AT_ALL(fh, 40_MPI_OFFSET_KIND * rank, buf, 10, MPI_INTEGER, req, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FILE_IWRITE_AT_ALL starts')
+  call MPI_WAIT(req, st, ierr)
+  call MPI_GET_COUNT(st, MPI_INTEGER, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 10 .and. req == MPI_REQUEST_NULL, &
+             'its MPI_WAIT: count 10, the request MPI_REQUEST_NULL')
+  call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  got = -1
+  call MPI_FILE_IREAD_AT_ALL(fh, 40_MPI_OFFSET_KIND * other, got, 10, MPI_INTEGER, req, ierr)
+  call MPI_WAIT(req, st, ierr)
+  call MPI_GET_COUNT(st, MPI_INTEGER, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. n == 10 .and. all(got == [(other * 1000 + i, i = 1, 10)]), &
+             'MPI_FILE_IREAD_AT_ALL of the other rank''s INTEGERs, MPI_WAIT: count 10')
 
   call MPI_FILE_CLOSE(fh, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. fh == MPI_FILE_NULL, 'MPI_FILE_CLOSE sets MPI_FILE_NULL')
