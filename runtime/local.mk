@@ -14,11 +14,12 @@ librdutil_la_SOURCES = \
 # folder (runtime/base/params.h); the build joins the library's and the
 # tools' into one list each.
 EXTRA_DIST += runtime/base/params.def runtime/p2p/params.def transports/shm/params.def \
-	transports/verbs/params.def transports/ofi/params.def collectives/params.def runtime/rma/params.def launcher/params.def
+	transports/verbs/params.def transports/ofi/params.def collectives/params.def runtime/rma/params.def launcher/params.def \
+	runtime/io/params.def
 rd_params_lib = $(srcdir)/runtime/base/params.def $(srcdir)/runtime/p2p/params.def \
 	$(srcdir)/transports/shm/params.def $(srcdir)/transports/verbs/params.def \
 	$(srcdir)/transports/ofi/params.def $(srcdir)/collectives/params.def \
-	$(srcdir)/runtime/rma/params.def
+	$(srcdir)/runtime/rma/params.def $(srcdir)/runtime/io/params.def
 rd_params_tools = $(srcdir)/launcher/params.def
 nodist_librdutil_la_SOURCES = runtime/base/params_lib.def runtime/base/params_tools.def
 BUILT_SOURCES += runtime/base/params_lib.def runtime/base/params_tools.def

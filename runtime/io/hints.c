@@ -10,14 +10,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "runtime/base/params.h"
 #include "runtime/io/io.h"
 #include "runtime/objects/info.h"
 
 void rd_io_hints_default(struct rd_io_hints *h)
 {
     memset(h, 0, sizeof(*h));
-    h->cb_buffer_size = 16777216;
-    h->cb_per_node = 2;
+    h->cb_buffer_size = (size_t)rd_param.io_cb_buffer_size; /* RDMPI_IO_CB_BUFFER_SIZE, 16 MiB */
+    h->cb_per_node = (int)rd_param.io_cb_per_node;          /* RDMPI_IO_CB_PER_NODE, 2 */
     h->ind_rd_buffer_size = 4194304;
     h->ind_wr_buffer_size = 524288;
     h->file_perm = -1;
