@@ -26,6 +26,8 @@ TESTS += test/unit/iosieve
 RD_MPI_TESTS += test/mpi/io_view
 # external32, internal, registered datareps (1, 2 ranks)
 RD_MPI_TESTS += test/mpi/io_datarep
+# its Fortran binding: use mpi, mpif.h, mpi_f08 (run by test/fortran/fortran.sh)
+EXTRA_DIST += test/fortran/io_datarep.f90 test/fortran/io_datarep08.f90
 # atomic mode: overlapping strided writes, a reader beside a writer (2, 4 ranks)
 RD_MPI_TESTS += test/mpi/io_atomic
 

@@ -9,6 +9,7 @@
 
 #include "runtime/api/check.h"
 #include "runtime/api/fileio.h"
+#include "runtime/api/fspecial.h"
 #include "runtime/base/error.h"
 #include "runtime/base/state.h"
 #include "runtime/io/io.h"
@@ -159,4 +160,15 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     if (cls != MPI_SUCCESS)
         return rd_err_raise_file(MPI_FILE_NULL, cls, call, "%s", why.msg);
     return MPI_SUCCESS;
+}
+
+/* The Fortran glue's MPI_REGISTER_DATAREP: the representation it has just
+ * registered has Fortran callbacks, which datarep.c calls with Fortran's
+ * arguments (the datatype's Fortran handle). The predefined datatypes get
+ * their Fortran indices first (PMPI_Type_c2f does that once), so that a
+ * callback never gives one a new index. */
+void rd_mpi_f_datarep(const char *datarep)
+{
+    (void)PMPI_Type_c2f(MPI_DATATYPE_NULL);
+    rd_io_datarep_fortran(datarep);
 }

@@ -31,6 +31,7 @@ void rd_mpi_f_keyval(int keyval);               /* runtime/api/attr.c */
 /* MPI-1's MPI_KEYVAL_CREATE: callbacks of default INTEGER values */
 void rd_mpi_f_keyval_int(int keyval);           /* runtime/api/attr.c */
 void rd_mpi_f_request(MPI_Request request);    /* runtime/api/greq.c: a generalized request */
+void rd_mpi_f_datarep(const char *datarep);    /* runtime/api/fileview.c: a data representation */
 /* an attribute's value as Fortran's MPI_X_GET_ATTR gives it, from C's */
 MPI_Aint rd_mpi_f_attr_comm(int keyval, void *cval);
 MPI_Aint rd_mpi_f_attr_type(int keyval, void *cval);

@@ -46,6 +46,12 @@ static inline int *rd_fg_weights(MPI_Fint *w)
     return w;
 }
 
+/* MPI_CONVERSION_FN_NULL of mpif.h and the modules (runtime/fortran/
+ * fcallback.c): a procedure argument with its address is C's
+ * MPI_CONVERSION_FN_NULL (mpi.api's null=), so the glue never passes it on. */
+void mpi_conversion_fn_null_(void *userbuf, MPI_Fint *datatype, MPI_Fint *count, void *filebuf,
+                             MPI_Offset *position, MPI_Aint *extra_state, MPI_Fint *ierr);
+
 /* Is a Fortran status argument MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE? */
 static inline int rd_fg_status_ignored(const MPI_Fint *f)
 {

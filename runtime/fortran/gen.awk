@@ -123,8 +123,17 @@ function api_record(rec, indented,   f, n, i, t) {
         for (i = 2; i <= n; i++)
             mpi1[f[i]] = FILENAME ":" FNR
     } else if (f[1] == "callback") {
+        # (iface=I: mpi_f08's abstract interface of the record's callbacks)
+        t = ""
         for (i = 2; i <= n; i++)
-            cbnames = cbnames " " f[i]
+            if (f[i] ~ /^iface=/)
+                t = substr(f[i], 7)
+        for (i = 2; i <= n; i++)
+            if (f[i] !~ /^iface=/) {
+                cbnames = cbnames " " f[i]
+                if (t != "")
+                    cbiface[f[i]] = t
+            }
     } else if (f[1] == "sizeof") {
         if (n != 4 || f[4] !~ /^([0-9]+|len)$/) {
             err(FILENAME ":" FNR ": sizeof NAME TYPE BYTES: " rec)
@@ -338,7 +347,7 @@ function write_consts(   i, k, j, v, dims) {
         fst("COMMON /" toupper(spsym[i]) "/ " spname[i])
     }
     fcom("")
-    fcom("Predefined attribute callbacks (C functions of librdmpifort)")
+    fcom("Predefined callbacks (C functions of librdmpifort)")
     fdecl("EXTERNAL", cbnames)
 }
 function write_mpifh(   i, v, names, dnames, anames) {
@@ -780,12 +789,24 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             # as Fortran's, to be called with Fortran's arguments
             # (rd_mpi_f_KIND of runtime/api/fspecial.h)
             t = "(" ctype(i, j) ")" a
+            # (null=NAME: the predefined callback NAME, a C function of
+            # librdmpifort known by its address, is C's NULL there:
+            # MPI_CONVERSION_FN_NULL)
+            m = flagval(i, j, "null")
+            if (m != "") {
+                if (index(" " cbnames " ", " " m " ") == 0)
+                    err("mpi.api: MPI_" fname[i] ": null=" m " is not a callback record")
+                t = a " == (void (*)(void))" tolower(m) "_ ? NULL : " t
+            }
             if (flagval(i, j, "mark") != "") {
                 m = argn(i, flagval(i, j, "mark"))
                 if (m == 0)
                     err("mpi.api: MPI_" fname[i] ": mark=" flagval(i, j, "mark") " is not an argument")
                 else if (is_handle(akind[i, m]))
                     post = post "        rd_mpi_f_" tolower(akind[i, m]) "(c_" aname[i, m] ");\n"
+                else if (akind[i, m] == "string" && aintent[i, m] == "in")
+                    # (a data representation, known by its name)
+                    post = post "        rd_mpi_f_" aname[i, m] "(c_" aname[i, m] ");\n"
                 else
                     post = post "        rd_mpi_f_keyval(*" aname[i, m] ");\n"
             }
@@ -1426,13 +1447,34 @@ function write_f08types(   i, k, j, v, n, t, dims, nm, kinds, tys, w, cw) {
     mline("          LOGICAL :: complete")
     mline("          INTEGER :: ierror")
     mline("        END SUBROUTINE MPI_Grequest_cancel_function")
+    # data representations' callbacks (MPI_Register_datarep): the buffers'
+    # addresses by value are the addresses mpif.h's arrays pass
+    mline("        SUBROUTINE MPI_Datarep_conversion_function(userbuf, datatype, count, filebuf, position, &")
+    mline("            extra_state, ierror)")
+    mline("          IMPORT :: C_PTR, MPI_Datatype, MPI_OFFSET_KIND, MPI_ADDRESS_KIND")
+    mline("          TYPE(C_PTR), VALUE :: userbuf, filebuf")
+    mline("          TYPE(MPI_Datatype) :: datatype")
+    mline("          INTEGER :: count, ierror")
+    mline("          INTEGER(KIND=MPI_OFFSET_KIND) :: position")
+    mline("          INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state")
+    mline("        END SUBROUTINE MPI_Datarep_conversion_function")
+    mline("        SUBROUTINE MPI_Datarep_extent_function(datatype, extent, extra_state, ierror)")
+    mline("          IMPORT :: MPI_Datatype, MPI_ADDRESS_KIND")
+    mline("          TYPE(MPI_Datatype) :: datatype")
+    mline("          INTEGER(KIND=MPI_ADDRESS_KIND) :: extent, extra_state")
+    mline("          INTEGER :: ierror")
+    mline("        END SUBROUTINE MPI_Datarep_extent_function")
     mline("      END INTERFACE")
-    fcom("Predefined attribute callbacks (C functions of librdmpifort)")
+    fcom("Predefined callbacks (C functions of librdmpifort)")
     # (MPI_COMM_NULL_COPY_FN ...; the removed MPI-1 ones, MPI_NULL_COPY_FN,
     # MPI_DUP_FN, MPI_NULL_DELETE_FN, are not in mpi_f08)
     n = split(cbnames, cw, " ")
     for (i = 1; i <= n; i++) {
         t = cw[i]
+        if (t in cbiface) {
+            mline("      PROCEDURE(" cbiface[t] ") :: " t)
+            continue
+        }
         if (t !~ /^MPI_(COMM|TYPE|WIN)_/ || t in mpi1)
             continue
         sub(/^MPI_/, "", t)

@@ -14,6 +14,9 @@
 # io and io08 (files: open, explicit offsets beyond 2**32 of
 # KIND=MPI_OFFSET_KIND, the individual pointer, Fortran file error
 # handlers on MPI_FILE_NULL and a file; io08: TYPE(MPI_File)) on 2,
+# io_datarep (use mpi, and the same source on mpif.h) and io_datarep08
+# (mpi_f08): MPI_REGISTER_DATAREP with Fortran conversion and extent
+# functions, MPI_CONVERSION_FN_NULL, on 2,
 # examples/jacobi gives one exact result on 1, 2 and 4 ranks and the same
 # when built by Open MPI's and MPICH's mpifort, and
 # MPI_ABORT(MPI_COMM_WORLD, 7) from Fortran makes rrun exit 7.
@@ -133,6 +136,15 @@ compile "rdmpif90 builds a program on the mpi_f08 module (use mpi_f08, pmpi_f08)
 compile "rdmpif90 builds the collectives / topologies / array types program on mpi_f08" rdmpif90 -Wall "$src/f08_coll.f90" mtest.o -o f08_coll
 compile "rdmpif90 builds the files program on the mpi module" rdmpif90 -Wall "$src/io.f90" mtest.o -o io
 compile "rdmpif90 builds the files program on mpi_f08" rdmpif90 -Wall "$src/io08.f90" mtest.o -o io08
+compile "rdmpif90 builds the data representations program on the mpi module" \
+    rdmpif90 -Wall "$src/io_datarep.f90" mtest.o -o io_datarep
+compile "rdmpif90 builds the data representations program on mpi_f08" \
+    rdmpif90 -Wall "$src/io_datarep08.f90" mtest.o -o io_datarep08
+# (the same on mpif.h: each scope's `use mpi` becomes include 'mpif.h')
+sed -e '/^ *use mpi$/d' -e "s/^\( *\)implicit none$/\1implicit none\n\1include 'mpif.h'/" \
+    "$src/io_datarep.f90" >f_io_datarep.f90
+compile "rdmpif90 builds the data representations program on mpif.h" \
+    rdmpif90 -Wall f_io_datarep.f90 mtest.o -o f_io_datarep
 
 # use mpi: each argument but the choice buffers is checked by the compiler
 cat >bad.f90 <<'EOF'
@@ -186,6 +198,9 @@ p2p_check "RD_FTEST_HOST=$(hostname)" 2 ./f08
 mpi_check 3 ./f08_coll
 mpi_check 2 ./io
 mpi_check 2 ./io08
+mpi_check 2 ./io_datarep
+mpi_check 2 ./f_io_datarep
+mpi_check 2 ./io_datarep08
 is "$(ls -A | grep '^io_f' | tr '\n' ' ')" "" "the files programs left no file"
 
 # ------------------------------------------------------------ examples/jacobi
