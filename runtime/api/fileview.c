@@ -1,6 +1,7 @@
 /* fileview.c - file views and data representations (runtime/io/PLAN.md
  * 4.1, 4.4, 4.7, 6; stage 2): MPI_File_set_view, MPI_File_set_atomicity,
- * MPI_File_get_atomicity, MPI_Register_datarep. The views' checks and
+ * MPI_File_get_atomicity, MPI_Register_datarep (and rd_mpi_f_datarep,
+ * the Fortran glue's mark of a registration). The views' checks and
  * mapping are runtime/io/view.c's, the representations runtime/io/
  * datarep.c's; the accesses through a view go the strided path
  * (runtime/io/sieve.c) from rd_io_indep. */
