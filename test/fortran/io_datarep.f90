@@ -13,7 +13,7 @@
 ! ("rd_swapw": the file holds each INTEGER's bytes reversed, read back as
 ! they are) and for the write direction ("rd_swapr"). MPI_ERR_DUP_DATAREP
 ! for a name taken (also with trailing blanks, and "native"), MPI_ERR_ARG
-! for a blank one. fortran.sh also builds it on mpif.h. The file is made
+! for a blank one and for MPI_CONVERSION_FN_NULL as the extent function. fortran.sh also builds it on mpif.h. The file is made
 ! in the current directory.
 program io_datarep
   use mpi
@@ -56,6 +56,8 @@ program io_datarep
   call mt_is_int(ierr, MPI_ERR_DUP_DATAREP, 'MPI_REGISTER_DATAREP "native": MPI_ERR_DUP_DATAREP')
   call MPI_REGISTER_DATAREP('   ', dr_add_r, dr_add_w, dr_ext, extra, ierr)
   call mt_is_int(ierr, MPI_ERR_ARG, 'MPI_REGISTER_DATAREP of a blank name: MPI_ERR_ARG')
+  call MPI_REGISTER_DATAREP('rd_noext', dr_add_r, dr_add_w, MPI_CONVERSION_FN_NULL, extra, ierr)
+  call mt_is_int(ierr, MPI_ERR_ARG, 'MPI_REGISTER_DATAREP with MPI_CONVERSION_FN_NULL as the extent function: MPI_ERR_ARG')
 
   call MPI_FILE_OPEN(MPI_COMM_WORLD, 'io_fdrep.dat', ior(MPI_MODE_CREATE, MPI_MODE_RDWR), MPI_INFO_NULL, fh, ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_FILE_OPEN')
