@@ -4,7 +4,8 @@
 ! value, TYPE(MPI_Datatype), position INTEGER(KIND=MPI_OFFSET_KIND)) and
 ! MPI_Datarep_extent_function (MPI-3.1 13.5.3). "rd8_add" adds its extra
 ! state (500) to each INTEGER on the way to the file; written through an
-! interleaving view, read back through it and through a "native" view,
+! interleaving view, read back through it (MPI_File_read_at and
+! MPI_File_read_at_all) and through a "native" view,
 ! exact values; the callbacks get MPI_INTEGER, the extra state and
 ! positions in order; a conversion function's ierror fails the access
 ! with MPI_ERR_CONVERSION; MPI_File_get_type_extent from the extent
@@ -173,6 +174,12 @@ program io_datarep08
   call MPI_File_read_at(fh, 0_MPI_OFFSET_KIND, got, n, MPI_INTEGER, st, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. all(got == buf) .and. d8_items(1) == n .and. d8_bad == 0, &
              'MPI_File_read_at through "rd8_add": the values written')
+  got = -1
+  d8_next = 0
+  c0 = d8_items(1)
+  call MPI_File_read_at_all(fh, 0_MPI_OFFSET_KIND, got, n, MPI_INTEGER, st, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(got == buf) .and. d8_items(1) == c0 + n .and. d8_bad == 0, &
+             'MPI_File_read_at_all through "rd8_add": the same, converted in the call')
   call MPI_File_set_view(fh, 0_MPI_OFFSET_KIND, MPI_INTEGER, MPI_INTEGER, 'native', MPI_INFO_NULL)
   whole = -1
   call MPI_File_read_at(fh, 0_MPI_OFFSET_KIND, whole, n * np, MPI_INTEGER, st, ierr)
