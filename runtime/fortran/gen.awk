@@ -791,7 +791,7 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             t = "(" ctype(i, j) ")" a
             # (null=NAME: the predefined callback NAME, a C function of
             # librdmpifort known by its address, is C's NULL there:
-            # MPI_CONVERSION_FN_NULL)
+            # MPI_CONVERSION_FN_NULL; its prototype is fglue.h's)
             m = flagval(i, j, "null")
             if (m != "") {
                 if (index(" " cbnames " ", " " m " ") == 0)
@@ -804,10 +804,12 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
                     err("mpi.api: MPI_" fname[i] ": mark=" flagval(i, j, "mark") " is not an argument")
                 else if (is_handle(akind[i, m]))
                     post = post "        rd_mpi_f_" tolower(akind[i, m]) "(c_" aname[i, m] ");\n"
-                else if (akind[i, m] == "string" && aintent[i, m] == "in")
+                else if (akind[i, m] == "string") {
                     # (a data representation, known by its name)
-                    post = post "        rd_mpi_f_" aname[i, m] "(c_" aname[i, m] ");\n"
-                else
+                    if (aname[i, m] != "datarep" || aintent[i, m] != "in")
+                        err("mpi.api: MPI_" fname[i] ": mark= names a string: only a datarep in (rd_mpi_f_datarep)")
+                    post = post "        rd_mpi_f_datarep(c_" aname[i, m] ");\n"
+                } else
                     post = post "        rd_mpi_f_keyval(*" aname[i, m] ");\n"
             }
             # (markint=ARG: a keyval of callbacks with INTEGER values, MPI-1's)
