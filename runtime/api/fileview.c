@@ -156,8 +156,10 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     if (!datarep)
         return rd_err_raise_file(MPI_FILE_NULL, MPI_ERR_ARG, call, "datarep is NULL");
     rd_io_why why = {""};
+    RD_LOCK(); /* the list of representations is the library's (MPI_THREAD_MULTIPLE) */
     int cls = rd_io_datarep_register(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                                      extra_state, &why);
+    RD_UNLOCK();
     if (cls != MPI_SUCCESS)
         return rd_err_raise_file(MPI_FILE_NULL, cls, call, "%s", why.msg);
     return MPI_SUCCESS;
@@ -171,5 +173,7 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
 void rd_mpi_f_datarep(const char *datarep)
 {
     (void)PMPI_Type_c2f(MPI_DATATYPE_NULL);
+    RD_LOCK();
     rd_io_datarep_fortran(datarep);
+    RD_UNLOCK();
 }
