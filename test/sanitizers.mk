@@ -18,6 +18,11 @@
 #    thread, UCX and libfabric over loopback: UBSan found the accumulates'
 #    unaligned loads there; the network's direct paths, RDMA and the
 #    device's atomics, over both) and the rma_*.sh programs;
+#  - parallel I/O: every io_*.sh test (blocking, split and nonblocking
+#    collectives through coll.c's schedules and the I/O thread, views and
+#    data sieving, datareps, atomic mode's locks, the shared file pointer,
+#    hostile use) and the unit tests ioview, iosieve, iocoll: ~2,300
+#    points, ~55 s of the pass on 2 loaded cores (~40 CPU-seconds);
 #  - lifetime.sh, memory.sh, untouched.sh (the network plug-ins loaded:
 #    ucx and ofi, built with the sanitizers too);
 #  - rrun: every rrun_*.sh test but the network-namespace one, rrun_kill
@@ -42,7 +47,7 @@ rd_san_tests = \
 	test/mpi/coll_mismatch.sh test/mpi/p2p_large.sh test/mpi/coll.sh \
 	test/mpi/rma_core.sh test/mpi/rma_ops.sh test/mpi/rma_sync.sh \
 	test/mpi/rma_atomic.sh test/mpi/rma_errors.sh test/mpi/rma_win.sh \
-	test/mpi/rma_allocmem.sh \
+	test/mpi/rma_allocmem.sh test/mpi/io_shared.sh \
 	test/launcher/rrun_report.sh test/mpi/p2p_stress.sh test/mpi/p2p_order.sh \
 	test/mpi/p2p_persist.sh test/mpi/p2p_sync.sh test/launcher/rrun_hosts.sh \
 	test/mpi/intercomm.sh test/launcher/rrun_options.sh test/mpi/idup_many.sh \
@@ -57,6 +62,9 @@ rd_san_tests = \
 	test/mpi/p2p_types.sh \
 	test/mpi/p2p_threads.sh test/mpi/p2p_reuse.sh test/mpi/p2p_dtypes.sh test/mpi/greq.sh \
 	test/mpi/intercoll.sh \
+	test/mpi/io_view.sh test/mpi/io_bt.sh test/mpi/io_coll.sh test/mpi/io_hostile.sh \
+	test/mpi/io_atomic.sh test/mpi/io_nb.sh test/mpi/io_datarep.sh test/mpi/io_basic.sh \
+	test/mpi/io_errors.sh test/unit/ioview test/unit/iosieve test/unit/iocoll \
 	test/mpi/comm.sh \
 	test/mpi/lifetime.sh test/mpi/memory.sh test/mpi/untouched.sh \
 	test/launcher/rrun_basic.sh \
@@ -76,6 +84,9 @@ rd_san_progs = \
 	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm \
 	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
 	test/mpi/untouched test/mpi/hang \
+	test/mpi/io_basic test/mpi/io_errors test/mpi/io_hostile test/mpi/io_view test/mpi/io_datarep \
+	test/mpi/io_atomic test/mpi/io_coll test/mpi/io_bt test/mpi/io_shared test/mpi/io_nb \
+	test/unit/ioview test/unit/iosieve test/unit/iocoll \
 	test/mpi/rma_core test/mpi/rma_core_progress test/mpi/rma_ops test/mpi/rma_sync \
 	test/mpi/rma_atomic test/mpi/rma_errors test/mpi/rma_win test/mpi/rma_allocmem \
 	test/progs/rrun_hello test/progs/rrun_fail test/progs/rrun_probe \
