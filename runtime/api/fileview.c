@@ -75,7 +75,9 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
          * byte offset through the current view */
         MPI_Offset current = 0, pos = 0;
         if (disp == MPI_DISPLACEMENT_CURRENT && (fh->amode & MPI_MODE_SEQUENTIAL) && io->shfp) {
+            RD_LOCK(); /* (shfp.c's calls communicate: the big lock held, as fileshared.c's) */
             cls = rd_io_position_shared(io, &pos, &why);
+            RD_UNLOCK();
             current = rd_io_view_offset(&io->view, pos * (MPI_Offset)io->view.esize);
         }
         if (cls == MPI_SUCCESS)
@@ -95,7 +97,9 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     io->view = nv;
     io->fp = 0;
     /* the shared pointer back to 0 too (collective: shfp.c) */
+    RD_LOCK();
     int rc = rd_io_shfp_reset(io, &why);
+    RD_UNLOCK();
     if (rc != MPI_SUCCESS)
         return rd_file_raise(fh, rc, call, &why);
     /* the hints of info: rank 0's values, as MPI_File_set_info */
