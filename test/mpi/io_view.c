@@ -9,7 +9,8 @@
  * runs with data sieving forced on (small buffers: many read-modify-write
  * windows, racing the other ranks' windows over the same bytes), forced
  * off, and automatic. set_view's refusals are agreed by all ranks.
- * argv[1]: a directory for the files (made by io_view.sh). */
+ * argv[1]: a directory for the files (made by io_view.sh); argv[2]
+ * "threaded": all of it under MPI_THREAD_MULTIPLE. */
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -448,10 +449,19 @@ static void scen_d(int amode)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* argv[2] "threaded": the same under MPI_THREAD_MULTIPLE, where every
+     * call takes the big lock (set_view once hung there: its reset of the
+     * shared pointer ran without it) */
+    int threaded = argc > 2 && !strcmp(argv[2], "threaded"), provided = MPI_THREAD_SINGLE;
+    if (threaded)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     mt_rank = rank;
+    if (threaded)
+        mt_is_int(provided, MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE provided");
     snprintf(dir, sizeof dir, "%s", argc > 1 ? argv[1] : ".");
     MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
     for (int mode = -1; mode <= 1; mode++) {
