@@ -21,8 +21,9 @@
 #  - parallel I/O: every io_*.sh test (blocking, split and nonblocking
 #    collectives through coll.c's schedules and the I/O thread, views and
 #    data sieving, datareps, atomic mode's locks, the shared file pointer,
-#    hostile use) and the unit tests ioview, iosieve, iocoll: ~2,300
-#    points, ~55 s of the pass on 2 loaded cores (~40 CPU-seconds);
+#    hostile use, io_view once under MPI_THREAD_MULTIPLE) and the unit
+#    tests ioview, iosieve, iocoll: ~2,400 points, ~30 s of the pass on 2
+#    cores (~40 CPU-seconds; 55 s beside other sessions' builds);
 #  - lifetime.sh, memory.sh, untouched.sh (the network plug-ins loaded:
 #    ucx and ofi, built with the sanitizers too);
 #  - rrun: every rrun_*.sh test but the network-namespace one, rrun_kill
