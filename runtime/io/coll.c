@@ -86,6 +86,10 @@ struct tp {
     char *direct;       /* buf's data when it is one run (no packing), else NULL */
     struct rd_io_acc mine, *acc;
     int pre;            /* the rank's access was done in the call (a registered datarep) */
+    int atomic;         /* the file's atomicity and hints as at the call: the plan's inputs,
+                         * which the steps read later, at a moment that differs between ranks
+                         * (MPI_File_set_info or set_atomicity may come meanwhile) */
+    struct rd_io_hints hints;
     size_t bytes;       /* the data bytes moved, once agreed */
     /* two phases */
     int na, jme;        /* aggregators; my index among them (-1: none) */
@@ -467,7 +471,7 @@ static int next_round(struct rd_sched *s, struct tp *t)
  * part (not recoverable: the others' messages to it stay unmatched). */
 static int two_phase(struct rd_sched *s, struct tp *t)
 {
-    const struct rd_io_file *f = t->f;
+    const struct rd_io_hints *hints = &t->hints;
     int p = t->p;
     int *node = malloc((size_t)p * sizeof *node);
     t->aggr = malloc((size_t)p * sizeof *t->aggr);
@@ -478,8 +482,8 @@ static int two_phase(struct rd_sched *s, struct tp *t)
     }
     for (int r = 0; r < p; r++)
         node[r] = rd_job_node_of(rd_comm_world_rank(t->comm, r));
-    int per = f->hints.cb_per_node > 0 ? f->hints.cb_per_node : 2;
-    int na = rd_io_coll_aggregators(p, node, per, f->hints.cb_nodes, t->aggr);
+    int per = hints->cb_per_node > 0 ? hints->cb_per_node : 2;
+    int na = rd_io_coll_aggregators(p, node, per, hints->cb_nodes, t->aggr);
     free(node);
     if (na <= 0)
         return MPI_ERR_NO_MEM;
@@ -491,10 +495,10 @@ static int two_phase(struct rd_sched *s, struct tp *t)
             if (t->acc[r].hi > hi)
                 hi = t->acc[r].hi;
         }
-    size_t cb = f->hints.cb_buffer_size ? f->hints.cb_buffer_size : CB_DEFAULT;
+    size_t cb = hints->cb_buffer_size ? hints->cb_buffer_size : CB_DEFAULT;
     if (cb > CB_MAX)
         cb = CB_MAX;
-    int64_t align = f->hints.striping_unit ? (int64_t)f->hints.striping_unit : RD_IO_COLL_ALIGN;
+    int64_t align = hints->striping_unit ? (int64_t)hints->striping_unit : RD_IO_COLL_ALIGN;
     t->rounds = rd_io_coll_domains(lo, hi, na, align, (int64_t)cb, t->bound);
     t->na = na;
     t->cb = (int64_t)cb;
@@ -529,8 +533,8 @@ static int gathered(struct rd_sched *s, void *arg)
             return agree(s, t);
     if (t->pre)
         return agree(s, t);
-    int hint = t->write ? t->f->hints.cb_write : t->f->hints.cb_read;
-    if (rd_io_coll_decide(t->acc, t->p, hint, t->f->atomic))
+    int hint = t->write ? t->hints.cb_write : t->hints.cb_read;
+    if (rd_io_coll_decide(t->acc, t->p, hint, t->atomic))
         return two_phase(s, t);
     if (t->mine.n > 0 && t->async) {
         on_thread(s, t, 1);
@@ -576,6 +580,8 @@ static struct rd_sched *tp_begin(struct tp *t, MPI_Offset o, size_t count)
     const struct rd_io_view *v = &f->view;
     rd_io_why w;
     t->count = count;
+    t->atomic = f->atomic;
+    t->hints = f->hints;
     t->mine = (struct rd_io_acc){0, 0, o, (int64_t)(count * t->dt->size), 0};
     t->direct = t->dt->contig ? (char *)t->buf + t->dt->true_lb : NULL;
     t->me = t->comm->rank;

@@ -12,7 +12,9 @@
  *   E. split collectives with communication between begin and end;
  *   F. errors: one rank's bad count (the others' waits fail with its
  *      class, naming it), every rank's (each at its call), a full device
- *      (every wait fails), and the file usable after each.
+ *      (every wait fails), and the file usable after each;
+ *   G. hints changed by MPI_File_set_info while an access is pending:
+ *      every rank plans it by the hints of its call.
  * Every file is checked byte by byte by POSIX pread against an image
  * computed here; every status count is checked. argv[1]: a directory
  * (io_nbcoll.sh). */
@@ -404,6 +406,100 @@ static void errors(void)
     mt_is_int(rc, MPI_SUCCESS, "F: close /dev/full");
 }
 
+/* ---- G. the plan is the call's: hints changed while an access is pending.
+ * In pairs of ranks (MPI_COMM_WORLD split by rank / 2): pair rank 0
+ * starts an iwrite_all with two phases enabled, then MPI_File_set_info
+ * disables them (the Bcast's root needs nobody), then lets pair rank 1
+ * start; rank 1's MPI_Test finds the first exchange in before its own
+ * set_info. Each rank must plan the access by the hints of its call:
+ * one planning two phases and the other its own access wait for each
+ * other's messages for ever. */
+#define GN 1000
+
+static int test_for(MPI_Request *req, MPI_Status *st, int *rc)
+{
+    int flag = 0;
+    double t0 = MPI_Wtime();
+    while (!flag && MPI_Wtime() - t0 < 30)
+        *rc = MPI_Test(req, &flag, st);
+    return flag;
+}
+
+static void plan_at_call(void)
+{
+    MPI_Comm pair;
+    MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair);
+    int pr, ps;
+    MPI_Comm_rank(pair, &pr);
+    MPI_Comm_size(pair, &ps);
+    char p[1024], name[16];
+    snprintf(name, sizeof name, "g%d", rank / 2);
+    path(p, name);
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_write", "enable");
+    MPI_File fh;
+    int rc = MPI_File_open(pair, p, MPI_MODE_CREATE | MPI_MODE_WRONLY, info, &fh);
+    mt_is_int(rc, MPI_SUCCESS, "G: open");
+    if (rc != MPI_SUCCESS) {
+        MPI_Info_free(&info);
+        MPI_Comm_free(&pair);
+        return;
+    }
+    /* the pair's ints interleave: pair rank r's are r, r + ps, ... */
+    MPI_Datatype vec, ft;
+    MPI_Type_vector(GN, 1, ps, MPI_INT, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint)(GN * ps * sizeof(int)), &ft);
+    MPI_Type_commit(&ft);
+    MPI_File_set_view(fh, (MPI_Offset)(pr * sizeof(int)), MPI_INT, ft, "native", MPI_INFO_NULL);
+    int w[GN];
+    for (int i = 0; i < GN; i++)
+        w[i] = (i * ps + pr) * 5 + 3;
+    MPI_Info_set(info, "romio_cb_write", "disable");
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Status st;
+    int token = 0, done = 0, trc = MPI_SUCCESS;
+    if (pr == 0) {
+        rc = MPI_File_iwrite_all(fh, w, GN, MPI_INT, &req);
+        mt_is_int(rc, MPI_SUCCESS, "G: iwrite_all starts (two phases enabled)");
+        rc = MPI_File_set_info(fh, info);
+        mt_is_int(rc, MPI_SUCCESS, "G: set_info disables two phases while it is pending");
+        if (ps > 1)
+            MPI_Send(&token, 1, MPI_INT, 1, 90, pair);
+    } else {
+        MPI_Recv(&token, 1, MPI_INT, 0, 90, pair, MPI_STATUS_IGNORE);
+        rc = MPI_File_iwrite_all(fh, w, GN, MPI_INT, &req);
+        mt_is_int(rc, MPI_SUCCESS, "G: iwrite_all starts (two phases enabled)");
+        trc = MPI_Test(&req, &done, &st);
+        rc = MPI_File_set_info(fh, info);
+        mt_is_int(rc, MPI_SUCCESS, "G: set_info disables two phases while it is pending");
+    }
+    if (!done)
+        done = test_for(&req, &st, &trc);
+    mt_ok(done, "G: the access ends within 30 s on every rank");
+    if (!done) {
+        printf("not ok [rank %d] G: hung; aborting\n", rank);
+        fflush(stdout);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    mt_ok(trc == MPI_SUCCESS && count_of(&st, MPI_INT) == GN, "G: success, count %d", GN);
+    MPI_Barrier(pair);
+    long n = (long)GN * ps * (long)sizeof(int);
+    int *img = malloc((size_t)n);
+    for (int i = 0; i < GN * ps; i++)
+        img[i] = i * 5 + 3;
+    mt_ok(io_file_is(p, (unsigned char *)img, n), "G: the file (%ld bytes), by POSIX", n);
+    free(img);
+    MPI_Info_free(&info);
+    MPI_File_close(&fh);
+    MPI_Type_free(&vec);
+    MPI_Type_free(&ft);
+    MPI_Barrier(pair);
+    if (pr == 0)
+        unlink(p);
+    MPI_Comm_free(&pair);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -422,6 +518,7 @@ int main(int argc, char **argv)
     in_flight();
     split();
     errors();
+    plan_at_call();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return mt_done();
