@@ -573,9 +573,11 @@ static void tp_free(struct tp *t)
 
 /* This rank's access (the clipping of a read to the end of the file, its
  * file extent, its flags), and the schedule's first steps: the allgather
- * and the decision. NULL: out of memory (nothing started). */
-static struct rd_sched *tp_begin(struct tp *t, MPI_Offset o, size_t count)
+ * and the decision. NULL: out of memory (nothing started; *tag: the
+ * collective tag taken, for abstain, else 0). */
+static struct rd_sched *tp_begin(struct tp *t, MPI_Offset o, size_t count, int *tag)
 {
+    *tag = 0;
     struct rd_io_file *f = t->f;
     const struct rd_io_view *v = &f->view;
     rd_io_why w;
@@ -628,6 +630,7 @@ static struct rd_sched *tp_begin(struct tp *t, MPI_Offset o, size_t count)
     struct rd_sched *s = t->acc ? rd_sched_new(t->comm) : NULL;
     if (!s)
         return NULL;
+    *tag = s->tag;
     struct rd_coll_args a = {.comm = t->comm, .sbuf = &t->mine, .scount = (int)sizeof t->mine, .sdt = MPI_BYTE,
                              .rbuf = t->acc, .rcount = (int)sizeof t->mine, .rdt = MPI_BYTE};
     if (rd_coll_build(RD_COLL_ALLGATHER, s, &a) != RD_OK || then(s, t, gathered) != MPI_SUCCESS) {
@@ -674,8 +677,10 @@ static void abstain_done(struct rd_sched *s)
  * cls, or it is out of memory) meets the others in it: the same
  * allgather, marked failed, then the same agreement. wait 0: the schedule
  * ends in later progress, on its own (a nonblocking call returns at
- * once). Returns the agreed class (wait 0: cls). */
-static int abstain(MPI_Comm comm, int cls, int wait, rd_io_why *why)
+ * once). tag: the access's collective tag when a schedule that took it
+ * was given up (0: take the next one, as the others did). Returns the
+ * agreed class (wait 0: cls). */
+static int abstain(MPI_Comm comm, int cls, int wait, rd_io_why *why, int tag)
 {
     struct tp *t = calloc(1, sizeof *t);
     struct rd_sched *s = NULL;
@@ -687,7 +692,7 @@ static int abstain(MPI_Comm comm, int cls, int wait, rd_io_why *why)
         t->err = cls;
         t->mine.flags = RD_IO_ACC_FAIL;
         t->acc = malloc((size_t)t->p * sizeof *t->acc);
-        s = t->acc ? rd_sched_new(comm) : NULL;
+        s = !t->acc ? NULL : tag ? rd_sched_new_tagged(comm, tag) : rd_sched_new(comm);
     }
     struct rd_coll_args a = {.comm = comm, .sbuf = t ? &t->mine : NULL, .scount = (int)sizeof t->mine,
                              .sdt = MPI_BYTE, .rbuf = t ? t->acc : NULL, .rcount = (int)sizeof t->mine,
@@ -720,12 +725,12 @@ static int abstain(MPI_Comm comm, int cls, int wait, rd_io_why *why)
 
 int rd_io_coll_abstain(MPI_Comm comm, int cls)
 {
-    return abstain(comm, cls, 1, NULL);
+    return abstain(comm, cls, 1, NULL, 0);
 }
 
 void rd_io_coll_abstain_nb(MPI_Comm comm, int cls)
 {
-    abstain(comm, cls, 0, NULL);
+    abstain(comm, cls, 0, NULL, 0);
 }
 
 int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, void *buf, size_t count,
@@ -733,12 +738,13 @@ int rd_io_coll(struct rd_io_file *f, MPI_Comm comm, int write, MPI_Offset o, voi
 {
     *bytes = 0;
     struct tp *t = tp_new(f, NULL, comm, write, buf, dt, 0);
-    struct rd_sched *s = t ? tp_begin(t, o, count) : NULL;
+    int tag = 0;
+    struct rd_sched *s = t ? tp_begin(t, o, count, &tag) : NULL;
     if (!s) {
         tp_free(t);
         rd_io_why w;
         int cls = rd_io_fail(&w, MPI_ERR_NO_MEM, "out of memory for the collective access");
-        cls = abstain(comm, cls, 1, &w);
+        cls = abstain(comm, cls, 1, &w, tag);
         if (why)
             *why = w;
         return cls;
@@ -776,11 +782,12 @@ int rd_io_coll_start(struct rd_io_file *f, void *fh, MPI_Comm comm, int write, M
                      size_t count, MPI_Datatype dt, MPI_Request *request, rd_io_why *why)
 {
     struct tp *t = tp_new(f, fh, comm, write, buf, dt, 1);
-    struct rd_sched *s = t ? tp_begin(t, o, count) : NULL;
+    int tag = 0;
+    struct rd_sched *s = t ? tp_begin(t, o, count, &tag) : NULL;
     if (!s) {
         tp_free(t);
         int cls = rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory for the collective access");
-        abstain(comm, cls, 0, NULL);
+        abstain(comm, cls, 0, NULL, tag);
         return cls;
     }
     rd_dt_retain(dt);
@@ -794,7 +801,7 @@ int rd_io_coll_start(struct rd_io_file *f, void *fh, MPI_Comm comm, int write, M
         rd_dt_release(dt);
         tp_free(t);
         int cls = rd_io_fail(why, MPI_ERR_NO_MEM, "out of memory for the request");
-        abstain(comm, cls, 0, NULL);
+        abstain(comm, cls, 0, NULL, tag);
         return cls;
     }
     req->io.file = fh; /* its errors go to the file's handler */
