@@ -38,8 +38,16 @@ int rd_io_coll_decide(const struct rd_io_acc *acc, int p, int hint, int atomic)
         return 1;
     /* automatic: two phases when two ranks' extents interleave */
     struct span *sp = malloc((size_t)m * sizeof *sp);
-    if (!sp)
-        return 0; /* the independent path is always correct */
+    if (!sp) {
+        /* no room for the sort: the same answer pair by pair (every rank
+         * must decide alike; one that went independent alone would leave
+         * the others waiting for its messages) */
+        for (int r = 0; r < p; r++)
+            for (int q = r + 1; q < p && acc[r].n > 0; q++)
+                if (acc[q].n > 0 && acc[r].lo < acc[q].hi && acc[q].lo < acc[r].hi)
+                    return 1;
+        return 0;
+    }
     m = 0;
     for (int r = 0; r < p; r++)
         if (acc[r].n > 0)
