@@ -29,6 +29,8 @@
 struct file_op {
     struct rd_aio_op op;
     struct rd_io_file *io;
+    struct rd_io_file snap; /* io as at the call, for the I/O thread: its hints and atomicity
+                             * may change meanwhile (set_info, set_atomicity) */
     int write;
     MPI_Offset at; /* stream offset, bytes */
     void *buf;
@@ -40,7 +42,7 @@ struct file_op {
 static int file_op_run(struct rd_aio_op *op)
 {
     struct file_op *p = (struct file_op *)op;
-    return rd_io_indep(p->io, p->write, p->at, p->buf, p->count, p->dt, &op->bytes, &op->why);
+    return rd_io_indep(&p->snap, p->write, p->at, p->buf, p->count, p->dt, &op->bytes, &op->why);
 }
 
 /* on the completing thread, big lock held */
@@ -66,6 +68,7 @@ int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, M
      * the I/O thread */
     p->op.in_call = io->view.rep && io->view.rep->kind == RD_REP_USER;
     p->io = io;
+    p->snap = *io;
     p->write = write;
     p->at = at;
     p->buf = buf;

@@ -79,6 +79,7 @@ rd_status rd_finalize(void)
     rd_aio_fini();
     rd_rma_progress_stop();
     RD_LOCK();
+    rd_io_coll_fini();
     rd_status st = rd_p2p_finalize();
     rd_report_state("MPI_Finalize: the closing PMIx fence (every rank must arrive)");
     if (st == RD_OK)

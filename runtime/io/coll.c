@@ -32,7 +32,6 @@
 #include "runtime/io/coll.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -90,6 +89,9 @@ struct tp {
                          * which the steps read later, at a moment that differs between ranks
                          * (MPI_File_set_info or set_atomicity may come meanwhile) */
     struct rd_io_hints hints;
+    struct rd_io_file snap; /* nonblocking: the file as at the call, for the I/O thread's own
+                             * access (rd_io_indep reads its hints and atomicity, which
+                             * set_info / set_atomicity may change meanwhile) */
     size_t bytes;       /* the data bytes moved, once agreed */
     /* two phases */
     int na, jme;        /* aggregators; my index among them (-1: none) */
@@ -152,19 +154,6 @@ static int then(struct rd_sched *s, struct tp *t, int (*fn)(struct rd_sched *, v
     return MPI_SUCCESS;
 }
 
-/* Reads: ask the kernel now for the aggregator's chunk of round r, so
- * that the disk reads it while the ranks exchange (POSIX_FADV_WILLNEED
- * starts the reads and returns; cached pages cost a lookup). */
-static void prefetch(const struct tp *t, int64_t r)
-{
-    int64_t a, b;
-    if (t->write || t->jme < 0 || r >= t->rounds)
-        return;
-    rd_io_coll_chunk(t->bound[t->jme], t->bound[t->jme + 1], t->cb, r, &a, &b);
-    if (a < b)
-        (void)posix_fadvise(t->f->fd, a, b - a, POSIX_FADV_WILLNEED);
-}
-
 /* ------------------------------------------------------------ file accesses on the I/O thread */
 
 /* An access the I/O thread does for a nonblocking collective: its result
@@ -184,13 +173,11 @@ static int tp_op_run(struct rd_aio_op *op)
     struct tp *t = x->t;
     int how;
     if (x->indep)
-        x->err = rd_io_indep(t->f, t->write, t->mine.s, t->buf, t->count, t->dt, &op->bytes, &x->why);
+        x->err = rd_io_indep(&t->snap, t->write, t->mine.s, t->buf, t->count, t->dt, &op->bytes, &x->why);
     else if (t->write)
         x->err = rd_io_coll_put(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &x->why);
-    else {
+    else
         x->err = rd_io_coll_get(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &x->why);
-        prefetch(t, t->round + 1);
-    }
     return MPI_SUCCESS;
 }
 
@@ -322,7 +309,9 @@ static int round_back(struct rd_sched *s, void *arg)
 static int round_io(struct rd_sched *s, void *arg)
 {
     struct tp *t = arg;
-    if (t->jme < 0 || t->err || t->ma >= t->mb)
+    /* (after a count mismatch the steps go on, with what came poisoned:
+     * nothing of it reaches the file) */
+    if (t->jme < 0 || t->err || t->ma >= t->mb || s->error != MPI_SUCCESS)
         return round_back(s, t);
     t->pc = malloc((size_t)t->p * sizeof *t->pc);
     if (!t->pc) {
@@ -342,7 +331,6 @@ static int round_io(struct rd_sched *s, void *arg)
     int e = t->write ? rd_io_coll_put(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &w)
                      : rd_io_coll_get(t->f->fd, t->ma, t->mb, t->chunk, t->pc, t->npc, &how, &w);
     fail(t, e, &w);
-    prefetch(t, t->round + 1);
     return round_back(s, t);
 }
 
@@ -517,7 +505,6 @@ static int two_phase(struct rd_sched *s, struct tp *t)
             return MPI_ERR_NO_MEM;
     }
     t->round = 0;
-    prefetch(t, 0);
     return next_round(s, t);
 }
 
@@ -536,6 +523,8 @@ static int gathered(struct rd_sched *s, void *arg)
     int hint = t->write ? t->hints.cb_write : t->hints.cb_read;
     if (rd_io_coll_decide(t->acc, t->p, hint, t->atomic))
         return two_phase(s, t);
+    if (s->error != MPI_SUCCESS) /* a count mismatch in the allgather */
+        return agree(s, t);
     if (t->mine.n > 0 && t->async) {
         on_thread(s, t, 1);
         if (rd_sched_wait(s) != RD_OK || rd_sched_call(s, agree_step, t) != RD_OK)
@@ -584,6 +573,8 @@ static struct rd_sched *tp_begin(struct tp *t, MPI_Offset o, size_t count, int *
     t->count = count;
     t->atomic = f->atomic;
     t->hints = f->hints;
+    if (t->async)
+        t->snap = *f;
     t->mine = (struct rd_io_acc){0, 0, o, (int64_t)(count * t->dt->size), 0};
     t->direct = t->dt->contig ? (char *)t->buf + t->dt->true_lb : NULL;
     t->me = t->comm->rank;
@@ -668,9 +659,21 @@ static void detach(struct rd_request_s *req)
         req->user_freed = 1;
 }
 
+/* abstentions still running on their own (their schedules end in later
+ * progress; MPI_Finalize waits for them: rd_io_coll_fini) */
+static int detached;
+
 static void abstain_done(struct rd_sched *s)
 {
     tp_free(s->arg);
+    detached--;
+}
+
+void rd_io_coll_fini(void)
+{
+    long idle = 0;
+    while (detached > 0)
+        rd_wait_step(&idle);
 }
 
 /* A rank that cannot take part in the access (its own checks failed with
@@ -709,10 +712,13 @@ static int abstain(MPI_Comm comm, int cls, int wait, rd_io_why *why, int tag)
         struct rd_request_s *req;
         s->on_done = abstain_done;
         s->arg = t;
-        if (rd_sched_start(s, &req) == RD_OK) /* (else the schedule is gone: so is t) */
+        detached++;
+        if (rd_sched_start(s, &req) == RD_OK) { /* (else the schedule is gone: so is t) */
             detach(req);
-        else
+        } else {
+            detached--;
             tp_free(t);
+        }
         return cls;
     }
     int e = rd_sched_run(s);

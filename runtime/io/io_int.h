@@ -272,5 +272,9 @@ int rd_io_coll_start(struct rd_io_file *f, void *fh, MPI_Comm comm, int write, M
 /* rd_io_coll_abstain for a nonblocking call: the rank's part ends in
  * later progress, on its own; the call returns at once. */
 void rd_io_coll_abstain_nb(MPI_Comm comm, int cls);
+/* MPI_Finalize (big lock held): the abstentions of rd_io_coll_abstain_nb
+ * still running end first (the others' accesses wait for them; a program
+ * may finalize without any other MPI call after the failing one). */
+void rd_io_coll_fini(void);
 
 #endif

@@ -14,7 +14,9 @@
  *      class, naming it), every rank's (each at its call), a full device
  *      (every wait fails), and the file usable after each;
  *   G. hints changed by MPI_File_set_info while an access is pending:
- *      every rank plans it by the hints of its call.
+ *      every rank plans it by the hints of its call;
+ *   H. a rank that fails at its call and then only finalizes: the others'
+ *      waits still end with its class.
  * Every file is checked byte by byte by POSIX pread against an image
  * computed here; every status count is checked. argv[1]: a directory
  * (io_nbcoll.sh). */
@@ -500,6 +502,35 @@ static void plan_at_call(void)
     MPI_Comm_free(&pair);
 }
 
+/* ---- H. a rank fails its own check, then calls MPI_Finalize and nothing
+ * else: the others' waits still end with its class (MPI_Finalize finishes
+ * the failing rank's part). The file is never closed (a close would move
+ * the failing rank's part too): the handle is kept in a static, and the
+ * name is removed at once. */
+static MPI_File h_fh;
+
+static void fail_then_finalize(void)
+{
+    char p[1024];
+    path(p, "h");
+    int rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &h_fh);
+    mt_is_int(rc, MPI_SUCCESS, "H: open");
+    if (rc != MPI_SUCCESS)
+        return;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        unlink(p);
+    int bad = size - 1, b[4] = {1, 2, 3, 4};
+    MPI_Request req = MPI_REQUEST_NULL;
+    rc = MPI_File_iwrite_at_all(h_fh, (MPI_Offset)rank * 16, b, rank == bad ? -1 : 4, MPI_INT, &req);
+    if (rank == bad) {
+        mt_is_int(cls_of(rc), MPI_ERR_COUNT, "H: rank %d's count -1 fails at its call; it finalizes at once", bad);
+        return;
+    }
+    rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    mt_is_int(cls_of(rc), MPI_ERR_COUNT, "H: the others' waits end with MPI_ERR_COUNT");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -520,6 +551,7 @@ int main(int argc, char **argv)
     errors();
     plan_at_call();
     MPI_Barrier(MPI_COMM_WORLD);
+    fail_then_finalize();
     MPI_Finalize();
     return mt_done();
 }
