@@ -110,7 +110,7 @@ try() {
 }
 # shellcheck disable=SC2086 # flags are lists of words
 {
-    try rdmpi rdmpi rdmpicc -np rrun ${IO_RRUN_FLAGS:-}
+    try rdmpi rdmpi rdmpicc -np rrun --bind-to none ${IO_RRUN_FLAGS:-}
     try openmpi "Open MPI" ompi_cc -np ompi_run --allow-run-as-root --oversubscribe \
         --bind-to none ${IO_OMPI_FLAGS:-}
     if [ -n "$romio" ]; then
