@@ -49,7 +49,7 @@
 #define SUB_RUNS 1
 #define SUB_DATA 2
 #define SUB_HDR 3
-#define CB_DEFAULT ((size_t)16 << 20)
+#define CB_DEFAULT ((size_t)2 << 20)
 #define CB_MAX ((size_t)64 << 20) /* 16 bytes a run of one byte: counts stay ints */
 
 /* what one rank keeps for one aggregator's chunk in a round */

@@ -17,7 +17,7 @@
 void rd_io_hints_default(struct rd_io_hints *h)
 {
     memset(h, 0, sizeof(*h));
-    h->cb_buffer_size = (size_t)rd_param.io_cb_buffer_size; /* RDMPI_IO_CB_BUFFER_SIZE, 16 MiB */
+    h->cb_buffer_size = (size_t)rd_param.io_cb_buffer_size; /* RDMPI_IO_CB_BUFFER_SIZE, 2 MiB */
     h->cb_per_node = (int)rd_param.io_cb_per_node;          /* RDMPI_IO_CB_PER_NODE, 2 */
     h->ind_rd_buffer_size = 4194304;
     h->ind_wr_buffer_size = 524288;

@@ -411,7 +411,7 @@ static void modes(void)
     mt_is_int(rc, MPI_SUCCESS, "open with odd hints");
     MPI_File_get_info(fh, &used);
     static const char *const want[][2] = {
-        {"cb_buffer_size", "16777216"}, {"ind_wr_buffer_size", "524288"}, {"romio_cb_read", "enable"},
+        {"cb_buffer_size", "2097152"}, {"ind_wr_buffer_size", "524288"}, {"romio_cb_read", "enable"},
         {"romio_cb_write", "enable"},   {"access_style", "read_once"},    {"striping_unit", "65536"},
         {"romio_ds_write", "automatic"}, {"cb_config_list", "*:2"}};
     for (int k = 0; k < (int)(sizeof want / sizeof want[0]); k++) {

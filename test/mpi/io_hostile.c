@@ -196,7 +196,7 @@ static void garbage(void)
     int flag = 0;
     mt_ok(MPI_File_get_info(fh, &used) == MPI_SUCCESS, "get_info");
     MPI_Info_get(used, "cb_buffer_size", MPI_MAX_INFO_VAL, v, &flag);
-    mt_ok(flag && !strcmp(v, "16777216"), "cb_buffer_size stays 16777216 (got %s)", v);
+    mt_ok(flag && !strcmp(v, "2097152"), "cb_buffer_size stays 2097152 (got %s)", v);
     MPI_Info_get(used, "ind_wr_buffer_size", MPI_MAX_INFO_VAL, v, &flag);
     mt_ok(flag && !strcmp(v, "524288"), "ind_wr_buffer_size stays 524288 (got %s)", v);
     MPI_Info_get(used, "striping_unit", MPI_MAX_INFO_VAL, v, &flag);
