@@ -79,12 +79,11 @@ int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, M
     return rd_aio_start(&p->op, request, why); /* on failure p is finished and freed */
 }
 
-static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
-                        void *buf, int count, MPI_Datatype dt, MPI_Request *request)
+int rd_file_istart(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll, void *buf,
+                   int count, MPI_Datatype dt, MPI_Request *request, int rc)
 {
-    RD_API_READY(call);
-    RD_TRY(rd_check_file(call, fh));
-    int rc = !request ? rd_err_raise_file(fh, MPI_ERR_ARG, call, "request is NULL") : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && !request)
+        rc = rd_err_raise_file(fh, MPI_ERR_ARG, call, "request is NULL");
     if (rc == MPI_SUCCESS)
         rc = rd_file_check_not_seq(call, fh);
     if (rc == MPI_SUCCESS)
@@ -117,6 +116,14 @@ static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset 
     if (!explicit) /* past every etype the operation will access */
         io->fp += (MPI_Offset)((size_t)count * dt->size / io->view.esize);
     return MPI_SUCCESS;
+}
+
+static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
+                        void *buf, int count, MPI_Datatype dt, MPI_Request *request)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_file(call, fh));
+    return rd_file_istart(call, fh, explicit, offset, write, coll, buf, count, dt, request, MPI_SUCCESS);
 }
 
 #pragma weak MPI_File_iread_at = PMPI_File_iread_at

@@ -164,29 +164,10 @@ static int begin_call(const char *call, MPI_File fh, int explicit, MPI_Offset of
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
-    int rc = rd_file_split_check_begin(call, fh);
-    if (rc == MPI_SUCCESS)
-        rc = check_access(call, fh, explicit, offset, write, buf, count, dt);
-    if (rc != MPI_SUCCESS) {
-        /* reported; the others are in the access: meet them there */
-        RD_LOCK();
-        rd_io_coll_abstain_nb(fh->comm, rc);
-        RD_UNLOCK();
-        return rc;
-    }
-    struct rd_io_file *io = rd_file_io(fh);
-    MPI_Offset at = explicit ? offset : io->fp;
-    rd_io_why why = {""};
     MPI_Request req = MPI_REQUEST_NULL;
-    RD_LOCK();
-    int cls = rd_io_coll_start(io, fh, fh->comm, write, at * (MPI_Offset)io->view.esize, buf, (size_t)count, dt,
-                               &req, &why);
-    RD_UNLOCK();
-    if (cls != MPI_SUCCESS)
-        return rd_file_raise(fh, cls, call, &why);
-    if (!explicit) /* past every etype the access will touch, as a nonblocking one */
-        io->fp += (MPI_Offset)((size_t)count * dt->size / io->view.esize);
-    io->split = req;
+    RD_TRY(rd_file_istart(call, fh, explicit, offset, write, 1, buf, count, dt, &req,
+                          rd_file_split_check_begin(call, fh)));
+    rd_file_io(fh)->split = req;
     rd_file_split_began(fh, op, 0);
     return MPI_SUCCESS;
 }
