@@ -462,8 +462,14 @@ static void start_p2p(struct rd_sched *s, struct rd_sop *op)
  * against 620. */
 static void mark_exchanges(struct rd_sched *s)
 {
-    s->marked = 1;
-    for (int lo = 0; lo < s->nops;) {
+    /* from the start of the round holding the first op not yet looked at:
+     * a schedule that grows (a CALL step appends the next exchange, as a
+     * collective file access does: runtime/io/coll.c) has its new rounds
+     * marked as they come; an op already started keeps its flag */
+    int lo = s->marked;
+    while (lo > 0 && s->ops[lo - 1].kind != RD_SOP_WAIT)
+        lo--;
+    while (lo < s->nops) {
         int hi = lo, recvs = 0;
         while (hi < s->nops && s->ops[hi].kind != RD_SOP_WAIT)
             recvs += s->ops[hi++].kind == RD_SOP_RECV;
@@ -472,14 +478,15 @@ static void mark_exchanges(struct rd_sched *s)
                 s->ops[i].push = recvs > 0;
         lo = hi + 1;
     }
+    s->marked = s->nops;
 }
 
 /* Run steps until one must wait; returns 1 when the schedule is finished. */
 static int advance(struct rd_sched *s)
 {
-    if (!s->marked)
-        mark_exchanges(s);
     while (s->pc < s->nops) {
+        if (s->marked < s->nops) /* new ops: at the start, or appended by a CALL */
+            mark_exchanges(s);
         struct rd_sop *op = &s->ops[s->pc];
         switch (op->kind) {
         case RD_SOP_SEND:

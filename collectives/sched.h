@@ -65,7 +65,7 @@ struct rd_sched {
     struct rd_sop *ops;
     int nops, cap;
     int pc;                        /* next step to run */
-    int marked;                    /* exchanges found (mark_exchanges) */
+    int marked;                    /* ops looked at for exchanges (mark_exchanges) */
     struct rd_request_s **pend;    /* sends/receives started, not yet waited for */
     int npend, cappend;
     MPI_Comm comm;                 /* the user's communicator (held) */

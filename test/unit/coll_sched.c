@@ -437,6 +437,69 @@ static void call_steps(void)
     tap_is_str(called, "x", "%s: the call after the failed one did not run", what);
 }
 
+/* A schedule that grows: its only step, a call, appends a two-way round
+ * (as a collective file access appends each exchange: runtime/io/coll.c).
+ * The appended send is marked as an exchange like one built up front, so
+ * it goes by put, not by the receiver's get. */
+static int grown[2][1000], grown_in[1000];
+
+static int grow_step(struct rd_sched *s, void *arg)
+{
+    (void)arg;
+    if (rd_sched_send(s, grown[0], 1000, MPI_INT, 1) != RD_OK ||
+        rd_sched_recv(s, grown_in, 1000, MPI_INT, 1) != RD_OK || rd_sched_wait(s) != RD_OK)
+        return MPI_ERR_NO_MEM;
+    return MPI_SUCCESS;
+}
+
+static void grown_round(void)
+{
+    const char *what = "a round appended by a call";
+    int n = 1000;
+    for (int i = 0; i < n; i++)
+        grown[0][i] = 3 * i, grown[1][i] = -1, grown_in[i] = -1;
+    struct rd_sched *s = rd_sched_new(W);
+    int tag = s->tag;
+    nbcast++;
+    tap_ok(rd_sched_call(s, grow_step, NULL) == RD_OK, "%s: built", what);
+    tap_is_str(steps(s), "F", "%s: one call before the start", what);
+    struct rd_request_s *req = start(s);
+    tap_is_str(steps(s), "F S1 R1 W", "%s: the call appended a send, a receive and a wait", what);
+    struct fake_rec *m = expect(FAKE_AM, 1, RD_AM_RTS, what);
+    check_env(m, sizeof(struct rd_wire_rts), 1, 0, tag, seq_to(1), (uint64_t)n * 4, what);
+    tap_is_int(rts_of(m)->proto, RD_RNDV_PUT, "%s: its send, two-way, goes by put", what);
+    uint64_t ours = rts_of(m)->sreq;
+    fake_rec_free(m);
+    expect_none(what);
+    fake_inject_rts(1, 1, 1, tag, (uint64_t)n * 4, 0xc1, 0, RD_RNDV_PUT, NULL, 0);
+    fake_inject_ctrl(1, RD_AM_CTS, ours, 0xd1, addr_of(grown[1]), (uint64_t)n * 4, NULL, 0);
+    fake_progress();
+    m = expect(FAKE_AM, 1, RD_AM_CTS, what);
+    void *tmp = (void *)(uintptr_t)ctrl_of(m)->addr;
+    uint64_t our_recv = ctrl_of(m)->other;
+    tap_ok(ctrl_of(m)->req == 0xc1, "%s: our CTS answers rank 1's RTS", what);
+    fake_rec_free(m);
+    m = expect(FAKE_PUT, 1, 0, what);
+    tap_ok(m->local == grown[0] && m->remote_addr == addr_of(grown[1]) && m->len == (size_t)n * 4,
+           "%s: our put writes where rank 1's CTS said", what);
+    fake_rec_free(m);
+    memcpy(grown[1], grown[0], sizeof grown[0]); /* what the put moved */
+    m = expect(FAKE_AM, 1, RD_AM_FIN, what);
+    fake_rec_free(m);
+    int theirs[1000];
+    for (int i = 0; i < n; i++)
+        theirs[i] = 7 * i;
+    memcpy(tmp, theirs, sizeof theirs); /* rank 1's put */
+    fake_inject_ctrl(1, RD_AM_FIN, our_recv, 0, 0, 0, NULL, 0);
+    fake_progress();
+    expect_none(what);
+    finish_req(req, what);
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= grown_in[i] == 7 * i && grown[1][i] == 3 * i;
+    tap_ok(ok, "%s: both directions' data arrived", what);
+}
+
 int main(void)
 {
     fake_defaults();
@@ -454,6 +517,7 @@ int main(void)
     allreduce_mismatch();
     two_outstanding();
     call_steps();
+    grown_round();
     tap_is_int(rd_p2p_probe(MPI_ANY_SOURCE, MPI_ANY_TAG, W->coll, NULL, NULL), 0,
                "the end: no message is left unexpected");
     tap_ok(!rd_progress_has(rd_sched_progress) && rd_progress_nhooks == 0,
