@@ -470,7 +470,7 @@ static int two_phase(struct rd_sched *s, struct tp *t)
     }
     for (int r = 0; r < p; r++)
         node[r] = rd_job_node_of(rd_comm_world_rank(t->comm, r));
-    int per = hints->cb_per_node > 0 ? hints->cb_per_node : 2;
+    int per = rd_io_coll_per_node(hints->cb_per_node, t->write);
     int na = rd_io_coll_aggregators(p, node, per, hints->cb_nodes, t->aggr);
     free(node);
     if (na <= 0)

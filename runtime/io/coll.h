@@ -48,6 +48,11 @@ int rd_io_coll_decide(const struct rd_io_acc *acc, int p, int hint, int atomic);
  * then each node's second...) so that a cap (cap > 0) keeps them spread. */
 int rd_io_coll_aggregators(int p, const int *node, int per_node, int cap, int *aggr);
 
+/* Aggregators per node for an access: the hint's (cb_config_list "*:k",
+ * or RDMPI_IO_CB_PER_NODE) when set; automatic (hint 0): 1 for a write, 2
+ * for a read (runtime/io/README.md, stage 6: what was measured). */
+int rd_io_coll_per_node(int hint, int write);
+
 /* File domains: [lo, hi) cut into na pieces bound[0..na], inner bounds
  * multiples of align (some pieces may be empty). Returns the rounds: the
  * most chunks of cb bytes in any piece. */

@@ -62,6 +62,11 @@ int rd_io_coll_decide(const struct rd_io_acc *acc, int p, int hint, int atomic)
 
 /* ------------------------------------------------------------- aggregators */
 
+int rd_io_coll_per_node(int hint, int write)
+{
+    return hint > 0 ? hint : write ? 1 : 2;
+}
+
 struct onnode {
     int64_t key; /* the node, or a node of its own for an unknown one */
     int rank;

@@ -18,7 +18,7 @@ void rd_io_hints_default(struct rd_io_hints *h)
 {
     memset(h, 0, sizeof(*h));
     h->cb_buffer_size = (size_t)rd_param.io_cb_buffer_size; /* RDMPI_IO_CB_BUFFER_SIZE, 2 MiB */
-    h->cb_per_node = (int)rd_param.io_cb_per_node;          /* RDMPI_IO_CB_PER_NODE, 2 */
+    h->cb_per_node = (int)rd_param.io_cb_per_node;          /* RDMPI_IO_CB_PER_NODE, 0: automatic */
     h->ind_rd_buffer_size = 4194304;
     h->ind_wr_buffer_size = 524288;
     h->file_perm = -1;
@@ -155,7 +155,10 @@ int rd_io_hints_to_info(const struct rd_io_hints *h, MPI_Info info)
     r |= put(info, "cb_buffer_size", "%zu", h->cb_buffer_size);
     if (h->cb_nodes)
         r |= put(info, "cb_nodes", "%d", h->cb_nodes);
-    r |= put(info, "cb_config_list", "*:%d", h->cb_per_node);
+    /* automatic (a count for each direction): no cb_config_list, whose
+     * "*:k" has one count for both */
+    if (h->cb_per_node > 0)
+        r |= put(info, "cb_config_list", "*:%d", h->cb_per_node);
     r |= put(info, "romio_cb_read", "%s", tri_name(h->cb_read));
     r |= put(info, "romio_cb_write", "%s", tri_name(h->cb_write));
     r |= put(info, "romio_ds_read", "%s", tri_name(h->ds_read));

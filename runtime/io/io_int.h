@@ -159,7 +159,7 @@ int rd_io_datarep_convert(const struct rd_io_datarep *rep, int write, void *buf,
 struct rd_io_hints {
     size_t cb_buffer_size;        /* two-phase chunk */
     int cb_nodes;                 /* cap on aggregators, 0: none */
-    int cb_per_node;              /* aggregators per node (cb_config_list "*:k") */
+    int cb_per_node;              /* aggregators per node (cb_config_list "*:k"); 0: automatic (rd_io_coll_per_node) */
     int cb_read, cb_write;        /* 0 automatic, 1 enable, -1 disable */
     int ds_read, ds_write;        /* data sieving: 0 automatic, 1 enable, -1 disable */
     size_t ind_rd_buffer_size, ind_wr_buffer_size;

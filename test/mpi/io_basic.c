@@ -406,6 +406,7 @@ static void modes(void)
     MPI_Info_set(info, "access_style", "read_once,sequential");
     MPI_Info_set(info, "striping_unit", "65536");
     MPI_Info_set(info, "romio_ds_write", "sometimes");
+    MPI_Info_set(info, "cb_config_list", "*:3");
     rc = MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, info, &fh);
     MPI_Info_free(&info);
     mt_is_int(rc, MPI_SUCCESS, "open with odd hints");
@@ -413,13 +414,27 @@ static void modes(void)
     static const char *const want[][2] = {
         {"cb_buffer_size", "2097152"}, {"ind_wr_buffer_size", "524288"}, {"romio_cb_read", "enable"},
         {"romio_cb_write", "enable"},   {"access_style", "read_once"},    {"striping_unit", "65536"},
-        {"romio_ds_write", "automatic"}, {"cb_config_list", "*:2"}};
+        {"romio_ds_write", "automatic"}, {"cb_config_list", "*:3"}};
     for (int k = 0; k < (int)(sizeof want / sizeof want[0]); k++) {
         char v[MPI_MAX_INFO_VAL + 1] = "";
         int flag = 0;
         MPI_Info_get(used, want[k][0], MPI_MAX_INFO_VAL, v, &flag);
         mt_ok(flag && !strcmp(v, want[k][1]), "get_info: %s is %s", want[k][0], want[k][1]);
     }
+    MPI_Info_free(&used);
+    MPI_File_close(&fh);
+
+    /* no cb_config_list: aggregators per node are automatic (one count for
+     * writes, another for reads), which "*:k" cannot say */
+    rc = MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                       MPI_INFO_NULL, &fh);
+    mt_is_int(rc, MPI_SUCCESS, "open without hints");
+    MPI_File_get_info(fh, &used);
+    char v[MPI_MAX_INFO_VAL + 1] = "";
+    int flag = 1;
+    MPI_Info_get(used, "cb_config_list", MPI_MAX_INFO_VAL, v, &flag);
+    mt_is_int(flag, getenv("RDMPI_IO_CB_PER_NODE") && atoi(getenv("RDMPI_IO_CB_PER_NODE")) > 0,
+              "get_info: cb_config_list only when set (got '%s')", v);
     MPI_Info_free(&used);
     MPI_File_close(&fh);
 }

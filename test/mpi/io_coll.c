@@ -1,8 +1,10 @@
 /* io_coll: collective data access through MPI_File (the _all and _at_all
  * forms; runtime/io/coll.c) on the default view, under three sets of
  * hints: two-phase forced with cb_buffer_size 4096 (many rounds) and
- * cb_nodes 1, two-phase forced with the default aggregators, and none
- * (automatic: these blocks do not interleave, so independent access).
+ * cb_nodes 1, two-phase forced with the default aggregators (automatic:
+ * one per node for writes, two for reads), the same with two per node for
+ * both (cb_config_list "*:2"), and none (automatic: these blocks do not
+ * interleave, so independent access).
  *
  * Rank r's block of n_r = 1000 + 97 r doubles (value = global index) lies
  * at an odd byte offset after 13 bytes the test wrote first; the memory
@@ -160,7 +162,7 @@ int main(int argc, char **argv)
         mt_ok(mkdir(dir, 0755) == 0, "directory %s made", dir);
     MPI_Barrier(MPI_COMM_WORLD);
 
-    MPI_Info many, forced;
+    MPI_Info many, forced, two;
     MPI_Info_create(&many);
     MPI_Info_set(many, "romio_cb_write", "enable");
     MPI_Info_set(many, "romio_cb_read", "enable");
@@ -170,11 +172,15 @@ int main(int argc, char **argv)
     MPI_Info_set(forced, "romio_cb_write", "enable");
     MPI_Info_set(forced, "romio_cb_read", "enable");
     MPI_Info_set(forced, "cb_buffer_size", "8192");
+    MPI_Info_dup(forced, &two);
+    MPI_Info_set(two, "cb_config_list", "*:2");
     one(path, "two-phase, cb 4096, cb_nodes 1", many);
     one(path, "two-phase, cb 8192", forced);
+    one(path, "two-phase, cb 8192, 2 aggregators per node", two);
     one(path, "automatic", MPI_INFO_NULL);
     MPI_Info_free(&many);
     MPI_Info_free(&forced);
+    MPI_Info_free(&two);
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)

@@ -340,6 +340,10 @@ int main(void)
     tap_ok(na == 3 && ag[0] == 0 && ag[1] == 4 && ag[2] == 2, "aggregators: cb_nodes 3 keeps 0 4 2");
     na = rd_io_coll_aggregators(8, node8, 1, 0, ag);
     tap_ok(na == 2 && ag[0] == 0 && ag[1] == 4, "aggregators: 1 per node: 0 4");
+    tap_is_int(rd_io_coll_per_node(0, 1), 1, "aggregators per node, automatic: 1 for a write");
+    tap_is_int(rd_io_coll_per_node(0, 0), 2, "aggregators per node, automatic: 2 for a read");
+    tap_is_int(rd_io_coll_per_node(3, 1), 3, "aggregators per node, cb_config_list *:3: 3 for a write");
+    tap_is_int(rd_io_coll_per_node(3, 0), 3, "aggregators per node, cb_config_list *:3: 3 for a read");
     int nodeu[3] = {-1, -1, -1};
     na = rd_io_coll_aggregators(3, nodeu, 2, 0, ag);
     tap_ok(na == 3 && ag[0] == 0 && ag[1] == 1 && ag[2] == 2, "aggregators: unknown nodes, one node each");
