@@ -442,7 +442,11 @@ extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
 #define MPI_T_ERR_PVAR_NO_ATOMIC 71
 #define MPI_T_ERR_INVALID_NAME 72
 #define MPI_T_ERR_INVALID 73
-#define MPI_ERR_LASTCODE 74
+#define MPI_ERR_PROC_ABORTED 74
+#define MPI_ERR_VALUE_TOO_LARGE 75
+#define MPI_ERR_SESSION 76
+#define MPI_ERR_ERRHANDLER 77
+#define MPI_ERR_LASTCODE 78
 
 /* ------------------------------------------------------------ functions */
 #define RD_MPI_PROTO(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
@@ -520,6 +524,12 @@ RD_MPI_PROTO(double, Wtick, (void))
 
 RD_MPI_PROTO(int, Error_string, (int errorcode, char *string, int *resultlen))
 RD_MPI_PROTO(int, Error_class, (int errorcode, int *errorclass))
+RD_MPI_PROTO(int, Add_error_class, (int *errorclass))
+RD_MPI_PROTO(int, Add_error_code, (int errorclass, int *errorcode))
+RD_MPI_PROTO(int, Add_error_string, (int errorcode, const char *string))
+RD_MPI_PROTO(int, Remove_error_class, (int errorclass))
+RD_MPI_PROTO(int, Remove_error_code, (int errorcode))
+RD_MPI_PROTO(int, Remove_error_string, (int errorcode))
 RD_MPI_PROTO(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 RD_MPI_PROTO(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 RD_MPI_PROTO(int, Errhandler_free, (MPI_Errhandler *errhandler))

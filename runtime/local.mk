@@ -47,7 +47,7 @@ librdmpi_la_SOURCES = \
 	runtime/base/job.c runtime/base/job.h \
 	runtime/base/report.c runtime/base/report.h \
 	runtime/objects/comm.c runtime/objects/comm.h \
-	runtime/objects/errhandler.c runtime/objects/errhandler.h \
+	runtime/objects/errhandler.c runtime/objects/errhandler.h runtime/objects/errcode.c \
 	runtime/objects/datatype.c runtime/objects/datatype.h runtime/objects/dtx32.c runtime/objects/dtx32.h \
 	runtime/objects/fhandle.c runtime/objects/fhandle.h runtime/api/f2c.c \
 	$(RD_P2P_SOURCES) \

@@ -22,6 +22,7 @@ RD_MPI_TEST_LINKFLAGS = -no-install $(AM_LDFLAGS)
 RD_MPI_TESTS += test/mpi/core
 RD_MPI_TESTS += test/mpi/profile
 RD_MPI_TESTS += test/mpi/fatal
+RD_MPI_TESTS += test/mpi/errcodes
 RD_MPI_TESTS += test/mpi/comm
 RD_MPI_TESTS += test/mpi/attr
 RD_MPI_TESTS += test/mpi/greq

@@ -381,7 +381,7 @@ static int comm_get_attr(const char *call, MPI_Comm comm, int keyval, void *valu
         case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
         case MPI_APPNUM: appnum = rd_job.appnum; v = &appnum; break;
         case MPI_UNIVERSE_SIZE: universe = rd_job.universe_size; v = &universe; break;
-        case MPI_LASTUSEDCODE: v = &lastcode; break;
+        case MPI_LASTUSEDCODE: lastcode = rd_err_lastused(); v = &lastcode; break;
         }
         *(int **)value = v;
         *flag = 1;

@@ -1,4 +1,6 @@
-/* MPI_Error_string, MPI_Error_class, MPI_Comm_set_errhandler,
+/* MPI_Error_string, MPI_Error_class, the classes, codes and strings a
+ * program adds (MPI_Add_error_*, MPI_Remove_error_*; objects/errcode.c),
+ * MPI_Comm_set_errhandler,
  * MPI_Comm_get_errhandler, MPI_Errhandler_free, MPI_Comm_create_errhandler
  * (and MPI-1's names of three of them). */
 #include <mpi.h>
@@ -8,6 +10,7 @@
 
 #include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
+#include "runtime/api/check.h"
 #include "runtime/api/fspecial.h"
 #include "runtime/objects/errhandler.h"
 
@@ -18,9 +21,14 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
                             "%s is NULL", string ? "resultlen" : "string");
     const char *base = rd_err_class_string(errorcode);
-    if (!base)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
-                            "%d is not a valid error code", errorcode);
+    if (!base) {
+        /* a class or code the program added: its string, or "" */
+        if (!rd_err_user_string(errorcode, string, MPI_MAX_ERROR_STRING))
+            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
+                                "%d is not a valid error code", errorcode);
+        *resultlen = (int)strlen(string);
+        return MPI_SUCCESS;
+    }
     const char *detail = rd_err_last_detail(errorcode);
     int n = detail ? snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", base, detail)
                    : snprintf(string, MPI_MAX_ERROR_STRING, "%s", base);
@@ -33,11 +41,80 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 {
     if (!errorclass)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
-    if (!rd_err_class_string(errorcode))
+    int cls = rd_err_code_class(errorcode); /* every code rdmpi returns is a class */
+    if (cls < 0)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
                             "%d is not a valid error code", errorcode);
-    *errorclass = errorcode; /* every code rdmpi returns is a class */
+    *errorclass = cls;
     return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------ classes and codes added at run time */
+
+#pragma weak MPI_Add_error_class = PMPI_Add_error_class
+int PMPI_Add_error_class(int *errorclass)
+{
+    const char *call = "MPI_Add_error_class", *why = "";
+    RD_API_READY(call);
+    if (!errorclass)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "errorclass is NULL");
+    int rc = rd_err_add(0, 0, errorclass, &why);
+    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%s", why);
+}
+
+#pragma weak MPI_Add_error_code = PMPI_Add_error_code
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    const char *call = "MPI_Add_error_code", *why = "";
+    RD_API_READY(call);
+    if (!errorcode)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "errorcode is NULL");
+    int rc = rd_err_add(1, errorclass, errorcode, &why);
+    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorclass, why);
+}
+
+#pragma weak MPI_Add_error_string = PMPI_Add_error_string
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    const char *call = "MPI_Add_error_string", *why = "";
+    RD_API_READY(call);
+    if (!string)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "string is NULL");
+    size_t len = strnlen(string, MPI_MAX_ERROR_STRING);
+    if (len >= MPI_MAX_ERROR_STRING)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                            "the string is longer than MPI_MAX_ERROR_STRING - 1 (%d) characters",
+                            MPI_MAX_ERROR_STRING - 1);
+    int rc = rd_err_set_string(errorcode, string, &why);
+    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorcode, why);
+}
+
+/* MPI 4.1's removals: a class without codes, a code without a string, a string */
+#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
+int PMPI_Remove_error_class(int errorclass)
+{
+    const char *call = "MPI_Remove_error_class", *why = "";
+    RD_API_READY(call);
+    int rc = rd_err_remove(errorclass, 1, &why);
+    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorclass, why);
+}
+
+#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
+int PMPI_Remove_error_code(int errorcode)
+{
+    const char *call = "MPI_Remove_error_code", *why = "";
+    RD_API_READY(call);
+    int rc = rd_err_remove(errorcode, 0, &why);
+    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorcode, why);
+}
+
+#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
+int PMPI_Remove_error_string(int errorcode)
+{
+    const char *call = "MPI_Remove_error_string", *why = "";
+    RD_API_READY(call);
+    int rc = rd_err_remove_string(errorcode, &why);
+    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorcode, why);
 }
 
 /* The communicator's handler calls are shared by MPI-2's names and
@@ -154,10 +231,10 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
         return rd_err_not_ready("MPI_Comm_call_errhandler");
     if (!rd_comm_valid(comm))
         return rd_err_raise(comm, MPI_ERR_COMM, "MPI_Comm_call_errhandler", "invalid communicator");
-    if (!rd_err_class_string(errorcode))
+    if (rd_err_code_class(errorcode) < 0)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_call_errhandler",
                             "%d is not a valid error code", errorcode);
-    rd_err_invoke(comm, errorcode);
+    rd_err_raise(comm, errorcode, "MPI_Comm_call_errhandler", "error code %d raised by the program", errorcode);
     /* the standard: returns MPI_SUCCESS if the handler returned */
     return MPI_SUCCESS;
 }

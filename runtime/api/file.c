@@ -497,9 +497,9 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
     RD_API_READY(call);
     if (fh != MPI_FILE_NULL)
         RD_TRY(rd_check_file(call, fh));
-    if (!rd_err_class_string(errorcode))
+    if (rd_err_code_class(errorcode) < 0)
         return rd_err_raise_file(fh, MPI_ERR_ARG, call, "%d is not a valid error code", errorcode);
-    rd_err_invoke_file(fh, errorcode);
+    rd_err_raise_file(fh, errorcode, call, "error code %d raised by the program", errorcode);
     /* the standard: returns MPI_SUCCESS if the handler returned */
     return MPI_SUCCESS;
 }

@@ -247,9 +247,9 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
     RD_API_READY("MPI_Win_call_errhandler");
     RD_TRY(rd_check_win("MPI_Win_call_errhandler", win));
-    if (!rd_err_class_string(errorcode))
+    if (rd_err_code_class(errorcode) < 0)
         return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_call_errhandler", "%d is not a valid error code",
                                 errorcode);
-    rd_err_invoke_win(win, errorcode);
+    rd_err_raise_win(win, errorcode, "MPI_Win_call_errhandler", "error code %d raised by the program", errorcode);
     return MPI_SUCCESS;
 }

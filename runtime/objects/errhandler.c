@@ -98,6 +98,10 @@ static const char *const class_strings[MPI_ERR_LASTCODE] = {
     [MPI_T_ERR_PVAR_NO_ATOMIC] = "MPI_T_ERR_PVAR_NO_ATOMIC: variable cannot be read and written atomically",
     [MPI_T_ERR_INVALID_NAME] = "MPI_T_ERR_INVALID_NAME: variable or category name is not valid",
     [MPI_T_ERR_INVALID] = "MPI_T_ERR_INVALID: invalid use of the interface or bad parameter value",
+    [MPI_ERR_PROC_ABORTED] = "MPI_ERR_PROC_ABORTED: operation failed because a peer process aborted",
+    [MPI_ERR_VALUE_TOO_LARGE] = "MPI_ERR_VALUE_TOO_LARGE: value is too large to store",
+    [MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session argument",
+    [MPI_ERR_ERRHANDLER] = "MPI_ERR_ERRHANDLER: invalid errhandler argument",
 };
 
 const char *rd_err_class_string(int cls)
@@ -117,8 +121,11 @@ const char *rd_err_last_detail(int cls)
 /* MPI_ERRORS_ARE_FATAL: print the last error and end the job. */
 static _Noreturn void fatal(int cls)
 {
-    fprintf(stderr, "rdmpi: %s (%s); ending the job (MPI_ERRORS_ARE_FATAL)\n", rd_err_last.text,
-            class_strings[cls] ? class_strings[cls] : "unknown error class");
+    char user[MPI_MAX_ERROR_STRING];
+    const char *what = rd_err_class_string(cls);
+    if (!what) /* a code the program added (or none) */
+        what = rd_err_user_string(cls, user, sizeof user) && user[0] ? user : "an error code of the program";
+    fprintf(stderr, "rdmpi: %s (%s); ending the job (MPI_ERRORS_ARE_FATAL)\n", rd_err_last.text, what);
     rd_job_abort(cls, rd_err_last.text);
 }
 

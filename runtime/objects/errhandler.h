@@ -74,4 +74,16 @@ const char *rd_err_last_detail(int cls);
 /* The standard name and meaning of an error class; NULL if not a class. */
 const char *rd_err_class_string(int cls);
 
+/* Classes and codes added at run time (errcode.c): values above
+ * MPI_ERR_LASTCODE, never reused. why: the cause of an MPI_ERR_* return,
+ * after the value ("%d is not an error class"). */
+int rd_err_code_class(int code);   /* the class of any code in use; -1: none */
+int rd_err_add(int is_code, int cls, int *out, const char **why); /* a new class, or a code of cls */
+int rd_err_remove(int code, int is_class, const char **why);
+int rd_err_set_string(int code, const char *s, const char **why);
+int rd_err_remove_string(int code, const char **why);
+/* an added value's string (empty when none was set) into buf; 0: not added */
+int rd_err_user_string(int code, char *buf, size_t n);
+int rd_err_lastused(void);         /* MPI_LASTUSEDCODE */
+
 #endif

@@ -32,6 +32,8 @@ program f90_cb
   common /cb_at/ at_last, at_extra, at_ncopy, at_ndel, at_obj
   integer :: ierr, rank, np, op, op2, op3, pair, i, dup, eh, weh, win, wbuf(4)
   integer :: eh_calls, eh_obj, eh_code, eh_class
+  integer :: ucls, ucode, ulen, uclass
+  character(len=MPI_MAX_ERROR_STRING) :: ustr
   common /cb_eh/ eh_calls, eh_obj, eh_code, eh_class
   integer :: a(3), r(3), p(2, 2), q(2, 2)
   logical :: comm
@@ -260,6 +262,28 @@ program f90_cb
   call mt_ok(found .and. got == np, 'MPI_UNIVERSE_SIZE: the job size')
   call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_LASTUSEDCODE, got, found, ierr)
   call mt_ok(found .and. got == MPI_ERR_LASTCODE, 'MPI_LASTUSEDCODE: MPI_ERR_LASTCODE')
+
+  ! ---- an error class, code and string of the program's
+  call MPI_ADD_ERROR_CLASS(ucls, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. ucls == MPI_ERR_LASTCODE + 1, 'MPI_ADD_ERROR_CLASS: MPI_ERR_LASTCODE + 1')
+  call MPI_ADD_ERROR_CODE(ucls, ucode, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. ucode == ucls + 1, 'MPI_ADD_ERROR_CODE: the next value')
+  call MPI_ADD_ERROR_STRING(ucode, 'pump failure   ', ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_ADD_ERROR_STRING')
+  call MPI_ERROR_STRING(ucode, ustr, ulen, ierr)
+  call mt_ok(ustr == 'pump failure' .and. ulen == 12, 'MPI_ERROR_STRING: the string without its trailing blanks')
+  call MPI_ERROR_CLASS(ucode, uclass, ierr)
+  call mt_is_int(uclass, ucls, 'MPI_ERROR_CLASS of the code: the class')
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_LASTUSEDCODE, got, found, ierr)
+  call mt_ok(found .and. got == ucode, 'MPI_LASTUSEDCODE: the code')
+  call MPI_REMOVE_ERROR_STRING(ucode, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_REMOVE_ERROR_STRING')
+  call MPI_REMOVE_ERROR_CODE(ucode, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_REMOVE_ERROR_CODE')
+  call MPI_REMOVE_ERROR_CLASS(ucls, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_REMOVE_ERROR_CLASS')
+  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_LASTUSEDCODE, got, found, ierr)
+  call mt_ok(found .and. got == MPI_ERR_LASTCODE, 'MPI_LASTUSEDCODE: MPI_ERR_LASTCODE again')
 
   ! ---- datatype attributes: the same copy and delete functions
   at_ncopy = 0
