@@ -1,6 +1,10 @@
-/* Info objects (MPI-3.1 section 9): create, set, get, delete, dup, free,
- * and the predefined MPI_INFO_ENV (read-only here: it describes how the
- * program was started). Errors go to MPI_COMM_WORLD's handler. */
+/* Info objects (MPI-3.1 section 9): create, set, get, get_string,
+ * delete, dup, free, MPI_Info_create_env, and the predefined MPI_INFO_ENV
+ * (read-only here: it describes how the program was started). Errors go
+ * to MPI_COMM_WORLD's handler. As MPI 4.0 (11.4.1) allows, every call
+ * here works at any time, before MPI_Init and after MPI_Finalize too:
+ * nothing here needs the library up, and an info object belongs to the
+ * caller (one thread at a time on it, as for any object). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +47,6 @@ static int check_key(const char *call, const char *key)
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
-    RD_API_READY("MPI_Info_create");
     if (!info)
         return rd_err_raise(WORLD, MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
     struct rd_info_s *i = rd_info_new();
@@ -57,7 +60,6 @@ int PMPI_Info_create(MPI_Info *info)
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     static const char call[] = "MPI_Info_set";
-    RD_API_READY(call);
     RD_TRY(check_writable(call, info));
     RD_TRY(check_key(call, key));
     if (!value)
@@ -77,7 +79,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
     static const char call[] = "MPI_Info_delete";
-    RD_API_READY(call);
     RD_TRY(check_writable(call, info));
     RD_TRY(check_key(call, key));
     int i = rd_info_find(info, key);
@@ -91,7 +92,6 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
     static const char call[] = "MPI_Info_get";
-    RD_API_READY(call);
     RD_TRY(check_info(call, info));
     RD_TRY(check_key(call, key));
     if (valuelen < 0)
@@ -111,11 +111,60 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     return MPI_SUCCESS;
 }
 
+/* MPI 4.0: the value with its length in and out (*buflen: the buffer's
+ * size in, the size the value needs, its NUL included, out); a value
+ * longer than the buffer is cut, still NUL-terminated; buflen 0: only the
+ * size. */
+#pragma weak MPI_Info_get_string = PMPI_Info_get_string
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    static const char call[] = "MPI_Info_get_string";
+    RD_TRY(check_info(call, info));
+    RD_TRY(check_key(call, key));
+    if (!buflen || !flag)
+        return rd_err_raise(WORLD, MPI_ERR_ARG, call, "%s is NULL", buflen ? "flag" : "buflen");
+    if (*buflen < 0)
+        return rd_err_raise(WORLD, MPI_ERR_ARG, call, "*buflen = %d is negative", *buflen);
+    if (*buflen > 0 && !value)
+        return rd_err_raise(WORLD, MPI_ERR_ARG, call, "value is NULL (with *buflen = %d)", *buflen);
+    int i = rd_info_find(info, key);
+    *flag = i >= 0;
+    if (i < 0)
+        return MPI_SUCCESS;
+    size_t len = strlen(info->ent[i].value);
+    if (*buflen > 0) {
+        size_t n = len < (size_t)*buflen - 1 ? len : (size_t)*buflen - 1;
+        memcpy(value, info->ent[i].value, n);
+        value[n] = '\0';
+    }
+    *buflen = (int)len + 1;
+    return MPI_SUCCESS;
+}
+
+/* MPI 4.0: a new info object with MPI_INFO_ENV's keys, from the given
+ * command line (argc 0 or argv NULL: this process's own) */
+#pragma weak MPI_Info_create_env = PMPI_Info_create_env
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    static const char call[] = "MPI_Info_create_env";
+    if (!info)
+        return rd_err_raise(WORLD, MPI_ERR_ARG, call, "info is NULL");
+    if (argc < 0)
+        return rd_err_raise(WORLD, MPI_ERR_ARG, call, "argc = %d is negative", argc);
+    struct rd_info_s *i = rd_info_new();
+    if (!i || rd_info_env_build(i, argc, argv) != 0) {
+        if (i)
+            rd_info_destroy(i);
+        return rd_err_raise(WORLD, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    *info = i;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
     static const char call[] = "MPI_Info_get_valuelen";
-    RD_API_READY(call);
     RD_TRY(check_info(call, info));
     RD_TRY(check_key(call, key));
     if (!valuelen || !flag)
@@ -130,7 +179,6 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 #pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    RD_API_READY("MPI_Info_get_nkeys");
     RD_TRY(check_info("MPI_Info_get_nkeys", info));
     if (!nkeys)
         return rd_err_raise(WORLD, MPI_ERR_ARG, "MPI_Info_get_nkeys", "nkeys is NULL");
@@ -142,7 +190,6 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     static const char call[] = "MPI_Info_get_nthkey";
-    RD_API_READY(call);
     RD_TRY(check_info(call, info));
     if (!key)
         return rd_err_raise(WORLD, MPI_ERR_ARG, call, "key is NULL");
@@ -156,7 +203,6 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     static const char call[] = "MPI_Info_dup";
-    RD_API_READY(call);
     RD_TRY(check_info(call, info));
     if (!newinfo)
         return rd_err_raise(WORLD, MPI_ERR_ARG, call, "newinfo is NULL");
@@ -176,7 +222,6 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 int PMPI_Info_free(MPI_Info *info)
 {
     static const char call[] = "MPI_Info_free";
-    RD_API_READY(call);
     if (!info)
         return rd_err_raise(WORLD, MPI_ERR_ARG, call, "info is NULL");
     RD_TRY(check_writable(call, *info));

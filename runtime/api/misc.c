@@ -1,5 +1,5 @@
 /* MPI_Get_processor_name, MPI_Get_version, MPI_Get_library_version,
- * MPI_Wtime, MPI_Wtick. */
+ * MPI_Wtime, MPI_Wtick, MPI_Pcontrol. */
 #include "config.h"
 
 #include <mpi.h>
@@ -63,4 +63,17 @@ double PMPI_Wtick(void)
     if (clock_getres(CLOCK_MONOTONIC, &ts) != 0 || (ts.tv_sec == 0 && ts.tv_nsec == 0))
         return 1e-9;
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* MPI_Pcontrol is the program's word to a profiling tool (MPI-3.1 14.2.4:
+ * "MPI libraries themselves make no use of this routine, and simply
+ * return immediately"); a tool defines MPI_Pcontrol and acts on the
+ * level. Like the other calls, only between MPI_Init and MPI_Finalize. */
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol
+int PMPI_Pcontrol(const int level, ...)
+{
+    (void)level;
+    if (!rd_ready())
+        return rd_err_not_ready("MPI_Pcontrol");
+    return MPI_SUCCESS;
 }

@@ -178,6 +178,9 @@ function h_proto(text,   ret, name, args, n, p, i) {
     if (trim(args) == "void")
         return
     n = split(args, p, ",")
+    pvariadic[name] = trim(p[n]) == "..."
+    if (pvariadic[name])
+        n-- # variadic (MPI_Pcontrol): Fortran passes the named arguments only
     for (i = 1; i <= n; i++) {
         p[i] = trim(p[i])
         parg[name, i] = p[i]
@@ -407,7 +410,7 @@ function mdecl(i, j,   k, a, t, dim, it, noarg) {
     dim = alen[i, j] == "" ? "" : "(*)"
     it = aintent[i, j] == "in" ? ", INTENT(IN)" : aintent[i, j] == "out" ? ", INTENT(OUT)" : ", INTENT(INOUT)"
     noarg = 0
-    if (k == "cnull")
+    if ((k == "cnull" || k == "czero"))
         return ""
     if (k == "proc")
         return "EXTERNAL :: " a
@@ -460,7 +463,7 @@ function minterface(i, prefix,   j, n, args, d, nm, w, m, kw, imp) {
     args = ""
     imp = ""
     for (j = 1; j <= fnargs[i]; j++) {
-        if (akind[i, j] != "cnull")
+        if ((akind[i, j] != "cnull" && akind[i, j] != "czero"))
             args = args (args == "" ? "" : ", ") aname[i, j]
         if (akind[i, j] == "f08status")
             imp = ", MPI_Status"
@@ -592,14 +595,19 @@ function argval(i, j, name,   m) {
     return "0"
 }
 # the C type of argument j of function i, as mpi.api says it
-function ctype(i, j,   k, isin, arr, t) {
+function ctype(i, j,   k, isin, arr, t, stars) {
     k = akind[i, j]
     isin = aintent[i, j] == "in"
     arr = alen[i, j] != ""
-    if (k == "cnull" || k == "proc") {
+    if ((k == "cnull" || k == "czero") || k == "proc") {
         t = parg[fname[i], j]
-        sub(/[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])*$/, "", t)
-        return trim(t)
+        # an array parameter (char *argv[]) is a pointer: one * per []
+        while (match(t, /\[[^]]*\]$/)) {
+            t = substr(t, 1, RSTART - 1)
+            stars = stars "*"
+        }
+        sub(/[A-Za-z_][A-Za-z0-9_]*$/, "", t)
+        return trim(t) stars
     }
     if (k == "choice")
         return isin ? "const void *" : "void *"
@@ -638,7 +646,7 @@ function ctype(i, j,   k, isin, arr, t) {
 # the glue's parameter for argument j (empty: Fortran has none)
 function fctype(i, j,   k) {
     k = akind[i, j]
-    if (k == "cnull")
+    if ((k == "cnull" || k == "czero"))
         return ""
     if (k == "proc")
         return "void (*)(void)"
@@ -743,6 +751,8 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
     ctypes = ""
     for (j = 1; j <= fnargs[i]; j++)
         ctypes = ctypes (j > 1 ? ", " : "") ctype(i, j)
+    if (pvariadic[fname[i]])
+        ctypes = ctypes ", ..."
     if (ctypes == "")
         ctypes = "void"
     gline("")
@@ -781,8 +791,8 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             decl = decl "    int n_" a " = " n ";\n"
             n = "n_" a
         }
-        if (k == "cnull")
-            t = "NULL"
+        if (k == "cnull" || k == "czero")
+            t = k == "czero" ? "0" : "NULL"
         else if (k == "proc") {
             # a Fortran procedure: its address as C's function type; the
             # object made from it (mark=ARG, an out handle) is then marked
@@ -1142,7 +1152,7 @@ function glue_f08(i,   j, m, a, low, params, rt, call, hid, errc, errw, secs, do
         a = aname[i, j]
         if (akind[i, j] == "choice" || akind[i, j] == "string")
             params = params (params == "" ? "" : ", ") "CFI_cdesc_t *" a
-        else if (akind[i, j] == "logical" || akind[i, j] == "proc" || akind[i, j] == "cnull")
+        else if (akind[i, j] == "logical" || akind[i, j] == "proc" || akind[i, j] == "cnull" || akind[i, j] == "czero")
             err("mpi.api: MPI_" fname[i] ": mpi_f08 takes no " akind[i, j] " argument beside a choice buffer yet")
         else
             params = params (params == "" ? "" : ", ") fctype(i, j) a
@@ -1235,7 +1245,7 @@ function f08decl(i, j, bindc,   k, a, t, dim, it) {
     a = aname[i, j]
     dim = alen[i, j] == "" ? "" : "(*)"
     it = aintent[i, j] == "in" ? ", INTENT(IN)" : aintent[i, j] == "out" ? ", INTENT(OUT)" : ", INTENT(INOUT)"
-    if (k == "cnull")
+    if ((k == "cnull" || k == "czero"))
         return ""
     if (k == "proc") {
         if (flagval(i, j, "iface") == "")
@@ -1288,7 +1298,7 @@ function f08interface(i, prefix,   j, args, d, nm, sp, ch, kw) {
     sp = nm (ch ? "_f08ts" : "_f08")
     args = ""
     for (j = 1; j <= fnargs[i]; j++)
-        if (akind[i, j] != "cnull")
+        if ((akind[i, j] != "cnull" && akind[i, j] != "czero"))
             args = args (args == "" ? "" : ", ") aname[i, j]
     mline("      INTERFACE " nm)
     if (fret[i] == "int" || fret[i] == "none") {

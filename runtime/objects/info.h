@@ -33,5 +33,7 @@ int rd_info_set(struct rd_info_s *info, const char *key, const char *value);
 void rd_info_delete(struct rd_info_s *info, int index);
 /* Fill MPI_INFO_ENV (once; called by the API before using it). */
 void rd_info_env_fill(void);
+/* The keys of MPI_INFO_ENV into env (MPI_Info_create_env's argc/argv, or 0, NULL) */
+int rd_info_env_build(struct rd_info_s *env, int argc, char **argv); /* -1: out of memory */
 
 #endif

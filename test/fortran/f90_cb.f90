@@ -32,7 +32,9 @@ program f90_cb
   common /cb_at/ at_last, at_extra, at_ncopy, at_ndel, at_obj
   integer :: ierr, rank, np, op, op2, op3, pair, i, dup, eh, weh, win, wbuf(4)
   integer :: eh_calls, eh_obj, eh_code, eh_class
-  integer :: ucls, ucode, ulen, uclass
+  integer :: ucls, ucode, ulen, uclass, einfo, ebuf
+  logical :: eflag
+  character(len=200) :: eval
   character(len=MPI_MAX_ERROR_STRING) :: ustr
   common /cb_eh/ eh_calls, eh_obj, eh_code, eh_class
   integer :: a(3), r(3), p(2, 2), q(2, 2)
@@ -284,6 +286,20 @@ program f90_cb
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_REMOVE_ERROR_CLASS')
   call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_LASTUSEDCODE, got, found, ierr)
   call mt_ok(found .and. got == MPI_ERR_LASTCODE, 'MPI_LASTUSEDCODE: MPI_ERR_LASTCODE again')
+
+  ! ---- MPI_PCONTROL, MPI_INFO_CREATE_ENV, MPI_INFO_GET_STRING
+  call MPI_PCONTROL(1, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_PCONTROL(1)')
+  call MPI_INFO_CREATE_ENV(einfo, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_INFO_CREATE_ENV')
+  ebuf = len(eval)
+  call MPI_INFO_GET_STRING(einfo, 'command', ebuf, eval, eflag, ierr)
+  call mt_ok(eflag .and. index(eval, 'f90_cb') > 0 .and. ebuf == len_trim(eval) + 1, &
+             'MPI_INFO_GET_STRING: command names this program, buflen its length + 1')
+  ebuf = 3
+  call MPI_INFO_GET_STRING(einfo, 'maxprocs', ebuf, eval, eflag, ierr)
+  call mt_ok(eflag .and. ebuf == len_trim(eval) + 1, 'MPI_INFO_GET_STRING: maxprocs')
+  call MPI_INFO_FREE(einfo, ierr)
 
   ! ---- datatype attributes: the same copy and delete functions
   at_ncopy = 0

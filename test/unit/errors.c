@@ -70,6 +70,49 @@ int main(void)
     tap_ok(strncmp(s, "rdmpi " RDMPI_VERSION_STRING " ", strlen("rdmpi " RDMPI_VERSION_STRING " ")) == 0 &&
                len == (int)strlen(s),
            "library version starts with rdmpi %s", RDMPI_VERSION_STRING);
+
+    /* info objects, before MPI_Init too (MPI 4.0, 11.4.1) */
+    MPI_Info info = MPI_INFO_NULL;
+    char val[64];
+    int buflen;
+    tap_is_int(MPI_Info_create(&info), MPI_SUCCESS, "MPI_Info_create before init");
+    tap_is_int(MPI_Info_set(info, "wdir", "/tmp/run7"), MPI_SUCCESS, "MPI_Info_set before init");
+    buflen = (int)sizeof val;
+    flag = -1;
+    tap_ok(MPI_Info_get_string(info, "wdir", &buflen, val, &flag) == MPI_SUCCESS && flag == 1 &&
+               !strcmp(val, "/tmp/run7") && buflen == 10,
+           "MPI_Info_get_string: the value and its size with the NUL (10)");
+    buflen = 5;
+    strcpy(val, "xxxxxxxxx");
+    MPI_Info_get_string(info, "wdir", &buflen, val, &flag);
+    tap_ok(!strcmp(val, "/tmp") && buflen == 10, "a 5-byte buffer: 4 characters and the NUL, size 10");
+    buflen = 0;
+    tap_ok(MPI_Info_get_string(info, "wdir", &buflen, NULL, &flag) == MPI_SUCCESS && buflen == 10 && flag,
+           "buflen 0, value NULL: only the size");
+    buflen = 7;
+    strcpy(val, "same");
+    MPI_Info_get_string(info, "nokey", &buflen, val, &flag);
+    tap_ok(flag == 0 && buflen == 7 && !strcmp(val, "same"), "a missing key: flag false, value and buflen unchanged");
+    tap_is_int(MPI_Info_free(&info), MPI_SUCCESS, "MPI_Info_free before init");
+    tap_ok(info == MPI_INFO_NULL, "and the handle is MPI_INFO_NULL");
+    char *args[] = {"./solver", "-n", "40", NULL};
+    tap_is_int(MPI_Info_create_env(3, args, &info), MPI_SUCCESS, "MPI_Info_create_env before init");
+    buflen = (int)sizeof val;
+    MPI_Info_get_string(info, "command", &buflen, val, &flag);
+    tap_ok(flag && !strcmp(val, "./solver"), "its command is argv[0] (got '%s')", flag ? val : "");
+    buflen = (int)sizeof val;
+    MPI_Info_get_string(info, "argv", &buflen, val, &flag);
+    tap_ok(flag && !strcmp(val, "-n 40"), "its argv the rest, space separated (got '%s')", flag ? val : "");
+    buflen = (int)sizeof val;
+    MPI_Info_get_string(info, "maxprocs", &buflen, val, &flag);
+    tap_is_int(flag, 0, "no maxprocs before init (the job's size is not known yet)");
+    MPI_Info_free(&info);
+    tap_is_int(MPI_Info_create_env(0, NULL, &info), MPI_SUCCESS, "MPI_Info_create_env(0, NULL)");
+    buflen = (int)sizeof val;
+    MPI_Info_get_string(info, "command", &buflen, val, &flag);
+    tap_ok(flag && strstr(val, "errors") != NULL, "its command is this program's (got '%s')", flag ? val : "");
+    MPI_Info_free(&info);
+
     double t0 = MPI_Wtime(), t1 = MPI_Wtime();
     tap_ok(t1 >= t0 && t0 > 0, "MPI_Wtime is monotonic");
     tap_ok(MPI_Wtick() > 0 && MPI_Wtick() <= 1e-6, "MPI_Wtick is at most a microsecond");
