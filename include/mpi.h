@@ -629,6 +629,11 @@ RD_MPI_PROTO(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int sourc
 RD_MPI_PROTO(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status *status))
+RD_MPI_PROTO(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                              MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                                      int source, int recvtag, MPI_Comm comm, MPI_Request *request))
 RD_MPI_PROTO(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                                      int source, int recvtag, MPI_Comm comm, MPI_Status *status))
 RD_MPI_PROTO(int, Buffer_attach, (void *buffer, int size))

@@ -36,7 +36,7 @@ RD_P2P_SOURCES = \
 	runtime/p2p/request.c runtime/p2p/request.h \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.h runtime/p2p/engine.c \
 	runtime/p2p/peers.c runtime/p2p/match.c runtime/p2p/rndv.c runtime/p2p/progress.c \
-	runtime/p2p/bsend.c runtime/p2p/bsend.h runtime/p2p/tl_peers.c \
+	runtime/p2p/bsend.c runtime/p2p/bsend.h runtime/p2p/pair.c runtime/p2p/pair.h runtime/p2p/tl_peers.c \
 	runtime/p2p/net.c runtime/p2p/net.h
 
 lib_LTLIBRARIES += librdmpi.la

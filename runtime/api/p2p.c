@@ -11,6 +11,7 @@
 #include "runtime/base/report.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/p2p.h"
+#include "runtime/p2p/pair.h"
 
 static int engine_error(MPI_Comm comm, const char *call, rd_status st, int peer)
 {
@@ -284,6 +285,104 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 
+/* Start the send of a packed copy (bytes bytes; the engine moves bytes):
+ * the send half of the _replace calls. */
+static int packed_send(const char *call, void *copy, size_t bytes, int dest, int tag, MPI_Comm comm,
+                       MPI_Request *sr)
+{
+    RD_LOCK();
+    struct rd_request_s *req = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, copy, 0, MPI_BYTE, dest, tag, comm);
+    rd_status st = RD_ERR_NOMEM;
+    if (req && dest == MPI_PROC_NULL) {
+        proc_null_status(&req->status);
+        rd_req_complete(req);
+        st = RD_OK;
+    } else if (req) {
+        req->raw = 1;
+        req->bytes = bytes;
+        st = rd_p2p_start_send(req);
+    }
+    if (st != RD_OK && req)
+        rd_req_release(req);
+    RD_UNLOCK();
+    if (st != RD_OK)
+        return engine_error(comm, call, st, dest);
+    *sr = req;
+    return MPI_SUCCESS;
+}
+
+/* The nonblocking forms' end: one request for the send sr and the
+ * receive rr (runtime/p2p/pair.c), copy (the _replace form's packed send
+ * buffer) freed when both are done. rc: the send's start; when it failed
+ * (raised already) the receive is cancelled and waited for. */
+static int pair_up(const char *call, MPI_Comm comm, int rc, MPI_Request sr, MPI_Request rr, void *copy,
+                   MPI_Request *request)
+{
+    if (rc != MPI_SUCCESS) {
+        RD_LOCK();
+        if (!rd_req_done(rr))
+            rd_p2p_cancel_recv(rr);
+        RD_UNLOCK();
+        PMPI_Wait(&rr, MPI_STATUS_IGNORE);
+        free(copy);
+        return rc;
+    }
+    RD_LOCK();
+    struct rd_request_s *u = rd_pair_start(comm, sr, rr, copy);
+    RD_UNLOCK();
+    if (!u) {
+        PMPI_Wait(&sr, MPI_STATUS_IGNORE);
+        PMPI_Wait(&rr, MPI_STATUS_IGNORE);
+        free(copy);
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    *request = u;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Isendrecv = PMPI_Isendrecv
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    const char *call = "MPI_Isendrecv";
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(check_reqp(call, comm, request));
+    RD_TRY(rd_check_buf(call, comm, sendbuf, sendcount, sendtype));
+    RD_TRY(rd_check_dest(call, comm, dest, sendtag));
+    MPI_Request rr = MPI_REQUEST_NULL, sr = MPI_REQUEST_NULL;
+    RD_TRY(recv_common(call, recvbuf, recvcount, recvtype, source, recvtag, comm, NULL, &rr));
+    int rc = send_common(call, RD_MODE_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &sr);
+    return pair_up(call, comm, rc, sr, rr, NULL, request);
+}
+
+#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag, int source,
+                           int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    const char *call = "MPI_Isendrecv_replace";
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(check_reqp(call, comm, request));
+    RD_TRY(rd_check_buf(call, comm, buf, count, dt));
+    RD_TRY(rd_check_dest(call, comm, dest, sendtag));
+    RD_TRY(rd_check_source(call, comm, source, recvtag));
+    size_t bytes = (size_t)count * dt->size;
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory for %zu bytes", bytes);
+    rd_dt_pack(buf, dt, 0, copy, bytes);
+    MPI_Request rr = MPI_REQUEST_NULL, sr = MPI_REQUEST_NULL;
+    int rc = recv_common(call, buf, count, dt, source, recvtag, comm, NULL, &rr);
+    if (rc != MPI_SUCCESS) {
+        free(copy);
+        return rc;
+    }
+    rc = packed_send(call, copy, bytes, dest, sendtag, comm, &sr);
+    return pair_up(call, comm, rc, sr, rr, copy, request);
+}
+
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag, int source,
                           int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -301,30 +400,18 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
     rd_dt_pack(buf, dt, 0, copy, bytes);
     MPI_Request rr = MPI_REQUEST_NULL, sr = MPI_REQUEST_NULL;
     int rc = recv_common(call, buf, count, dt, source, recvtag, comm, NULL, &rr);
-    if (rc == MPI_SUCCESS) {
-        /* the packed copy goes out as bytes: the engine moves bytes */
+    if (rc == MPI_SUCCESS)
+        rc = packed_send(call, copy, bytes, dest, sendtag, comm, &sr);
+    if (rc != MPI_SUCCESS && rr != MPI_REQUEST_NULL) {
+        /* the send did not start: the receive must not stay posted */
         RD_LOCK();
-        struct rd_request_s *req = rd_req_new(RD_REQ_SEND, RD_MODE_STANDARD, copy, 0, MPI_BYTE, dest,
-                                           sendtag, comm);
-        rd_status st = RD_ERR_NOMEM;
-        if (req && dest == MPI_PROC_NULL) {
-            proc_null_status(&req->status);
-            rd_req_complete(req);
-            st = RD_OK;
-        } else if (req) {
-            req->raw = 1;
-            req->bytes = bytes;
-            st = rd_p2p_start_send(req);
-        }
+        if (!rd_req_done(rr))
+            rd_p2p_cancel_recv(rr);
         RD_UNLOCK();
-        if (st != RD_OK) {
-            free(copy);
-            return engine_error(comm, call, st, dest);
-        }
-        sr = req;
+        PMPI_Wait(&rr, MPI_STATUS_IGNORE);
     }
     int rc2 = rc == MPI_SUCCESS ? PMPI_Wait(&sr, MPI_STATUS_IGNORE) : MPI_SUCCESS;
-    int rc3 = rr != MPI_REQUEST_NULL ? PMPI_Wait(&rr, status) : MPI_SUCCESS;
+    int rc3 = rc == MPI_SUCCESS ? PMPI_Wait(&rr, status) : MPI_SUCCESS;
     free(copy);
     return rc != MPI_SUCCESS ? rc : rc2 != MPI_SUCCESS ? rc2 : rc3;
 }

@@ -311,7 +311,7 @@ static void report_requests(struct rd_report_buf *b)
                 continue;
             if (r->kind == RD_REQ_COLL) {
                 comm_label(r->comm, comm, sizeof(comm));
-                rd_report_printf(b, "I a nonblocking collective on %s is in progress\n", comm);
+                rd_report_printf(b, "I a nonblocking collective (or an MPI_Isendrecv) on %s is in progress\n", comm);
                 continue;
             }
             if (r->kind == RD_REQ_GREQ) {

@@ -1,5 +1,6 @@
 ! f90_ext.f90 - mpif.h, 2 ranks: more of mpi.api (MPI_RSEND,
-! MPI_SENDRECV_REPLACE, matched probes and receives, MPI_REQUEST_GET_STATUS,
+! MPI_SENDRECV_REPLACE, MPI_ISENDRECV(_REPLACE),
+! matched probes and receives, MPI_REQUEST_GET_STATUS,
 ! the v-collectives, nonblocking collectives, MPI_REDUCE_LOCAL, group
 ! operations, derived datatypes, MPI_PACK / MPI_UNPACK, a graph topology;
 ! then the rest of the nonblocking collectives, neighbourhood collectives,
@@ -57,6 +58,20 @@ program f90_ext
   call MPI_SENDRECV_REPLACE(a, 3, MPI_INTEGER, peer, 31, peer, 31, MPI_COMM_WORLD, st, ierr)
   call mt_ok(all(a(1:3) == peer * 10 + (/ 1, 2, 3 /)) .and. all(a(4:6) == rank * 10 + (/ 4, 5, 6 /)) &
              .and. st(MPI_SOURCE) == peer, 'MPI_SENDRECV_REPLACE of 3 of 6')
+  ! ---- MPI 4.0's MPI_ISENDRECV and MPI_ISENDRECV_REPLACE
+  a = rank * 10 + (/ 1, 2, 3, 4, 5, 6 /)
+  b = -1
+  call MPI_ISENDRECV(a, 2, MPI_INTEGER, peer, 36, b, 6, MPI_INTEGER, MPI_ANY_SOURCE, 36, MPI_COMM_WORLD, &
+                     req, ierr)
+  call MPI_WAIT(req, st, ierr)
+  call MPI_GET_COUNT(st, MPI_INTEGER, n, ierr)
+  call mt_ok(ierr == MPI_SUCCESS .and. all(b(1:2) == peer * 10 + (/ 1, 2 /)) .and. all(b(3:6) == -1) &
+             .and. st(MPI_SOURCE) == peer .and. st(MPI_TAG) == 36 .and. n == 2 .and. req == MPI_REQUEST_NULL, &
+             'MPI_ISENDRECV of 2 into room for 6: status and data')
+  call MPI_ISENDRECV_REPLACE(a, 4, MPI_INTEGER, peer, 37, peer, 37, MPI_COMM_WORLD, req, ierr)
+  call MPI_WAIT(req, st, ierr)
+  call mt_ok(all(a(1:4) == peer * 10 + (/ 1, 2, 3, 4 /)) .and. all(a(5:6) == rank * 10 + (/ 5, 6 /)) &
+             .and. st(MPI_SOURCE) == peer, 'MPI_ISENDRECV_REPLACE of 4 of 6')
 
   ! ---- MPI_MPROBE / MPI_MRECV, MPI_IMPROBE / MPI_IMRECV, MPI_REQUEST_GET_STATUS
   x = rank + 400
