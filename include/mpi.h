@@ -751,6 +751,12 @@ RD_MPI_PROTO(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_s
 RD_MPI_PROTO(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
 RD_MPI_PROTO(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
 RD_MPI_PROTO(int, Status_set_cancelled, (MPI_Status *status, int flag))
+RD_MPI_PROTO(int, Status_get_source, (MPI_Status *status, int *source))
+RD_MPI_PROTO(int, Status_get_tag, (MPI_Status *status, int *tag))
+RD_MPI_PROTO(int, Status_get_error, (MPI_Status *status, int *error))
+RD_MPI_PROTO(int, Status_set_source, (MPI_Status *status, int source))
+RD_MPI_PROTO(int, Status_set_tag, (MPI_Status *status, int tag))
+RD_MPI_PROTO(int, Status_set_error, (MPI_Status *status, int error))
 RD_MPI_PROTO(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
                                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                                    MPI_Request *request))

@@ -1,5 +1,6 @@
 /* Generalized requests (MPI-3.1 12.2): MPI_Grequest_start,
- * MPI_Grequest_complete, MPI_Status_set_cancelled, and the calls of the
+ * MPI_Grequest_complete, MPI_Status_set_cancelled (and MPI 4.1's
+ * MPI_Status_get/set_source, _tag, _error), and the calls of the
  * user's callbacks for runtime/api/request.c (greq.h). A generalized
  * request is an RD_REQ_GREQ request that nothing in the library completes:
  * MPI_Grequest_complete sets its done flag (from any thread), so the
@@ -150,5 +151,65 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
     if (!status)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_cancelled", "status is NULL");
     status->rd_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}
+
+/* MPI 4.1: the status's public fields through calls, for bindings that
+ * cannot reach them; a NULL status (or MPI_STATUS_IGNORE) is MPI_ERR_ARG. */
+static int status_get(const char *call, const MPI_Status *status, const int *field, int *out)
+{
+    if (!status || !out)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", status ? "the result" : "status");
+    *out = *field;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_get_source = PMPI_Status_get_source
+int PMPI_Status_get_source(MPI_Status *status, int *source)
+{
+    return status_get("MPI_Status_get_source", status, status ? &status->MPI_SOURCE : NULL, source);
+}
+
+#pragma weak MPI_Status_get_tag = PMPI_Status_get_tag
+int PMPI_Status_get_tag(MPI_Status *status, int *tag)
+{
+    return status_get("MPI_Status_get_tag", status, status ? &status->MPI_TAG : NULL, tag);
+}
+
+#pragma weak MPI_Status_get_error = PMPI_Status_get_error
+int PMPI_Status_get_error(MPI_Status *status, int *error)
+{
+    return status_get("MPI_Status_get_error", status, status ? &status->MPI_ERROR : NULL, error);
+}
+
+static int status_null(const char *call)
+{
+    return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "status is NULL");
+}
+
+#pragma weak MPI_Status_set_source = PMPI_Status_set_source
+int PMPI_Status_set_source(MPI_Status *status, int source)
+{
+    if (!status)
+        return status_null("MPI_Status_set_source");
+    status->MPI_SOURCE = source;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_set_tag = PMPI_Status_set_tag
+int PMPI_Status_set_tag(MPI_Status *status, int tag)
+{
+    if (!status)
+        return status_null("MPI_Status_set_tag");
+    status->MPI_TAG = tag;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_set_error = PMPI_Status_set_error
+int PMPI_Status_set_error(MPI_Status *status, int error)
+{
+    if (!status)
+        return status_null("MPI_Status_set_error");
+    status->MPI_ERROR = error;
     return MPI_SUCCESS;
 }

@@ -617,8 +617,8 @@ function ctype(i, j,   k, isin, arr, t, stars) {
         return "int (*)[3]"
     if (k == "string")
         return isin ? "const char *" : "char *"
-    if (k == "Status")
-        return isin ? "const MPI_Status *" : "MPI_Status *"
+    if (k == "Status") # (cmutable: the standard's C binding has no const, MPI 4.1's getters)
+        return isin && !has(i, j, "cmutable") ? "const MPI_Status *" : "MPI_Status *"
     if (k == "fstatus")
         return isin ? "const MPI_Fint *" : "MPI_Fint *"
     if (k == "f08status")

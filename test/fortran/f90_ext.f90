@@ -72,6 +72,14 @@ program f90_ext
   call MPI_WAIT(req, st, ierr)
   call mt_ok(all(a(1:4) == peer * 10 + (/ 1, 2, 3, 4 /)) .and. all(a(5:6) == rank * 10 + (/ 5, 6 /)) &
              .and. st(MPI_SOURCE) == peer, 'MPI_ISENDRECV_REPLACE of 4 of 6')
+  call MPI_STATUS_GET_SOURCE(st, x, ierr)
+  call MPI_STATUS_GET_TAG(st, y, ierr)
+  call mt_ok(x == peer .and. y == 37, 'MPI_STATUS_GET_SOURCE, MPI_STATUS_GET_TAG of that receive')
+  call MPI_STATUS_SET_TAG(st, 99, ierr)
+  call MPI_STATUS_SET_ERROR(st, MPI_ERR_OTHER, ierr)
+  call MPI_STATUS_GET_ERROR(st, y, ierr)
+  call mt_ok(st(MPI_TAG) == 99 .and. st(MPI_ERROR) == MPI_ERR_OTHER .and. y == MPI_ERR_OTHER, &
+             'MPI_STATUS_SET_TAG, MPI_STATUS_SET_ERROR, MPI_STATUS_GET_ERROR')
 
   ! ---- MPI_MPROBE / MPI_MRECV, MPI_IMPROBE / MPI_IMRECV, MPI_REQUEST_GET_STATUS
   x = rank + 400

@@ -279,6 +279,31 @@ int main(int argc, char **argv)
     rc = PMPI_Status_set_cancelled(NULL, 1);
     mt_is_int(rc, MPI_ERR_ARG, "PMPI_Status_set_cancelled(NULL): MPI_ERR_ARG");
 
+    /* MPI 4.1's accessors of the public fields: set, then read back, and
+     * what a receive leaves there */
+    int v = -9;
+    mt_ok(MPI_Status_set_source(&s2, 3) == MPI_SUCCESS && MPI_Status_set_tag(&s2, 77) == MPI_SUCCESS &&
+              MPI_Status_set_error(&s2, MPI_ERR_TAG) == MPI_SUCCESS,
+          "MPI_Status_set_source/tag/error");
+    mt_ok(s2.MPI_SOURCE == 3 && s2.MPI_TAG == 77 && s2.MPI_ERROR == MPI_ERR_TAG, "they set the fields");
+    MPI_Status_get_source(&s2, &v);
+    mt_is_int(v, 3, "MPI_Status_get_source");
+    MPI_Status_get_tag(&s2, &v);
+    mt_is_int(v, 77, "MPI_Status_get_tag");
+    MPI_Status_get_error(&s2, &v);
+    mt_is_int(v, MPI_ERR_TAG, "MPI_Status_get_error");
+    int me, sz, x = 5, y = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &sz);
+    MPI_Sendrecv(&x, 1, MPI_INT, me, 31, &y, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &s2);
+    int src = -1, tag = -1;
+    MPI_Status_get_source(&s2, &src);
+    MPI_Status_get_tag(&s2, &tag);
+    mt_ok(src == me && tag == 31, "after a receive from oneself: source %d, tag %d", src, tag);
+    mt_is_int(MPI_Status_get_source(NULL, &v), MPI_ERR_ARG, "MPI_Status_get_source(NULL): MPI_ERR_ARG");
+    mt_is_int(MPI_Status_get_tag(&s2, NULL), MPI_ERR_ARG, "MPI_Status_get_tag(status, NULL): MPI_ERR_ARG");
+    mt_is_int(MPI_Status_set_error(MPI_STATUS_IGNORE, 0), MPI_ERR_ARG, "MPI_Status_set_error(MPI_STATUS_IGNORE): MPI_ERR_ARG");
+
     MPI_Finalize();
     return mt_done();
 }
