@@ -453,3 +453,32 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
+/* MPI 4.1: the predefined pair type of MPI_MINLOC/MPI_MAXLOC for a value
+ * type and an index type, MPI_DATATYPE_NULL for a combination that has
+ * none (as the standard says: not an error). */
+#pragma weak MPI_Type_get_value_index = PMPI_Type_get_value_index
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type)
+{
+    static const char call[] = "MPI_Type_get_value_index";
+    RD_API_READY(call);
+    if (!rd_dt_valid(value_type) || !rd_dt_valid(index_type))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "%s is not a valid datatype",
+                            rd_dt_valid(value_type) ? "index_type" : "value_type");
+    if (!pair_type)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "pair_type is NULL");
+    const struct {
+        MPI_Datatype value, index, pair;
+    } pairs[] = {
+        {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},   {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+        {MPI_LONG, MPI_INT, MPI_LONG_INT},     {MPI_INT, MPI_INT, MPI_2INT},
+        {MPI_SHORT, MPI_INT, MPI_SHORT_INT},   {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+        {MPI_REAL, MPI_REAL, MPI_2REAL},       {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+        {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+    };
+    *pair_type = MPI_DATATYPE_NULL;
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if (pairs[k].value == value_type && pairs[k].index == index_type)
+            *pair_type = pairs[k].pair;
+    return MPI_SUCCESS;
+}
+

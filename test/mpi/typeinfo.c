@@ -1,4 +1,5 @@
-/* MPI test: datatype queries: dup, names, extents, envelope and contents. */
+/* MPI test: datatype queries: dup, names, extents, envelope and contents,
+ * MPI 4.1's MPI_Type_get_value_index. */
 #include "test/mpi/mtest.h"
 
 int main(int argc, char **argv)
@@ -72,6 +73,44 @@ int main(int argc, char **argv)
     MPI_Type_free(&c);
     MPI_Type_free(&d);
     mt_ok(c == MPI_DATATYPE_NULL && d == MPI_DATATYPE_NULL, "Type_free sets MPI_DATATYPE_NULL");
+
+    /* MPI_Type_get_value_index: each predefined pair, none for others */
+    {
+        const struct {
+            MPI_Datatype v, i, want;
+            const char *what;
+        } cases[] = {
+            {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT, "MPI_FLOAT_INT"},
+            {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT, "MPI_DOUBLE_INT"},
+            {MPI_LONG, MPI_INT, MPI_LONG_INT, "MPI_LONG_INT"},
+            {MPI_INT, MPI_INT, MPI_2INT, "MPI_2INT"},
+            {MPI_SHORT, MPI_INT, MPI_SHORT_INT, "MPI_SHORT_INT"},
+            {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT"},
+            {MPI_REAL, MPI_REAL, MPI_2REAL, "MPI_2REAL"},
+            {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION"},
+            {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER, "MPI_2INTEGER"},
+            {MPI_INT, MPI_LONG, MPI_DATATYPE_NULL, "none for (MPI_INT, MPI_LONG)"},
+            {MPI_CHAR, MPI_INT, MPI_DATATYPE_NULL, "none for (MPI_CHAR, MPI_INT)"},
+        };
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            MPI_Datatype got = MPI_BYTE;
+            int rc = MPI_Type_get_value_index(cases[k].v, cases[k].i, &got);
+            mt_ok(rc == MPI_SUCCESS && got == cases[k].want, "MPI_Type_get_value_index: %s", cases[k].what);
+        }
+        /* the pair it gives reduces with MPI_MINLOC: the smallest value, its rank */
+        MPI_Datatype p;
+        MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, &p);
+        struct {
+            double v;
+            int i;
+        } in = {10.0 - rank, rank}, out = {0, -1};
+        MPI_Allreduce(&in, &out, 1, p, MPI_MINLOC, MPI_COMM_WORLD);
+        mt_ok(out.v == 10.0 - (size - 1) && out.i == size - 1, "MINLOC on its pair: %g at rank %d", out.v, out.i);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        mt_is_int(MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, &p), MPI_ERR_TYPE,
+                  "MPI_Type_get_value_index(MPI_DATATYPE_NULL, ...): MPI_ERR_TYPE");
+        mt_is_int(MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL), MPI_ERR_ARG, "a NULL pair_type: MPI_ERR_ARG");
+    }
     MPI_Finalize();
     return mt_done();
 }
