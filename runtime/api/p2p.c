@@ -311,22 +311,47 @@ static int packed_send(const char *call, void *copy, size_t bytes, int dest, int
     return MPI_SUCCESS;
 }
 
-/* The nonblocking forms' end: one request for the send sr and the
+/* A posted receive whose send did not start: cancelled and waited for,
+ * so that it does not stay posted. */
+static void unpost(MPI_Request *rr)
+{
+    RD_LOCK();
+    if (!rd_req_done(*rr))
+        rd_p2p_cancel_recv(*rr);
+    RD_UNLOCK();
+    PMPI_Wait(rr, MPI_STATUS_IGNORE);
+}
+
+/* The _replace calls' start: buf packed into *copy, the receive into buf
+ * posted (*rr), then the copy's send started (*sr). On failure (reported)
+ * nothing stays posted or allocated. */
+static int replace_start(const char *call, void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, void **copy, MPI_Request *sr, MPI_Request *rr)
+{
+    size_t bytes = (size_t)count * dt->size;
+    *copy = malloc(bytes ? bytes : 1);
+    if (!*copy)
+        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory for %zu bytes", bytes);
+    rd_dt_pack(buf, dt, 0, *copy, bytes);
+    int rc = recv_common(call, buf, count, dt, source, recvtag, comm, NULL, rr);
+    if (rc == MPI_SUCCESS) {
+        rc = packed_send(call, *copy, bytes, dest, sendtag, comm, sr);
+        if (rc != MPI_SUCCESS)
+            unpost(rr);
+    }
+    if (rc != MPI_SUCCESS) {
+        free(*copy);
+        *copy = NULL;
+    }
+    return rc;
+}
+
+/* The nonblocking forms' end: one request for the started send sr and
  * receive rr (runtime/p2p/pair.c), copy (the _replace form's packed send
- * buffer) freed when both are done. rc: the send's start; when it failed
- * (raised already) the receive is cancelled and waited for. */
-static int pair_up(const char *call, MPI_Comm comm, int rc, MPI_Request sr, MPI_Request rr, void *copy,
+ * buffer) freed when both are done. */
+static int pair_up(const char *call, MPI_Comm comm, MPI_Request sr, MPI_Request rr, void *copy,
                    MPI_Request *request)
 {
-    if (rc != MPI_SUCCESS) {
-        RD_LOCK();
-        if (!rd_req_done(rr))
-            rd_p2p_cancel_recv(rr);
-        RD_UNLOCK();
-        PMPI_Wait(&rr, MPI_STATUS_IGNORE);
-        free(copy);
-        return rc;
-    }
     RD_LOCK();
     struct rd_request_s *u = rd_pair_start(comm, sr, rr, copy);
     RD_UNLOCK();
@@ -354,7 +379,11 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     MPI_Request rr = MPI_REQUEST_NULL, sr = MPI_REQUEST_NULL;
     RD_TRY(recv_common(call, recvbuf, recvcount, recvtype, source, recvtag, comm, NULL, &rr));
     int rc = send_common(call, RD_MODE_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &sr);
-    return pair_up(call, comm, rc, sr, rr, NULL, request);
+    if (rc != MPI_SUCCESS) {
+        unpost(&rr);
+        return rc;
+    }
+    return pair_up(call, comm, sr, rr, NULL, request);
 }
 
 #pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
@@ -368,19 +397,10 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int 
     RD_TRY(rd_check_buf(call, comm, buf, count, dt));
     RD_TRY(rd_check_dest(call, comm, dest, sendtag));
     RD_TRY(rd_check_source(call, comm, source, recvtag));
-    size_t bytes = (size_t)count * dt->size;
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
-        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory for %zu bytes", bytes);
-    rd_dt_pack(buf, dt, 0, copy, bytes);
+    void *copy;
     MPI_Request rr = MPI_REQUEST_NULL, sr = MPI_REQUEST_NULL;
-    int rc = recv_common(call, buf, count, dt, source, recvtag, comm, NULL, &rr);
-    if (rc != MPI_SUCCESS) {
-        free(copy);
-        return rc;
-    }
-    rc = packed_send(call, copy, bytes, dest, sendtag, comm, &sr);
-    return pair_up(call, comm, rc, sr, rr, copy, request);
+    RD_TRY(replace_start(call, buf, count, dt, dest, sendtag, source, recvtag, comm, &copy, &sr, &rr));
+    return pair_up(call, comm, sr, rr, copy, request);
 }
 
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
@@ -393,27 +413,13 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
     RD_TRY(rd_check_buf(call, comm, buf, count, dt));
     RD_TRY(rd_check_dest(call, comm, dest, sendtag));
     RD_TRY(rd_check_source(call, comm, source, recvtag));
-    size_t bytes = (size_t)count * dt->size;
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
-        return rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory for %zu bytes", bytes);
-    rd_dt_pack(buf, dt, 0, copy, bytes);
+    void *copy;
     MPI_Request rr = MPI_REQUEST_NULL, sr = MPI_REQUEST_NULL;
-    int rc = recv_common(call, buf, count, dt, source, recvtag, comm, NULL, &rr);
-    if (rc == MPI_SUCCESS)
-        rc = packed_send(call, copy, bytes, dest, sendtag, comm, &sr);
-    if (rc != MPI_SUCCESS && rr != MPI_REQUEST_NULL) {
-        /* the send did not start: the receive must not stay posted */
-        RD_LOCK();
-        if (!rd_req_done(rr))
-            rd_p2p_cancel_recv(rr);
-        RD_UNLOCK();
-        PMPI_Wait(&rr, MPI_STATUS_IGNORE);
-    }
-    int rc2 = rc == MPI_SUCCESS ? PMPI_Wait(&sr, MPI_STATUS_IGNORE) : MPI_SUCCESS;
-    int rc3 = rc == MPI_SUCCESS ? PMPI_Wait(&rr, status) : MPI_SUCCESS;
+    RD_TRY(replace_start(call, buf, count, dt, dest, sendtag, source, recvtag, comm, &copy, &sr, &rr));
+    int rc = PMPI_Wait(&sr, MPI_STATUS_IGNORE);
+    int rc2 = PMPI_Wait(&rr, status);
     free(copy);
-    return rc != MPI_SUCCESS ? rc : rc2 != MPI_SUCCESS ? rc2 : rc3;
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 
 /* ------------------------------------------------------------ probes */
