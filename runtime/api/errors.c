@@ -51,6 +51,13 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 
 /* ------------------------------------------------------ classes and codes added at run time */
 
+/* The registry's answer (objects/errcode.c) about value: rc, raised with
+ * the cause ("<value> is not an error class") when it is an error. */
+static int registry_result(const char *call, int rc, int value, const char *why)
+{
+    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", value, why);
+}
+
 #pragma weak MPI_Add_error_class = PMPI_Add_error_class
 int PMPI_Add_error_class(int *errorclass)
 {
@@ -70,7 +77,7 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
     if (!errorcode)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "errorcode is NULL");
     int rc = rd_err_add(1, errorclass, errorcode, &why);
-    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorclass, why);
+    return registry_result(call, rc, errorclass, why);
 }
 
 #pragma weak MPI_Add_error_string = PMPI_Add_error_string
@@ -86,7 +93,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
                             "the string is longer than MPI_MAX_ERROR_STRING - 1 (%d) characters",
                             MPI_MAX_ERROR_STRING - 1);
     int rc = rd_err_set_string(errorcode, string, &why);
-    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorcode, why);
+    return registry_result(call, rc, errorcode, why);
 }
 
 /* MPI 4.1's removals: a class without codes, a code without a string, a string */
@@ -96,7 +103,7 @@ int PMPI_Remove_error_class(int errorclass)
     const char *call = "MPI_Remove_error_class", *why = "";
     RD_API_READY(call);
     int rc = rd_err_remove(errorclass, 1, &why);
-    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorclass, why);
+    return registry_result(call, rc, errorclass, why);
 }
 
 #pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
@@ -105,7 +112,7 @@ int PMPI_Remove_error_code(int errorcode)
     const char *call = "MPI_Remove_error_code", *why = "";
     RD_API_READY(call);
     int rc = rd_err_remove(errorcode, 0, &why);
-    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorcode, why);
+    return registry_result(call, rc, errorcode, why);
 }
 
 #pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
@@ -114,7 +121,7 @@ int PMPI_Remove_error_string(int errorcode)
     const char *call = "MPI_Remove_error_string", *why = "";
     RD_API_READY(call);
     int rc = rd_err_remove_string(errorcode, &why);
-    return rc == MPI_SUCCESS ? rc : rd_err_raise(MPI_COMM_WORLD, rc, call, "%d %s", errorcode, why);
+    return registry_result(call, rc, errorcode, why);
 }
 
 /* The communicator's handler calls are shared by MPI-2's names and

@@ -76,9 +76,6 @@ static inline int rd_file_raise(MPI_File fh, int cls, const char *call, const rd
     return rd_err_raise_file(fh, cls, call, "%s", why->msg[0] ? why->msg : "failed");
 }
 
-/* Start a nonblocking access of (buf, count, dt) at stream byte at on the
- * I/O engine (runtime/api/fileasync.c; the arguments checked, big lock
- * held): *request completes with it. Returns a class, *why the cause. */
 /* The nonblocking accesses' start (fileasync.c), also the split
  * collectives' begin (fileio.c): the checks of the access, each reported
  * (rc: the caller's own check before them, already reported), then the
@@ -87,6 +84,9 @@ static inline int rd_file_raise(MPI_File fh, int cls, const char *call, const rd
  * checks meets the other ranks in later progress (rd_io_coll_abstain_nb). */
 int rd_file_istart(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll, void *buf,
                    int count, MPI_Datatype dt, MPI_Request *request, int rc);
+/* Start a nonblocking access of (buf, count, dt) at stream byte at on the
+ * I/O engine (runtime/api/fileasync.c; the arguments checked, big lock
+ * held): *request completes with it. Returns a class, *why the cause. */
 int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, MPI_Datatype dt,
                   MPI_Request *request, rd_io_why *why);
 

@@ -182,34 +182,28 @@ int PMPI_Status_get_error(MPI_Status *status, int *error)
     return status_get("MPI_Status_get_error", status, status ? &status->MPI_ERROR : NULL, error);
 }
 
-static int status_null(const char *call)
+static int status_set(const char *call, MPI_Status *status, int *field, int value)
 {
-    return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "status is NULL");
+    if (!status)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "status is NULL");
+    *field = value;
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Status_set_source = PMPI_Status_set_source
 int PMPI_Status_set_source(MPI_Status *status, int source)
 {
-    if (!status)
-        return status_null("MPI_Status_set_source");
-    status->MPI_SOURCE = source;
-    return MPI_SUCCESS;
+    return status_set("MPI_Status_set_source", status, status ? &status->MPI_SOURCE : NULL, source);
 }
 
 #pragma weak MPI_Status_set_tag = PMPI_Status_set_tag
 int PMPI_Status_set_tag(MPI_Status *status, int tag)
 {
-    if (!status)
-        return status_null("MPI_Status_set_tag");
-    status->MPI_TAG = tag;
-    return MPI_SUCCESS;
+    return status_set("MPI_Status_set_tag", status, status ? &status->MPI_TAG : NULL, tag);
 }
 
 #pragma weak MPI_Status_set_error = PMPI_Status_set_error
 int PMPI_Status_set_error(MPI_Status *status, int error)
 {
-    if (!status)
-        return status_null("MPI_Status_set_error");
-    status->MPI_ERROR = error;
-    return MPI_SUCCESS;
+    return status_set("MPI_Status_set_error", status, status ? &status->MPI_ERROR : NULL, error);
 }

@@ -410,7 +410,7 @@ function mdecl(i, j,   k, a, t, dim, it, noarg) {
     dim = alen[i, j] == "" ? "" : "(*)"
     it = aintent[i, j] == "in" ? ", INTENT(IN)" : aintent[i, j] == "out" ? ", INTENT(OUT)" : ", INTENT(INOUT)"
     noarg = 0
-    if ((k == "cnull" || k == "czero"))
+    if (cabsent(k))
         return ""
     if (k == "proc")
         return "EXTERNAL :: " a
@@ -463,7 +463,7 @@ function minterface(i, prefix,   j, n, args, d, nm, w, m, kw, imp) {
     args = ""
     imp = ""
     for (j = 1; j <= fnargs[i]; j++) {
-        if ((akind[i, j] != "cnull" && akind[i, j] != "czero"))
+        if (!cabsent(akind[i, j]))
             args = args (args == "" ? "" : ", ") aname[i, j]
         if (akind[i, j] == "f08status")
             imp = ", MPI_Status"
@@ -574,6 +574,10 @@ function is_handle(kind) {
 function conv(kind) {
     return kind == "Datatype" ? "Type" : kind
 }
+# a C argument Fortran does not have (passed as NULL, czero's as 0)
+function cabsent(kind) {
+    return kind == "cnull" || kind == "czero"
+}
 function has(i, j, flag) {
     return index(aflags[i, j], " " flag " ") > 0
 }
@@ -599,7 +603,7 @@ function ctype(i, j,   k, isin, arr, t, stars) {
     k = akind[i, j]
     isin = aintent[i, j] == "in"
     arr = alen[i, j] != ""
-    if ((k == "cnull" || k == "czero") || k == "proc") {
+    if (cabsent(k) || k == "proc") {
         t = parg[fname[i], j]
         # an array parameter (char *argv[]) is a pointer: one * per []
         while (match(t, /\[[^]]*\]$/)) {
@@ -646,7 +650,7 @@ function ctype(i, j,   k, isin, arr, t, stars) {
 # the glue's parameter for argument j (empty: Fortran has none)
 function fctype(i, j,   k) {
     k = akind[i, j]
-    if ((k == "cnull" || k == "czero"))
+    if (cabsent(k))
         return ""
     if (k == "proc")
         return "void (*)(void)"
@@ -791,7 +795,7 @@ function glue_fn(i,   j, k, a, c, t, m, low, params, decl, pre, call, post, alwa
             decl = decl "    int n_" a " = " n ";\n"
             n = "n_" a
         }
-        if (k == "cnull" || k == "czero")
+        if (cabsent(k))
             t = k == "czero" ? "0" : "NULL"
         else if (k == "proc") {
             # a Fortran procedure: its address as C's function type; the
@@ -1152,7 +1156,7 @@ function glue_f08(i,   j, m, a, low, params, rt, call, hid, errc, errw, secs, do
         a = aname[i, j]
         if (akind[i, j] == "choice" || akind[i, j] == "string")
             params = params (params == "" ? "" : ", ") "CFI_cdesc_t *" a
-        else if (akind[i, j] == "logical" || akind[i, j] == "proc" || akind[i, j] == "cnull" || akind[i, j] == "czero")
+        else if (akind[i, j] == "logical" || akind[i, j] == "proc" || cabsent(akind[i, j]))
             err("mpi.api: MPI_" fname[i] ": mpi_f08 takes no " akind[i, j] " argument beside a choice buffer yet")
         else
             params = params (params == "" ? "" : ", ") fctype(i, j) a
@@ -1245,7 +1249,7 @@ function f08decl(i, j, bindc,   k, a, t, dim, it) {
     a = aname[i, j]
     dim = alen[i, j] == "" ? "" : "(*)"
     it = aintent[i, j] == "in" ? ", INTENT(IN)" : aintent[i, j] == "out" ? ", INTENT(OUT)" : ", INTENT(INOUT)"
-    if ((k == "cnull" || k == "czero"))
+    if (cabsent(k))
         return ""
     if (k == "proc") {
         if (flagval(i, j, "iface") == "")
@@ -1298,7 +1302,7 @@ function f08interface(i, prefix,   j, args, d, nm, sp, ch, kw) {
     sp = nm (ch ? "_f08ts" : "_f08")
     args = ""
     for (j = 1; j <= fnargs[i]; j++)
-        if ((akind[i, j] != "cnull" && akind[i, j] != "czero"))
+        if (!cabsent(akind[i, j]))
             args = args (args == "" ? "" : ", ") aname[i, j]
     mline("      INTERFACE " nm)
     if (fret[i] == "int" || fret[i] == "none") {
