@@ -80,13 +80,26 @@ void rd_scratch_put(struct rd_scratch x)
  * MPI_ANY_TAG is -1, and the library's other exchanges use small positive
  * tags or tags just below -1; see comm.h), from a per-communicator counter
  * that every rank advances alike, with 64 sub-tags each:
- * INT_MIN + (seq mod 2^22) * 64 + sub, below RD_TAG_COLL_END (the bit
- * above is RD_TAG_POISON). */
+ * INT_MIN + seq * 64 + sub, below RD_TAG_COLL_END (the bit above is
+ * RD_TAG_POISON). seq runs over [0, RD_SEQ_ONCE) for the collectives run
+ * once, and over the last RD_SEQ_KEPT values for the persistent ones
+ * (collectives/persist.c), which keep their tag from MPI_*_init (the
+ * inits are ordered as collectives; their starts need not be) to their
+ * MPI_Request_free: a persistent collective's tag is taken again by the
+ * RD_SEQ_KEPT-th persistent init after it on the communicator. */
 #define RD_SUBTAGS 64
+#define RD_SEQ_ALL (1u << 22)
+#define RD_SEQ_KEPT (1u << 14)
+#define RD_SEQ_ONCE (RD_SEQ_ALL - RD_SEQ_KEPT)
+static int seq_tag(uint32_t seq)
+{
+    return INT_MIN + (int)(seq * RD_SUBTAGS);
+}
+
 static int next_tag(MPI_Comm comm)
 {
     uint32_t seq = comm->coll_seq++;
-    return INT_MIN + (int)((seq & 0x3fffffu) * RD_SUBTAGS);
+    return seq_tag(seq % RD_SEQ_ONCE);
 }
 
 static struct rd_sched *sched_init(MPI_Comm comm, int tag)
@@ -111,6 +124,7 @@ static struct rd_sched *sched_init(MPI_Comm comm, int tag)
     s->on_done = NULL;
     s->arg = NULL;
     s->again = 0;
+    s->keep = 0;
     s->next = NULL;
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     s->comm = comm;
@@ -132,6 +146,16 @@ struct rd_sched *rd_sched_new(MPI_Comm comm)
 struct rd_sched *rd_sched_new_tagged(MPI_Comm comm, int tag)
 {
     return sched_init(comm, tag);
+}
+
+struct rd_sched *rd_sched_new_kept(MPI_Comm comm)
+{
+    struct rd_sched *s = sched_init(comm, 0);
+    if (s) {
+        s->tag = s->curtag = seq_tag(RD_SEQ_ONCE + comm->pcoll_seq++ % RD_SEQ_KEPT);
+        s->keep = 1;
+    }
+    return s;
 }
 
 static void sched_free(struct rd_sched *s)
@@ -548,7 +572,15 @@ static void finish(struct rd_sched *s)
             why(s, buf, sizeof buf);
             req->why = strdup(buf); /* (NULL: the message says less) */
         }
-        sched_free(s);
+        if (s->keep) { /* (persistent: the schedule stays for the next start) */
+            s->req = NULL;
+            if (req->user_freed) { /* freed while active: it goes with the request */
+                free(s->arg);
+                sched_free(s);
+            }
+        } else {
+            sched_free(s);
+        }
         rd_req_complete(req);
     } else {
         atomic_store_explicit(&s->done, 1, memory_order_release);
@@ -621,6 +653,27 @@ int rd_sched_run(struct rd_sched *s)
     }
     sched_free(s);
     return err;
+}
+
+void rd_sched_restart(struct rd_sched *s, struct rd_request_s *req)
+{
+    s->pc = 0;
+    s->npend = 0;
+    s->error = MPI_SUCCESS;
+    s->bad_peer = -1;
+    s->again = 0;
+    s->req = req;
+    req->why = NULL;
+    if (advance_first(s) && wrap_up(s))
+        finish(s);
+    else
+        activate(s);
+}
+
+void rd_sched_free_kept(struct rd_sched *s)
+{
+    free(s->arg);
+    sched_free(s);
 }
 
 rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **reqp)

@@ -85,6 +85,7 @@ struct rd_sched {
                                           * tag: another round of an agreement) */
     void *arg;                     /* for on_done */
     int again;
+    int keep;                      /* persistent (rd_sched_new_kept): kept when it finishes */
     _Atomic int done;              /* blocking: set when the schedule finishes */
     struct rd_sched *next;         /* active list / free list */
 };
@@ -98,6 +99,17 @@ struct rd_sched *rd_sched_new(MPI_Comm comm);
  * of comm may join in (MPI_Comm_create_group among some ranks, the
  * leaders of MPI_Intercomm_create on peer_comm). */
 struct rd_sched *rd_sched_new_tagged(MPI_Comm comm, int tag);
+/* The same for a persistent collective (collectives/persist.c): a tag of
+ * its own for as long as it lives (sched.c: RD_SEQ_KEPT), and kept when
+ * it finishes, to be run again by rd_sched_restart; s->arg (malloc'd or
+ * NULL) goes with it. */
+struct rd_sched *rd_sched_new_kept(MPI_Comm comm);
+/* Run a kept schedule again, from its first step, as the nonblocking
+ * operation req (persistent, set up by the caller), which completes with
+ * it; when the user freed req meanwhile, the schedule goes with it. */
+void rd_sched_restart(struct rd_sched *s, struct rd_request_s *req);
+/* Free a kept schedule that is not running (with its arg). */
+void rd_sched_free_kept(struct rd_sched *s);
 /* Give back a schedule that was never started. */
 void rd_sched_discard(struct rd_sched *s);
 

@@ -89,19 +89,27 @@ static int all_local(MPI_Comm comm)
     return 1;
 }
 
-/* First use: decide for good whether comm goes through the node's memory.
- * Every rank reaches the same answer; the claim itself is collective. */
-int rd_nc_setup(MPI_Comm comm)
+/* Whether comm's ranks may share a slot of the node's memory: an arena,
+ * at least 2 ranks, all on this node (the same answer on every rank). */
+int rd_nc_local(MPI_Comm comm)
 {
-    comm->node_slot = -1;
-    if (!rd_node_arena.base || comm->size < 2 || comm->size > rd_node_arena.local_size ||
-        !all_local(comm))
-        return 0;
+    return rd_node_arena.base && comm->size >= 2 && comm->size <= rd_node_arena.local_size && all_local(comm);
+}
+
+/* Slots a claim leaves free for communicators (a persistent collective
+ * takes one only while more than this many are free). */
+#define RD_NC_SLOTS_KEPT 8
+
+int rd_nc_claim(MPI_Comm comm, int want, int for_request)
+{
     static uint32_t claims;
     int slot = -1;
-    if (comm->rank == 0) {
+    if (comm->rank == 0 && want) {
+        int nfree = 0;
+        for (int i = 0; i < rd_node_arena.nslots && for_request; i++)
+            nfree += atomic_load_explicit(&rd_node_slot(i)->owner, memory_order_relaxed) == 0;
         uint64_t token = ((uint64_t)(rd_job.rank + 1) << 32) | ++claims;
-        for (int i = 0; i < rd_node_arena.nslots && slot < 0; i++) {
+        for (int i = 0; i < rd_node_arena.nslots && slot < 0 && (!for_request || nfree > RD_NC_SLOTS_KEPT); i++) {
             uint64_t free_ = 0;
             struct rd_node_slot_hdr *h = rd_node_slot(i);
             if (atomic_compare_exchange_strong(&h->owner, &free_, token)) {
@@ -119,12 +127,25 @@ int rd_nc_setup(MPI_Comm comm)
     struct rd_sched *s = rd_sched_new(comm);
     struct rd_coll_args a = {.comm = comm, .rbuf = &slot, .count = 1, .dt = MPI_INT, .root = 0};
     if (!s)
-        return 0;
+        return -1;
     if (rd_bcast_binomial(s, &a) != RD_OK) {
         rd_sched_discard(s); /* out of memory: every rank is in trouble anyway */
-        return 0;
+        return -1;
     }
-    if (rd_sched_run(s) != MPI_SUCCESS || slot < 0)
+    if (rd_sched_run(s) != MPI_SUCCESS)
+        return -1;
+    return slot;
+}
+
+/* First use: decide for good whether comm goes through the node's memory.
+ * Every rank reaches the same answer; the claim itself is collective. */
+int rd_nc_setup(MPI_Comm comm)
+{
+    comm->node_slot = -1;
+    if (!rd_nc_local(comm))
+        return 0;
+    int slot = rd_nc_claim(comm, 1, 0);
+    if (slot < 0)
         return 0;
     comm->node_known = calloc(2 * (size_t)comm->size, sizeof(uint64_t)); /* posted, done */
     if (!comm->node_known) {
@@ -457,11 +478,11 @@ void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1
  * defined (nothing is read outside the areas). The check rides on the
  * reads, for the small Allreduce's sake: one load of a word in the line
  * the data comes in. */
-static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e0, long e1, MPI_Datatype dt,
+int rd_nc_reduce_areas(int slot, int n, uint64_t s, uint64_t d, void *rbuf, long e0, long e1, MPI_Datatype dt,
                        MPI_Op op, rd_kernel k, size_t per)
 {
     size_t off = (size_t)e0 * dt->size;
-    int n = comm->size, slot = comm->node_slot - 1, odd = -1;
+    int odd = -1;
     char *out = (char *)rbuf + dt->true_lb;
     const struct rd_node_area *ar = rd_node_area(slot, n - 1, s);
     if (ar->desc != d)
@@ -478,6 +499,12 @@ static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e
             rd_op_apply(op, in - dt->true_lb, rbuf, (int)(e1 - e0), dt);
     }
     return odd;
+}
+
+static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e0, long e1, MPI_Datatype dt,
+                       MPI_Op op, rd_kernel k, size_t per)
+{
+    return rd_nc_reduce_areas(comm->node_slot - 1, comm->size, s, d, rbuf, e0, e1, dt, op, k, per);
 }
 
 /* Allreduce, or Reduce to root (root >= 0), of count elements of a

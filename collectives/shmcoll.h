@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "collectives/algorithms.h"
+#include "runtime/objects/op.h"
 
 /* The paths, in the top byte of what a rank posts; the next byte holds
  * the algorithm of the message path (its index in the menu); the rest
@@ -53,6 +54,22 @@ static inline uint64_t rd_nc_bytes(uint64_t d)
 /* First use of comm: 1 if it goes through the node's memory (a slot is
  * claimed, collectively), else 0 for good. */
 int rd_nc_setup(MPI_Comm comm);
+/* Whether comm's ranks may share a slot (an arena, 2 ranks or more, all
+ * on this node): the same answer on every rank. */
+int rd_nc_local(MPI_Comm comm);
+/* Collective over comm (rd_nc_local): rank 0 claims a free slot of the
+ * arena if `want` (its own arguments allow), clears it, and tells the
+ * others by message; the slot, or -1 on every rank. for_request: for a
+ * persistent collective (collectives/persist.c), which takes one only
+ * while several stay free for communicators. Let it go with
+ * rd_node_slot_release(slot, comm->size) on every rank. */
+int rd_nc_claim(MPI_Comm comm, int want, int for_request);
+/* Elements [e0, e1) of the n ranks' vectors posted as d for collective s
+ * in slot's areas, reduced in rank order into rbuf (a contiguous type) by
+ * the op's loop k (per: its elements per element of dt; NULL: by
+ * rd_op_apply); the first rank that posted something else, or -1. */
+int rd_nc_reduce_areas(int slot, int n, uint64_t s, uint64_t d, void *rbuf, long e0, long e1, MPI_Datatype dt,
+                       MPI_Op op, rd_kernel k, size_t per);
 void rd_nc_guard(MPI_Comm comm, uint64_t s);
 unsigned char *rd_nc_data(MPI_Comm comm, int j, uint64_t s);
 void rd_nc_post(MPI_Comm comm, uint64_t s, uint64_t desc);

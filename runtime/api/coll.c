@@ -4,7 +4,9 @@
 #include <mpi.h>
 
 #include "collectives/algorithms.h"
+#include "collectives/persist.h"
 #include "runtime/api/check.h"
+#include "runtime/objects/info.h"
 #include "runtime/objects/op.h"
 
 /* ------------------------------------------------------------ checks */
@@ -127,12 +129,28 @@ static int failed(MPI_Comm comm, int err, const char *call)
     return rd_err_raise(comm, err, call, "%s", why ? why : "the collective failed");
 }
 
-static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *req)
+/* How a call runs: blocking (how NULL), started at once (a nonblocking
+ * call: NB), or made into a persistent request (an init: PERSISTENT),
+ * whose algorithm and schedule are chosen and built now, once
+ * (collectives/persist.c). */
+struct how {
+    MPI_Request *req;
+    int persistent;
+};
+#define NB(r) (&(const struct how){.req = (r)})
+#define PERSISTENT(r) (&(const struct how){.req = (r), .persistent = 1})
+
+static int run(const char *call, int kind, struct rd_coll_args *a, const struct how *how)
 {
     MPI_Comm comm = a->comm;
     int err = MPI_SUCCESS;
     RD_LOCK();
-    if (!req && rd_coll_node(kind, a, &err)) {
+    if (how && how->persistent) {
+        err = rd_pcoll_init(kind, a, how->req);
+        RD_UNLOCK();
+        return err == MPI_SUCCESS ? MPI_SUCCESS : failed(comm, err, call);
+    }
+    if (!how && rd_coll_node(kind, a, &err)) {
         RD_UNLOCK();
         return err == MPI_SUCCESS ? MPI_SUCCESS : failed(comm, err, call);
     }
@@ -147,8 +165,8 @@ static int run(const char *call, int kind, struct rd_coll_args *a, MPI_Request *
         RD_UNLOCK();
         return rd_err_raise(comm, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
     }
-    if (req) {
-        st = rd_sched_start(s, req);
+    if (how) {
+        st = rd_sched_start(s, how->req);
         if (st != RD_OK)
             err = rd_status_to_mpi(st);
     } else {
@@ -204,12 +222,12 @@ static int short_blocks(const char *call, int kind, const void *sbuf, int scount
 
 /* ------------------------------------------------------------ barrier, bcast */
 
-static int barrier(const char *call, MPI_Comm comm, MPI_Request *req)
+static int barrier(const char *call, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
     struct rd_coll_args a = {.comm = comm};
-    return run(call, RD_COLL_BARRIER, &a, req);
+    return run(call, RD_COLL_BARRIER, &a, how);
 }
 
 #pragma weak MPI_Barrier = PMPI_Barrier
@@ -226,11 +244,11 @@ int PMPI_Barrier(MPI_Comm comm)
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Ibarrier", comm, req));
-    return barrier("MPI_Ibarrier", comm, req);
+    return barrier("MPI_Ibarrier", comm, NB(req));
 }
 
 static int bcast(const char *call, void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
-                 MPI_Request *req)
+                 const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -238,7 +256,7 @@ static int bcast(const char *call, void *buf, int count, MPI_Datatype dt, int ro
     if (root != MPI_PROC_NULL)
         RD_TRY(check_buf(call, comm, buf, count, dt, "buffer"));
     struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = count, .dt = dt, .root = root};
-    return run(call, RD_COLL_BCAST, &a, req);
+    return run(call, RD_COLL_BCAST, &a, how);
 }
 
 #pragma weak MPI_Bcast = PMPI_Bcast
@@ -256,7 +274,7 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Ibcast", comm, req));
-    return bcast("MPI_Ibcast", buf, count, dt, root, comm, req);
+    return bcast("MPI_Ibcast", buf, count, dt, root, comm, NB(req));
 }
 
 /* ------------------------------------------------------------ reductions */
@@ -287,7 +305,7 @@ static int reduction_args(const char *call, const void *sbuf, void *rbuf, int co
 }
 
 static int reduce(const char *call, const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                  int root, MPI_Comm comm, MPI_Request *req)
+                  int root, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -297,7 +315,7 @@ static int reduce(const char *call, const void *sbuf, void *rbuf, int count, MPI
                           contributes(comm, root), at_root));
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf, .count = count, .dt = dt,
                              .op = op, .root = root};
-    return run(call, RD_COLL_REDUCE, &a, req);
+    return run(call, RD_COLL_REDUCE, &a, how);
 }
 
 #pragma weak MPI_Reduce = PMPI_Reduce
@@ -311,11 +329,11 @@ int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_O
                  MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Ireduce", comm, req));
-    return reduce("MPI_Ireduce", sbuf, rbuf, count, dt, op, root, comm, req);
+    return reduce("MPI_Ireduce", sbuf, rbuf, count, dt, op, root, comm, NB(req));
 }
 
 static int allred(const char *call, int kind, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
-                  MPI_Op op, MPI_Comm comm, MPI_Request *req)
+                  MPI_Op op, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -323,7 +341,7 @@ static int allred(const char *call, int kind, const void *sbuf, void *rbuf, int 
         RD_TRY(check_intra(call, comm));
     RD_TRY(reduction_args(call, sbuf, rbuf, count, dt, op, comm, !comm->is_inter, 1, 1));
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf, .count = count, .dt = dt, .op = op};
-    return run(call, kind, &a, req);
+    return run(call, kind, &a, how);
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
@@ -359,7 +377,7 @@ int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MP
                     MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Iallreduce", comm, req));
-    return allred("MPI_Iallreduce", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, req);
+    return allred("MPI_Iallreduce", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, NB(req));
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
@@ -373,7 +391,7 @@ int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op 
                MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Iscan", comm, req));
-    return allred("MPI_Iscan", RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, req);
+    return allred("MPI_Iscan", RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, NB(req));
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
@@ -387,11 +405,11 @@ int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_O
                  MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Iexscan", comm, req));
-    return allred("MPI_Iexscan", RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, req);
+    return allred("MPI_Iexscan", RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, NB(req));
 }
 
 static int redscat(const char *call, const void *sbuf, void *rbuf, const int *rcounts, int block,
-                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -417,7 +435,7 @@ static int redscat(const char *call, const void *sbuf, void *rbuf, const int *rc
     RD_TRY(check_op(call, comm, op, dt));
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf, .count = block, .dt = dt,
                              .op = op, .rcounts = rcounts};
-    return run(call, rcounts ? RD_COLL_REDUCE_SCATTER : RD_COLL_REDUCE_SCATTER_BLOCK, &a, req);
+    return run(call, rcounts ? RD_COLL_REDUCE_SCATTER : RD_COLL_REDUCE_SCATTER_BLOCK, &a, how);
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
@@ -436,7 +454,7 @@ int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_
     RD_TRY(check_req("MPI_Ireduce_scatter", comm, req));
     if (!rcounts && rd_comm_valid(comm))
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
-    return redscat("MPI_Ireduce_scatter", sbuf, rbuf, rcounts, 0, dt, op, comm, req);
+    return redscat("MPI_Ireduce_scatter", sbuf, rbuf, rcounts, 0, dt, op, comm, NB(req));
 }
 
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
@@ -451,14 +469,14 @@ int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Dat
                                MPI_Comm comm, MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Ireduce_scatter_block", comm, req));
-    return redscat("MPI_Ireduce_scatter_block", sbuf, rbuf, NULL, rcount, dt, op, comm, req);
+    return redscat("MPI_Ireduce_scatter_block", sbuf, rbuf, NULL, rcount, dt, op, comm, NB(req));
 }
 
 /* ------------------------------------------------------------ gather, scatter */
 
 static int gather(const char *call, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
                   const int *rcounts, const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm,
-                  MPI_Request *req)
+                  const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -486,7 +504,7 @@ static int gather(const char *call, const void *sbuf, int scount, MPI_Datatype s
                              .rcount = rcount, .rdt = at_root ? rdt : MPI_DATATYPE_NULL,
                              .sdt = contributes(comm, root) ? sdt : MPI_DATATYPE_NULL,
                              .rcounts = rcounts, .rdispls = displs, .root = root};
-    return run(call, v ? RD_COLL_GATHERV : RD_COLL_GATHER, &a, req);
+    return run(call, v ? RD_COLL_GATHERV : RD_COLL_GATHER, &a, how);
 }
 
 #pragma weak MPI_Gather = PMPI_Gather
@@ -501,7 +519,7 @@ int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int
                  int root, MPI_Comm comm, MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Igather", comm, req));
-    return gather("MPI_Igather", sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, req);
+    return gather("MPI_Igather", sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, NB(req));
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv
@@ -520,12 +538,12 @@ int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, co
     static const int none[1];
     RD_TRY(check_req("MPI_Igatherv", comm, req));
     return gather("MPI_Igatherv", sbuf, scount, sdt, rbuf, 0, rcounts ? rcounts : none, displs, rdt, root, comm,
-                  req);
+                  NB(req));
 }
 
 static int scatter(const char *call, const void *sbuf, int scount, const int *scounts, const int *displs,
                    MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm,
-                   MPI_Request *req)
+                   const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -550,7 +568,7 @@ static int scatter(const char *call, const void *sbuf, int scount, const int *sc
                              .rdt = rbuf == MPI_IN_PLACE || !contributes(comm, root) ? MPI_DATATYPE_NULL : rdt,
                              .scounts = scounts,
                              .sdispls = displs, .root = root};
-    return run(call, v ? RD_COLL_SCATTERV : RD_COLL_SCATTER, &a, req);
+    return run(call, v ? RD_COLL_SCATTERV : RD_COLL_SCATTER, &a, how);
 }
 
 #pragma weak MPI_Scatter = PMPI_Scatter
@@ -565,7 +583,7 @@ int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
                   int root, MPI_Comm comm, MPI_Request *req)
 {
     RD_TRY(check_req("MPI_Iscatter", comm, req));
-    return scatter("MPI_Iscatter", sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, req);
+    return scatter("MPI_Iscatter", sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, NB(req));
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv
@@ -584,7 +602,7 @@ int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MP
     static const int none[1];
     RD_TRY(check_req("MPI_Iscatterv", comm, req));
     return scatter("MPI_Iscatterv", sbuf, 0, scounts ? scounts : none, displs, sdt, rbuf, rcount, rdt, root,
-                   comm, req);
+                   comm, NB(req));
 }
 
 /* ------------------------------------------------------------ allgather, alltoall */
@@ -604,7 +622,7 @@ static void degrees(MPI_Comm comm, int *in, int *out)
 
 static int allgather(const char *call, int kind, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
                      int rcount, const int *rcounts, const int *displs, MPI_Datatype rdt, MPI_Comm comm,
-                     MPI_Request *req)
+                     const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -627,7 +645,7 @@ static int allgather(const char *call, int kind, const void *sbuf, int scount, M
     }
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
                              .rcount = rcount, .rdt = rdt, .rcounts = rcounts, .rdispls = displs};
-    return run(call, kind, &a, req);
+    return run(call, kind, &a, how);
 }
 
 #pragma weak MPI_Allgather = PMPI_Allgather
@@ -647,7 +665,7 @@ int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, 
 {
     RD_TRY(check_req("MPI_Iallgather", comm, req));
     return allgather("MPI_Iallgather", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm,
-                     req);
+                     NB(req));
 }
 
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
@@ -666,7 +684,7 @@ int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
     static const int none[1];
     RD_TRY(check_req("MPI_Iallgatherv", comm, req));
     return allgather("MPI_Iallgatherv", RD_COLL_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
-                     rcounts ? rcounts : none, displs, rdt, comm, req);
+                     rcounts ? rcounts : none, displs, rdt, comm, NB(req));
 }
 
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
@@ -683,7 +701,7 @@ int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype sdt, voi
 {
     RD_TRY(check_req("MPI_Ineighbor_allgather", comm, req));
     return allgather("MPI_Ineighbor_allgather", RD_COLL_NEIGHBOR_ALLGATHER, sbuf, scount, sdt, rbuf, rcount,
-                     NULL, NULL, rdt, comm, req);
+                     NULL, NULL, rdt, comm, NB(req));
 }
 
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
@@ -702,7 +720,7 @@ int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, vo
     static const int none[1];
     RD_TRY(check_req("MPI_Ineighbor_allgatherv", comm, req));
     return allgather("MPI_Ineighbor_allgatherv", RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
-                     rcounts ? rcounts : none, displs, rdt, comm, req);
+                     rcounts ? rcounts : none, displs, rdt, comm, NB(req));
 }
 
 /* Alltoall in all its forms: block (counts NULL), v (counts, displs,
@@ -737,7 +755,7 @@ static int check_side(const char *call, MPI_Comm comm, int n, const void *buf, i
     return MPI_SUCCESS;
 }
 
-static int alltoall(const char *call, int kind, const struct a2a *x, MPI_Comm comm, MPI_Request *req)
+static int alltoall(const char *call, int kind, const struct a2a *x, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
@@ -765,7 +783,7 @@ static int alltoall(const char *call, int kind, const struct a2a *x, MPI_Comm co
                              .sdispls = x->sdispls, .rcounts = x->rcounts, .rdispls = x->rdispls,
                              .sdts = x->sdts, .rdts = x->rdts, .sadispls = x->sadispls,
                              .radispls = x->radispls};
-    return run(call, kind, &a, req);
+    return run(call, kind, &a, how);
 }
 
 #pragma weak MPI_Alltoall = PMPI_Alltoall
@@ -785,7 +803,7 @@ int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, i
 {
     struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
     RD_TRY(check_req("MPI_Ialltoall", comm, req));
-    return alltoall("MPI_Ialltoall", RD_COLL_ALLTOALL, &x, comm, req);
+    return alltoall("MPI_Ialltoall", RD_COLL_ALLTOALL, &x, comm, NB(req));
 }
 
 #define A2AV_ARGS                                                                      \
@@ -808,7 +826,7 @@ int PMPI_Ialltoallv(A2AV_ARGS, MPI_Request *req)
 {
     A2AV_INIT;
     RD_TRY(check_req("MPI_Ialltoallv", comm, req));
-    return alltoall("MPI_Ialltoallv", RD_COLL_ALLTOALLV, &x, comm, req);
+    return alltoall("MPI_Ialltoallv", RD_COLL_ALLTOALLV, &x, comm, NB(req));
 }
 
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
@@ -823,7 +841,7 @@ int PMPI_Ineighbor_alltoallv(A2AV_ARGS, MPI_Request *req)
 {
     A2AV_INIT;
     RD_TRY(check_req("MPI_Ineighbor_alltoallv", comm, req));
-    return alltoall("MPI_Ineighbor_alltoallv", RD_COLL_NEIGHBOR_ALLTOALLV, &x, comm, req);
+    return alltoall("MPI_Ineighbor_alltoallv", RD_COLL_NEIGHBOR_ALLTOALLV, &x, comm, NB(req));
 }
 
 #define A2AW_ARGS(D)                                                                   \
@@ -849,7 +867,7 @@ int PMPI_Ialltoallw(A2AW_ARGS(int), MPI_Request *req)
                     .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
                     .rdispls = rdispls, .rdts = rdts ? rdts : nonet};
     RD_TRY(check_req("MPI_Ialltoallw", comm, req));
-    return alltoall("MPI_Ialltoallw", RD_COLL_ALLTOALLW, &x, comm, req);
+    return alltoall("MPI_Ialltoallw", RD_COLL_ALLTOALLW, &x, comm, NB(req));
 }
 
 #pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
@@ -872,7 +890,7 @@ int PMPI_Ineighbor_alltoallw(A2AW_ARGS(MPI_Aint), MPI_Request *req)
                     .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
                     .radispls = rdispls, .rdts = rdts ? rdts : nonet};
     RD_TRY(check_req("MPI_Ineighbor_alltoallw", comm, req));
-    return alltoall("MPI_Ineighbor_alltoallw", RD_COLL_NEIGHBOR_ALLTOALLW, &x, comm, req);
+    return alltoall("MPI_Ineighbor_alltoallw", RD_COLL_NEIGHBOR_ALLTOALLW, &x, comm, NB(req));
 }
 
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
@@ -889,5 +907,235 @@ int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void
 {
     struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
     RD_TRY(check_req("MPI_Ineighbor_alltoall", comm, req));
-    return alltoall("MPI_Ineighbor_alltoall", RD_COLL_NEIGHBOR_ALLTOALL, &x, comm, req);
+    return alltoall("MPI_Ineighbor_alltoall", RD_COLL_NEIGHBOR_ALLTOALL, &x, comm, NB(req));
+}
+
+/* ------------------------------------------------------------ persistent */
+
+/* The inits check what the nonblocking calls check, and the info (no
+ * hint of theirs is read yet); the algorithm and its schedule are chosen
+ * and built once (run: PERSISTENT), and every MPI_Start runs them. */
+static int check_info(const char *call, MPI_Comm comm, MPI_Info info)
+{
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Barrier_init = PMPI_Barrier_init
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Barrier_init", comm, req));
+    RD_TRY(check_info("MPI_Barrier_init", comm, info));
+    return barrier("MPI_Barrier_init", comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Bcast_init = PMPI_Bcast_init
+int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Bcast_init", comm, req));
+    RD_TRY(check_info("MPI_Bcast_init", comm, info));
+    return bcast("MPI_Bcast_init", buf, count, dt, root, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Reduce_init = PMPI_Reduce_init
+int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                 MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Reduce_init", comm, req));
+    RD_TRY(check_info("MPI_Reduce_init", comm, info));
+    return reduce("MPI_Reduce_init", sbuf, rbuf, count, dt, op, root, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
+int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Allreduce_init", comm, req));
+    RD_TRY(check_info("MPI_Allreduce_init", comm, info));
+    return allred("MPI_Allreduce_init", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Scan_init = PMPI_Scan_init
+int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+               MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Scan_init", comm, req));
+    RD_TRY(check_info("MPI_Scan_init", comm, info));
+    return allred("MPI_Scan_init", RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Exscan_init = PMPI_Exscan_init
+int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                 MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Exscan_init", comm, req));
+    RD_TRY(check_info("MPI_Exscan_init", comm, info));
+    return allred("MPI_Exscan_init", RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
+int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Reduce_scatter_init", comm, req));
+    RD_TRY(check_info("MPI_Reduce_scatter_init", comm, info));
+    if (!rcounts && rd_comm_valid(comm))
+        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Reduce_scatter_init", "recvcounts is NULL");
+    return redscat("MPI_Reduce_scatter_init", sbuf, rbuf, rcounts, 0, dt, op, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
+int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Reduce_scatter_block_init", comm, req));
+    RD_TRY(check_info("MPI_Reduce_scatter_block_init", comm, info));
+    return redscat("MPI_Reduce_scatter_block_init", sbuf, rbuf, NULL, rcount, dt, op, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Gather_init = PMPI_Gather_init
+int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                 int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Gather_init", comm, req));
+    RD_TRY(check_info("MPI_Gather_init", comm, info));
+    return gather("MPI_Gather_init", sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
+int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                  const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    static const int none[1];
+    RD_TRY(check_req("MPI_Gatherv_init", comm, req));
+    RD_TRY(check_info("MPI_Gatherv_init", comm, info));
+    return gather("MPI_Gatherv_init", sbuf, scount, sdt, rbuf, 0, rcounts ? rcounts : none, displs, rdt, root, comm,
+                  PERSISTENT(req));
+}
+
+#pragma weak MPI_Scatter_init = PMPI_Scatter_init
+int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                  int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Scatter_init", comm, req));
+    RD_TRY(check_info("MPI_Scatter_init", comm, info));
+    return scatter("MPI_Scatter_init", sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
+int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
+                   int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    static const int none[1];
+    RD_TRY(check_req("MPI_Scatterv_init", comm, req));
+    RD_TRY(check_info("MPI_Scatterv_init", comm, info));
+    return scatter("MPI_Scatterv_init", sbuf, 0, scounts ? scounts : none, displs, sdt, rbuf, rcount, rdt, root,
+                   comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Allgather_init = PMPI_Allgather_init
+int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Allgather_init", comm, req));
+    RD_TRY(check_info("MPI_Allgather_init", comm, info));
+    return allgather("MPI_Allgather_init", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm,
+                     PERSISTENT(req));
+}
+
+#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
+int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                     const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    static const int none[1];
+    RD_TRY(check_req("MPI_Allgatherv_init", comm, req));
+    RD_TRY(check_info("MPI_Allgatherv_init", comm, info));
+    return allgather("MPI_Allgatherv_init", RD_COLL_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
+                     rcounts ? rcounts : none, displs, rdt, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
+int PMPI_Neighbor_allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                             MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req("MPI_Neighbor_allgather_init", comm, req));
+    RD_TRY(check_info("MPI_Neighbor_allgather_init", comm, info));
+    return allgather("MPI_Neighbor_allgather_init", RD_COLL_NEIGHBOR_ALLGATHER, sbuf, scount, sdt, rbuf, rcount,
+                     NULL, NULL, rdt, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
+int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                              const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    static const int none[1];
+    RD_TRY(check_req("MPI_Neighbor_allgatherv_init", comm, req));
+    RD_TRY(check_info("MPI_Neighbor_allgatherv_init", comm, info));
+    return allgather("MPI_Neighbor_allgatherv_init", RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
+                     rcounts ? rcounts : none, displs, rdt, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
+int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
+    RD_TRY(check_req("MPI_Alltoall_init", comm, req));
+    RD_TRY(check_info("MPI_Alltoall_init", comm, info));
+    return alltoall("MPI_Alltoall_init", RD_COLL_ALLTOALL, &x, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
+int PMPI_Alltoallv_init(A2AV_ARGS, MPI_Info info, MPI_Request *req)
+{
+    A2AV_INIT;
+    RD_TRY(check_req("MPI_Alltoallv_init", comm, req));
+    RD_TRY(check_info("MPI_Alltoallv_init", comm, info));
+    return alltoall("MPI_Alltoallv_init", RD_COLL_ALLTOALLV, &x, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
+int PMPI_Neighbor_alltoallv_init(A2AV_ARGS, MPI_Info info, MPI_Request *req)
+{
+    A2AV_INIT;
+    RD_TRY(check_req("MPI_Neighbor_alltoallv_init", comm, req));
+    RD_TRY(check_info("MPI_Neighbor_alltoallv_init", comm, info));
+    return alltoall("MPI_Neighbor_alltoallv_init", RD_COLL_NEIGHBOR_ALLTOALLV, &x, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
+int PMPI_Alltoallw_init(A2AW_ARGS(int), MPI_Info info, MPI_Request *req)
+{
+    static const int none[1];
+    static const MPI_Datatype nonet[1] = {MPI_BYTE};
+    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sdispls = sdispls,
+                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
+                    .rdispls = rdispls, .rdts = rdts ? rdts : nonet};
+    RD_TRY(check_req("MPI_Alltoallw_init", comm, req));
+    RD_TRY(check_info("MPI_Alltoallw_init", comm, info));
+    return alltoall("MPI_Alltoallw_init", RD_COLL_ALLTOALLW, &x, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init
+int PMPI_Neighbor_alltoallw_init(A2AW_ARGS(MPI_Aint), MPI_Info info, MPI_Request *req)
+{
+    static const int none[1];
+    static const MPI_Datatype nonet[1] = {MPI_BYTE};
+    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sadispls = sdispls,
+                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
+                    .radispls = rdispls, .rdts = rdts ? rdts : nonet};
+    RD_TRY(check_req("MPI_Neighbor_alltoallw_init", comm, req));
+    RD_TRY(check_info("MPI_Neighbor_alltoallw_init", comm, info));
+    return alltoall("MPI_Neighbor_alltoallw_init", RD_COLL_NEIGHBOR_ALLTOALLW, &x, comm, PERSISTENT(req));
+}
+
+#pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
+int PMPI_Neighbor_alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                            MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
+    RD_TRY(check_req("MPI_Neighbor_alltoall_init", comm, req));
+    RD_TRY(check_info("MPI_Neighbor_alltoall_init", comm, info));
+    return alltoall("MPI_Neighbor_alltoall_init", RD_COLL_NEIGHBOR_ALLTOALL, &x, comm, PERSISTENT(req));
 }

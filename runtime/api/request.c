@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "collectives/persist.h"
 #include "runtime/api/check.h"
 #include "runtime/api/greq.h"
 #include "runtime/base/report.h"
@@ -187,6 +188,8 @@ int PMPI_Wait(MPI_Request *r, MPI_Status *status)
         return MPI_SUCCESS;
     }
     RD_LOCK();
+    if ((*r)->pcoll && !rd_req_done(*r))
+        rd_pcoll_poll(*r);
     rd_req_wait(*r);
     MPI_Status tmp;
     int err = collect(r, &tmp, &comm);
@@ -437,6 +440,8 @@ int PMPI_Request_free(MPI_Request *r)
     RD_LOCK();
     if ((inactive(req) || rd_req_done(req)) && (req->kind == RD_REQ_COLL || req->kind == RD_REQ_IO))
         free(req->why);
+    if ((inactive(req) || rd_req_done(req)) && req->pcoll)
+        rd_pcoll_free(req);
     if (inactive(req) || rd_req_done(req))
         rd_req_release(req);
     else
@@ -573,6 +578,14 @@ static int start_one(const char *call, struct rd_request_s *req)
     if (req->peer == MPI_PROC_NULL) {
         req->status.MPI_SOURCE = MPI_PROC_NULL;
         rd_req_complete(req);
+        return MPI_SUCCESS;
+    }
+    if (req->kind == RD_REQ_COLL) { /* a persistent collective (collectives/persist.c) */
+        int err = rd_pcoll_start(req);
+        if (err != MPI_SUCCESS) {
+            req->active = 0;
+            return rd_err_raise(req->comm, err, call, "the persistent collective could not start");
+        }
         return MPI_SUCCESS;
     }
     rd_status st;

@@ -53,6 +53,7 @@ struct rd_comm_s {
     struct rd_dgraph *dgraph; /* distributed graph topology, or NULL (api/graph.c) */
     char name[MPI_MAX_OBJECT_NAME];
     uint32_t coll_seq;      /* collectives started on it: their tags (collectives/sched.c) */
+    uint32_t pcoll_seq;     /* persistent collectives made on it: their tags (the same) */
     /* collectives through the node's memory (collectives/shmcoll.c) */
     int node_slot;          /* 0: not decided; -1: not used; k + 1: slot k of rd_node_arena */
     uint64_t node_seq;      /* such collectives run so far */
