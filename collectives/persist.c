@@ -60,9 +60,13 @@ struct pcoll {
     size_t per;
     struct rd_request_s *req;
     struct pcoll *link; /* started, not finished */
+    uint64_t done[];    /* per rank: how far it was last seen to have read */
 };
 
 static struct pcoll *started;
+/* node_progress is registered (it stays while it has found work: adding
+ * and removing it at every start was measurable on a small Allreduce) */
+static int hooked;
 
 /* ------------------------------------------------------------ through a slot */
 
@@ -89,15 +93,18 @@ static void node_free(struct pcoll *p)
     free(p);
 }
 
-/* Post this rank's vector once the guard lets it, then look for the
- * others' posts: 1 when every rank has posted the current start. */
-static int node_step(struct pcoll *p)
+/* Post this rank's vector once the guard lets it (0: not yet). */
+static int node_post(struct pcoll *p)
 {
     if (!p->posted) {
+        /* (what a rank was seen to have read is kept: its done word's
+         * line is written at every start, and loading it each time cost
+         * a trip between the cores) */
         if (p->seq > RD_NODE_DEPTH)
             for (int j = 0; j < p->n; j++)
-                if (j != p->rank &&
-                    atomic_load_explicit(rd_node_done(p->slot, j), memory_order_acquire) < p->seq - RD_NODE_DEPTH)
+                if (j != p->rank && p->done[j] < p->seq - RD_NODE_DEPTH &&
+                    (p->done[j] = atomic_load_explicit(rd_node_done(p->slot, j), memory_order_acquire)) <
+                        p->seq - RD_NODE_DEPTH)
                     return 0;
         struct rd_node_area *ar = rd_node_area(p->slot, p->rank, p->seq);
         if (p->fits && p->bytes)
@@ -106,6 +113,15 @@ static int node_step(struct pcoll *p)
         atomic_store_explicit(&ar->seq, p->seq, memory_order_release); /* the desc and the data first */
         p->posted = 1;
     }
+    return 1;
+}
+
+/* Post if not yet done, then look for the others' posts: 1 when every
+ * rank has posted the current start. */
+static int node_step(struct pcoll *p)
+{
+    if (!p->posted && !node_post(p))
+        return 0;
     for (; p->next < p->n; p->next++)
         if (p->next != p->rank &&
             atomic_load_explicit(&rd_node_area(p->slot, p->next, p->seq)->seq, memory_order_acquire) < p->seq)
@@ -161,8 +177,10 @@ static int node_progress(void)
             q = &p->link;
         }
     }
-    if (!started)
+    if (!started) {
         rd_progress_remove(node_progress);
+        hooked = 0;
+    }
     return n;
 }
 
@@ -172,15 +190,16 @@ static int node_start(struct pcoll *p, struct rd_request_s *req)
     p->posted = 0;
     p->next = 0;
     p->req = req;
-    if (node_step(p)) {
-        node_finish(p);
-        return MPI_SUCCESS;
-    }
-    if (rd_progress_add(node_progress) != 0) {
+    /* post, but do not look at the others' posts yet: they come later
+     * than a start returns, and a load of a line another core is about
+     * to write only delays its write */
+    node_post(p);
+    if (!hooked && rd_progress_add(node_progress) != 0) {
         p->req = NULL;
         p->seq--;
         return MPI_ERR_INTERN; /* (a bug: more progress hooks than slots) */
     }
+    hooked = 1;
     p->link = started;
     started = p;
     return MPI_SUCCESS;
@@ -191,7 +210,7 @@ static int node_start(struct pcoll *p, struct rd_request_s *req)
 int rd_pcoll_init(int kind, const struct rd_coll_args *a, struct rd_request_s **reqp)
 {
     MPI_Comm comm = a->comm;
-    struct pcoll *p = calloc(1, sizeof(*p));
+    struct pcoll *p = calloc(1, sizeof(*p) + sizeof(uint64_t) * (size_t)comm->size);
     struct rd_request_s *req = p ? rd_req_alloc(RD_REQ_COLL) : NULL;
     if (!req) {
         free(p);
@@ -259,9 +278,7 @@ void rd_pcoll_poll(struct rd_request_s *req)
         return;
     for (int i = 0; i < 256; i++)
         if (node_step(p)) {
-            unlink_started(p);
-            if (!started)
-                rd_progress_remove(node_progress);
+            unlink_started(p); /* (the hook goes when it next finds nothing) */
             node_finish(p);
             return;
         }

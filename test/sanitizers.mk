@@ -46,6 +46,7 @@ endif
 # started last leaves the other core idle at the end)
 rd_san_tests = \
 	test/mpi/coll_mismatch.sh test/mpi/p2p_large.sh test/mpi/coll.sh \
+	test/mpi/coll_persist.sh test/mpi/pcoll.sh \
 	test/mpi/rma_core.sh test/mpi/rma_ops.sh test/mpi/rma_sync.sh \
 	test/mpi/rma_atomic.sh test/mpi/rma_errors.sh test/mpi/rma_win.sh \
 	test/mpi/rma_allocmem.sh test/mpi/io_shared.sh \
@@ -83,6 +84,7 @@ rd_san_progs = \
 	test/mpi/p2p_sendrecv test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \
 	test/mpi/p2p_threads test/mpi/p2p_reuse test/mpi/p2p_dtypes test/mpi/greq \
 	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm \
+	test/mpi/coll_persist test/mpi/pcoll \
 	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
 	test/mpi/untouched test/mpi/hang \
 	test/mpi/io_basic test/mpi/io_errors test/mpi/io_hostile test/mpi/io_view test/mpi/io_datarep \

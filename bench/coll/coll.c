@@ -4,13 +4,14 @@
  * size, as seen by the slowest rank.
  *
  * Plain MPI-3.1 C, so the same source builds with rdmpicc, mpicc.openmpi
- * and mpicc.mpich.
+ * and mpicc.mpich; pallreduce is MPI 4.0's MPI_Allreduce_init (Open MPI
+ * 4.1: its MPIX_Allreduce_init extension).
  *
  *   coll [-t COLLS] [-s SIZES] [-r REPS] [-T MS]
  *
  *   -t COLLS  comma list of barrier, bcast, reduce, allreduce, allgather,
- *             alltoall, gather, scatter, reduce_scatter_block, iallreduce
- *             (default: all ten, in that order)
+ *             alltoall, gather, scatter, reduce_scatter_block, iallreduce,
+ *             pallreduce (default: all but pallreduce, in that order)
  *   -s SIZES  comma list of sizes and ranges in bytes: 8,64K,1M or 4-4M
  *             (the powers of two from 4 to 4 MiB; the default)
  *   -r REPS   timed repetitions per size; the median is reported (default 5)
@@ -28,6 +29,8 @@
  *   bcast                 SIZE bytes (MPI_BYTE) from the root
  *   reduce, allreduce,    MPI_SUM of SIZE/4 MPI_FLOATs (at least 1)
  *   iallreduce            (Iallreduce immediately followed by Wait)
+ *   pallreduce            (one persistent Allreduce made per size, outside
+ *                         the timing: MPI_Start immediately followed by Wait)
  *   allgather, gather     SIZE bytes contributed by each rank (N*SIZE gathered)
  *   scatter               SIZE bytes received by each rank (N*SIZE at the root)
  *   alltoall              SIZE bytes from each rank to each rank (the block)
@@ -66,6 +69,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
+#include <mpi-ext.h>
+#define Allreduce_init MPIX_Allreduce_init
+#else
+#define Allreduce_init MPI_Allreduce_init
+#endif
 
 enum { MAX_SIZES = 128 };
 
@@ -115,11 +125,11 @@ static void checkf(const float *buf, long count, long off, const char *coll, lon
 
 enum coll {
     BARRIER, BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, REDSCAT, IALLREDUCE,
-    NCOLLS
+    PALLREDUCE, NCOLLS
 };
 static const char *const coll_name[NCOLLS] = {
     "barrier", "bcast", "reduce", "allreduce", "allgather",
-    "alltoall", "gather", "scatter", "reduce_scatter_block", "iallreduce",
+    "alltoall", "gather", "scatter", "reduce_scatter_block", "iallreduce", "pallreduce",
 };
 
 /* What a collective works on. */
@@ -129,11 +139,12 @@ struct ctx {
     int n;         /* MPI_BYTEs of a block, or MPI_FLOATs for reductions */
     void *sbuf, *rbuf;
     size_t slen, rlen; /* their lengths in bytes */
+    MPI_Request preq;  /* pallreduce: made by setup, freed by teardown */
 };
 
 static int is_reduction(enum coll op)
 {
-    return op == REDUCE || op == ALLREDUCE || op == REDSCAT || op == IALLREDUCE;
+    return op == REDUCE || op == ALLREDUCE || op == REDSCAT || op == IALLREDUCE || op == PALLREDUCE;
 }
 
 static void setup(struct ctx *c, enum coll op, long size)
@@ -146,7 +157,7 @@ static void setup(struct ctx *c, enum coll op, long size)
     size_t fl = (size_t)c->n * sizeof(float);
     switch (op) {
     case BCAST: c->slen = sz; break; /* in place in sbuf */
-    case REDUCE: case ALLREDUCE: case IALLREDUCE: c->slen = c->rlen = fl; break;
+    case REDUCE: case ALLREDUCE: case IALLREDUCE: case PALLREDUCE: c->slen = c->rlen = fl; break;
     case REDSCAT: c->slen = N * fl; c->rlen = fl; break;
     case ALLGATHER: c->slen = sz; c->rlen = N * sz; break;
     case GATHER: c->slen = sz; if (rank == 0) c->rlen = N * sz; break;
@@ -165,7 +176,7 @@ static void setup(struct ctx *c, enum coll op, long size)
         if (rank == 0)
             fill(b, size, 0);
         break;
-    case REDUCE: case ALLREDUCE: case IALLREDUCE: case REDSCAT:
+    case REDUCE: case ALLREDUCE: case IALLREDUCE: case PALLREDUCE: case REDSCAT:
         for (long i = 0; i < (long)(c->slen / sizeof(float)); i++)
             f[i] = fvalue(rank, i);
         break;
@@ -183,10 +194,15 @@ static void setup(struct ctx *c, enum coll op, long size)
         break;
     default: break;
     }
+    c->preq = MPI_REQUEST_NULL;
+    if (op == PALLREDUCE)
+        Allreduce_init(c->sbuf, c->rbuf, c->n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &c->preq);
 }
 
 static void teardown(struct ctx *c)
 {
+    if (c->op == PALLREDUCE)
+        MPI_Request_free(&c->preq);
     free(c->sbuf);
     free(c->rbuf);
 }
@@ -218,6 +234,13 @@ static void kernel(const struct ctx *c, long iters)
     case IALLREDUCE:
         for (long i = 0; i < iters; i++) {
             MPI_Iallreduce(s, r, n, MPI_FLOAT, MPI_SUM, w, &req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        break;
+    case PALLREDUCE:
+        for (long i = 0; i < iters; i++) {
+            req = c->preq;
+            MPI_Start(&req);
             MPI_Wait(&req, MPI_STATUS_IGNORE);
         }
         break;
@@ -259,7 +282,7 @@ static void verify(const struct ctx *c)
         if (rank == 0)
             checkf(c->rbuf, c->n, 0, name, c->size);
         break;
-    case ALLREDUCE: case IALLREDUCE:
+    case ALLREDUCE: case IALLREDUCE: case PALLREDUCE:
         checkf(c->rbuf, c->n, 0, name, c->size);
         break;
     case REDSCAT:
@@ -409,7 +432,8 @@ static void run(enum coll op, long size, int reps)
 
 static const char usage[] = "usage: coll [-t COLLS] [-s SIZES] [-r REPS] [-T MS]\n"
                             "  COLLS: comma list of barrier, bcast, reduce, allreduce, allgather,\n"
-                            "         alltoall, gather, scatter, reduce_scatter_block, iallreduce\n"
+                            "         alltoall, gather, scatter, reduce_scatter_block, iallreduce,\n"
+                            "         pallreduce\n"
                             "  SIZES: comma list of sizes (K, M suffixes) and ranges A-B (powers\n"
                             "         of two), default 4-4M\n";
 
@@ -436,7 +460,7 @@ int main(int argc, char **argv)
             k++;
         if (k == NCOLLS)
             die("unknown collective (barrier, bcast, reduce, allreduce, allgather, alltoall, "
-                "gather, scatter, reduce_scatter_block, iallreduce)");
+                "gather, scatter, reduce_scatter_block, iallreduce, pallreduce)");
         if (ntodo < 64)
             todo[ntodo++] = (enum coll)k;
     }
