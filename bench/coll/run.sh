@@ -8,7 +8,8 @@
 #   --quick          sizes 8,64K,1M, 3 rounds, 3 repetitions of ~5 ms
 #   --sizes LIST     message sizes: 8,64K,1M or ranges 4-4M (powers of two)
 #   --colls LIST     barrier,bcast,reduce,allreduce,allgather,alltoall,gather,
-#                    scatter,reduce_scatter_block,iallreduce (default: all)
+#                    scatter,reduce_scatter_block,iallreduce (default: all), and
+#                    pallreduce (persistent: on request only)
 #   --libs LIST      rdmpi,openmpi,mpich (default: all)
 #   --np LIST        rank counts (default: 2,4)
 #   --rounds N       interleaved rounds; the tables show medians over them
@@ -39,6 +40,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 
 all_colls=barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter,reduce_scatter_block,iallreduce
+known_colls=$all_colls,pallreduce # (pallreduce: on request only)
 quick=0 sizes='' tests=$all_colls libs=rdmpi,openmpi,mpich nps=2,4
 rounds='' reps='' tgt='' raw='' builddir='' best=0
 own_option() {
@@ -59,7 +61,7 @@ else
 fi
 colls=$tests
 for c in ${colls//,/ }; do
-    case ",$all_colls," in *",$c,"*) ;; *) echo "run.sh: unknown collective $c" >&2; exit 2 ;; esac
+    case ",$known_colls," in *",$c,"*) ;; *) echo "run.sh: unknown collective $c" >&2; exit 2 ;; esac
 done
 for n in ${nps//,/ }; do
     case $n in '' | *[!0-9]* | 0 | 1) echo "run.sh: --np wants rank counts of at least 2" >&2; exit 2 ;; esac

@@ -121,6 +121,8 @@ send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype
         rd_req_release(req);
     } else if (st == RD_OK) {
         *reqp = req;
+    } else {
+        rd_req_release(req); /* (not started) */
     }
     RD_UNLOCK();
     if (st != RD_OK)
@@ -268,6 +270,17 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
     return recv_common("MPI_Irecv", buf, count, dt, source, tag, comm, NULL, r);
 }
 
+/* A posted receive whose send did not start: cancelled and waited for,
+ * so that it does not stay posted. */
+static void unpost(MPI_Request *rr)
+{
+    RD_LOCK();
+    if (!rd_req_done(*rr))
+        rd_p2p_cancel_recv(*rr);
+    RD_UNLOCK();
+    PMPI_Wait(rr, MPI_STATUS_IGNORE);
+}
+
 #pragma weak MPI_Sendrecv = PMPI_Sendrecv
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
@@ -281,8 +294,11 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     RD_TRY(recv_common("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, NULL, &rr));
     int rc = send_common("MPI_Sendrecv", RD_MODE_STANDARD, sendbuf, sendcount, sendtype, dest,
                          sendtag, comm, NULL);
-    int rc2 = PMPI_Wait(&rr, status);
-    return rc != MPI_SUCCESS ? rc : rc2;
+    if (rc != MPI_SUCCESS) { /* (reported): the receive does not stay posted */
+        unpost(&rr);
+        return rc;
+    }
+    return PMPI_Wait(&rr, status);
 }
 
 /* Start the send of a packed copy (bytes bytes; the engine moves bytes):
@@ -309,17 +325,6 @@ static int packed_send(const char *call, void *copy, size_t bytes, int dest, int
         return engine_error(comm, call, st, dest);
     *sr = req;
     return MPI_SUCCESS;
-}
-
-/* A posted receive whose send did not start: cancelled and waited for,
- * so that it does not stay posted. */
-static void unpost(MPI_Request *rr)
-{
-    RD_LOCK();
-    if (!rd_req_done(*rr))
-        rd_p2p_cancel_recv(*rr);
-    RD_UNLOCK();
-    PMPI_Wait(rr, MPI_STATUS_IGNORE);
 }
 
 /* The _replace calls' start: buf packed into *copy, the receive into buf

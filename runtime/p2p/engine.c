@@ -57,8 +57,10 @@ static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, 
         pd->data = (const char *)req->buf + req->dt->true_lb;
     } else {
         req->tmp = malloc(req->bytes ? req->bytes : 1);
-        if (!req->tmp)
+        if (!req->tmp) {
+            p->send_seq--; /* (not sent: a number skipped would hold up every later message) */
             return RD_ERR_NOMEM;
+        }
         rd_dt_pack(req->buf, req->dt, 0, req->tmp, req->bytes);
         pd->data = req->tmp;
     }
@@ -70,10 +72,15 @@ static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, 
                 rd_eng_finish_send(req);
             return RD_OK;
         }
-        if (st != RD_ERR_AGAIN)
+        if (st != RD_ERR_AGAIN) {
+            p->send_seq--;
             return st;
+        }
     }
-    return rd_eng_pend_copy(req->wpeer, pd);
+    rd_status st = rd_eng_pend_copy(req->wpeer, pd);
+    if (st != RD_OK)
+        p->send_seq--;
+    return st;
 }
 
 rd_status rd_p2p_start_send(struct rd_request_s *req)
