@@ -10,8 +10,8 @@ test_unit_params_LDADD = librdutil.la
 test_unit_cxx_header_SOURCES = test/unit/cxx_header.cc
 test_unit_cxx_header_LDADD = librdmpi.la
 test_unit_cxx_header_LDFLAGS = -no-install $(AM_LDFLAGS)
-TESTS += test/unit/params test/unit/errors test/unit/f2c test/unit/cxx_header test/unit/symbols.sh test/unit/layers.sh
-EXTRA_DIST += test/unit/symbols.sh test/unit/layers.sh test/tools/layers.sh \
+TESTS += test/unit/params test/unit/errors test/unit/f2c test/unit/cxx_header test/unit/symbols.sh test/unit/layers.sh test/unit/coverage.sh
+EXTRA_DIST += test/unit/symbols.sh test/unit/layers.sh test/unit/coverage.sh runtime/api/mpi41.functions test/tools/layers.sh \
 	test/tools/cycles.sh
 
 # ---- MPI tests: programs run by the .sh scripts under rrun, registered in

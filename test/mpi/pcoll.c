@@ -219,13 +219,15 @@ static void many(void)
 
 static void freed_things(void)
 {
-    /* MPI_Request_free while active: it completes on its own */
+    /* MPI_Request_free while active: it completes on its own (its
+     * buffers static: when is not for the program to know) */
     MPI_Request q;
-    int x = rank, y = -1;
+    static int x, y;
+    x = rank;
     MPI_Allreduce_init(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q);
     MPI_Start(&q);
     MPI_Request_free(&q);
-    int *big = malloc(sizeof(int) * 50000), *bigr = malloc(sizeof(int) * 50000);
+    static int big[50000], bigr[50000];
     for (int i = 0; i < 50000; i++)
         big[i] = rank + i;
     MPI_Allreduce_init(big, bigr, 50000, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q);
@@ -237,8 +239,6 @@ static void freed_things(void)
     MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     mt_is_int(all, (int)tri(size), "collectives line up after MPI_Request_free of active persistent ones");
     MPI_Barrier(MPI_COMM_WORLD);
-    free(big);
-    free(bigr);
 
     /* the type and the communicator freed while the request lives */
     MPI_Comm dup;
