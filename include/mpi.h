@@ -656,6 +656,14 @@ RD_MPI_PROTO(int, Testany, (int count, MPI_Request requests[], int *index, int *
 RD_MPI_PROTO(int, Testsome, (int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[]))
 RD_MPI_PROTO(int, Request_free, (MPI_Request *request))
 RD_MPI_PROTO(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+/* MPI 4.1: the status of completed requests, which stay as they are */
+RD_MPI_PROTO(int, Request_get_status_any, (int count, const MPI_Request array_of_requests[], int *index,
+                                           int *flag, MPI_Status *status))
+RD_MPI_PROTO(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[], int *flag,
+                                           MPI_Status array_of_statuses[]))
+RD_MPI_PROTO(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[],
+                                            int *outcount, int array_of_indices[],
+                                            MPI_Status array_of_statuses[]))
 RD_MPI_PROTO(int, Cancel, (MPI_Request *request))
 RD_MPI_PROTO(int, Test_cancelled, (const MPI_Status *status, int *flag))
 RD_MPI_PROTO(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm

@@ -451,6 +451,27 @@ int PMPI_Request_free(MPI_Request *r)
     return MPI_SUCCESS;
 }
 
+/* What a completed request says without being collected (the
+ * MPI_Request_get_status family): its status into st (NULL: ignored; a
+ * generalized request's from its query_fn); an error class when query_fn
+ * failed. Lock held. */
+static int peek(MPI_Request r, MPI_Status *st)
+{
+    if (r->kind == RD_REQ_GREQ) { /* query_fn only: the request stays */
+        MPI_Status tmp;
+        int err = rd_greq_query(r, &tmp);
+        rd_status_out(st, &tmp);
+        return err;
+    }
+    rd_status_out(st, &r->status);
+    return MPI_SUCCESS;
+}
+
+static int query_failed(const char *call, int err)
+{
+    return rd_err_raise(MPI_COMM_WORLD, err, call, "the generalized request's query_fn returned error %d", err);
+}
+
 #pragma weak MPI_Request_get_status = PMPI_Request_get_status
 int PMPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
 {
@@ -467,18 +488,102 @@ int PMPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
     if (!rd_req_done(r))
         rd_test_progress();
     *flag = rd_req_done(r);
-    int err = MPI_SUCCESS;
-    if (*flag && r->kind == RD_REQ_GREQ) { /* query_fn only: the request stays */
-        MPI_Status tmp;
-        err = rd_greq_query(r, &tmp);
-        rd_status_out(status, &tmp);
-    } else if (*flag) {
-        rd_status_out(status, &r->status);
+    int err = *flag ? peek(r, status) : MPI_SUCCESS;
+    RD_UNLOCK();
+    return err == MPI_SUCCESS ? MPI_SUCCESS : query_failed("MPI_Request_get_status", err);
+}
+
+/* MPI 4.1: the any, all and some forms, which leave the requests as they
+ * are (the completed ones are still to be waited for, or freed). */
+#pragma weak MPI_Request_get_status_any = PMPI_Request_get_status_any
+int PMPI_Request_get_status_any(int count, const MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    const char *call = "MPI_Request_get_status_any";
+    RD_API_READY(call);
+    if (!index || !flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", index ? "flag" : "index");
+    RD_TRY(check_array(call, count, (MPI_Request *)reqs));
+    RD_LOCK();
+    rd_test_progress();
+    int active = 0, err = MPI_SUCCESS;
+    *index = MPI_UNDEFINED;
+    for (int i = 0; i < count && *index == MPI_UNDEFINED; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active++;
+        if (rd_req_done(reqs[i])) {
+            *index = i;
+            err = peek(reqs[i], status);
+        }
     }
     RD_UNLOCK();
-    return err == MPI_SUCCESS ? MPI_SUCCESS
-                              : rd_err_raise(MPI_COMM_WORLD, err, "MPI_Request_get_status",
-                                             "the generalized request's query_fn returned error %d", err);
+    *flag = active == 0 || *index != MPI_UNDEFINED;
+    if (active == 0)
+        rd_status_empty(status);
+    return err == MPI_SUCCESS ? MPI_SUCCESS : query_failed(call, err);
+}
+
+#pragma weak MPI_Request_get_status_all = PMPI_Request_get_status_all
+int PMPI_Request_get_status_all(int count, const MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    const char *call = "MPI_Request_get_status_all";
+    RD_API_READY(call);
+    if (!flag)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "flag is NULL");
+    RD_TRY(check_array(call, count, (MPI_Request *)reqs));
+    RD_LOCK();
+    rd_test_progress();
+    int all = 1, errs = 0;
+    for (int i = 0; i < count && all; i++)
+        all = inactive(reqs[i]) || rd_req_done(reqs[i]);
+    for (int i = 0; i < count && all; i++) {
+        MPI_Status *st = statuses ? &statuses[i] : NULL;
+        if (inactive(reqs[i])) {
+            rd_status_empty(st);
+            continue;
+        }
+        int e = peek(reqs[i], st);
+        if (st)
+            st->MPI_ERROR = e;
+        errs += e != MPI_SUCCESS;
+    }
+    RD_UNLOCK();
+    *flag = all;
+    return errs ? rd_err_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, call,
+                               "a generalized request's query_fn failed (see the statuses)")
+                : MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_get_status_some = PMPI_Request_get_status_some
+int PMPI_Request_get_status_some(int incount, const MPI_Request reqs[], int *outcount, int indices[],
+                                 MPI_Status statuses[])
+{
+    const char *call = "MPI_Request_get_status_some";
+    RD_API_READY(call);
+    if (!outcount || (incount > 0 && !indices))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", outcount ? "indices" : "outcount");
+    RD_TRY(check_array(call, incount, (MPI_Request *)reqs));
+    RD_LOCK();
+    rd_test_progress();
+    int active = 0, n = 0, errs = 0;
+    for (int i = 0; i < incount; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active++;
+        if (!rd_req_done(reqs[i]))
+            continue;
+        MPI_Status *st = statuses ? &statuses[n] : NULL;
+        int e = peek(reqs[i], st);
+        if (st)
+            st->MPI_ERROR = e;
+        errs += e != MPI_SUCCESS;
+        indices[n++] = i;
+    }
+    RD_UNLOCK();
+    *outcount = active == 0 ? MPI_UNDEFINED : n;
+    return errs ? rd_err_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, call,
+                               "a generalized request's query_fn failed (see the statuses)")
+                : MPI_SUCCESS;
 }
 
 #pragma weak MPI_Cancel = PMPI_Cancel

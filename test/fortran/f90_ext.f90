@@ -1,5 +1,5 @@
 ! f90_ext.f90 - mpif.h, 2 ranks: more of mpi.api (MPI_RSEND,
-! MPI_SENDRECV_REPLACE, MPI_ISENDRECV(_REPLACE),
+! MPI_SENDRECV_REPLACE, MPI_ISENDRECV(_REPLACE), MPI_REQUEST_GET_STATUS_ANY/ALL/SOME,
 ! matched probes and receives, MPI_REQUEST_GET_STATUS,
 ! the v-collectives, nonblocking collectives, MPI_REDUCE_LOCAL, group
 ! operations, derived datatypes, MPI_PACK / MPI_UNPACK, a graph topology;
@@ -69,6 +69,18 @@ program f90_ext
              .and. st(MPI_SOURCE) == peer .and. st(MPI_TAG) == 36 .and. n == 2 .and. req == MPI_REQUEST_NULL, &
              'MPI_ISENDRECV of 2 into room for 6: status and data')
   call MPI_ISENDRECV_REPLACE(a, 4, MPI_INTEGER, peer, 37, peer, 37, MPI_COMM_WORLD, req, ierr)
+  ! MPI 4.1's MPI_REQUEST_GET_STATUS_ANY / _ALL / _SOME: the request stays
+  reqs(1) = MPI_REQUEST_NULL
+  reqs(2) = req
+  flag = .false.
+  do while (.not. flag)
+    call MPI_REQUEST_GET_STATUS_ANY(2, reqs, x, flag, st, ierr)
+  end do
+  call mt_ok(x == 2 .and. st(MPI_TAG) == 37 .and. reqs(2) == req, &
+             'MPI_REQUEST_GET_STATUS_ANY: index 2 (from 1), the request not freed')
+  call MPI_REQUEST_GET_STATUS_SOME(2, reqs, y, idx, MPI_STATUSES_IGNORE, ierr)
+  call MPI_REQUEST_GET_STATUS_ALL(2, reqs, flag, MPI_STATUSES_IGNORE, ierr)
+  call mt_ok(y == 1 .and. idx(1) == 2 .and. flag, 'MPI_REQUEST_GET_STATUS_SOME (index 2) and _ALL (true)')
   call MPI_WAIT(req, st, ierr)
   call mt_ok(all(a(1:4) == peer * 10 + (/ 1, 2, 3, 4 /)) .and. all(a(5:6) == rank * 10 + (/ 5, 6 /)) &
              .and. st(MPI_SOURCE) == peer, 'MPI_ISENDRECV_REPLACE of 4 of 6')

@@ -2,7 +2,8 @@
  * Wait, Waitall, Waitany, Waitsome, Test, Testall, Testany, Testsome on
  * null, pending and completed requests; Request_get_status does not free;
  * Request_free of an active send still delivers; 1000 Irecvs posted before
- * the sends, completed out of order.
+ * the sends, completed out of order; MPI 4.1's Request_get_status_any,
+ * _all and _some.
  * Ranks work in pairs (0,1), (2,3); an odd last rank pairs with itself. The
  * lower rank sends, the higher one receives (a rank alone does both).
  * `idle`: a wait that sleeps between polls (RDMPI_WAIT_SLEEP; idle_wait). */
@@ -317,6 +318,80 @@ static void idle_wait(void)
     }
 }
 
+/* MPI 4.1: MPI_Request_get_status_any/all/some, which leave the
+ * requests as they are */
+static void get_status_41(void)
+{
+    MPI_Request r[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL}, s[3];
+    MPI_Status st, sts[3];
+    char rb[3][64], sb[3][64];
+    int flag = -1, idx = -5, out = -5, idxs[3];
+    MPI_Request_get_status_any(3, r, &idx, &flag, &st);
+    mt_ok(flag == 1 && idx == MPI_UNDEFINED && is_empty(&st),
+          "Request_get_status_any of null requests: flag true, index MPI_UNDEFINED, empty status");
+    MPI_Request_get_status_some(3, r, &out, idxs, sts);
+    mt_is_int(out, MPI_UNDEFINED, "Request_get_status_some of null requests: outcount MPI_UNDEFINED");
+    flag = -1;
+    MPI_Request_get_status_all(3, r, &flag, sts);
+    mt_ok(flag == 1 && is_empty(&sts[0]) && is_empty(&sts[2]),
+          "Request_get_status_all of null requests: true, empty statuses");
+    if (is_recv) {
+        for (int i = 0; i < 3; i++)
+            MPI_Irecv(rb[i], 64, MPI_BYTE, src, 40 + i, MPI_COMM_WORLD, &r[i]);
+        flag = -1, idx = -5, out = -5;
+        MPI_Request_get_status_any(3, r, &idx, &flag, &st);
+        mt_ok(flag == 0 && idx == MPI_UNDEFINED, "Request_get_status_any pending: false, index MPI_UNDEFINED");
+        MPI_Request_get_status_some(3, r, &out, idxs, MPI_STATUSES_IGNORE);
+        mt_is_int(out, 0, "Request_get_status_some pending: outcount 0");
+        MPI_Request_get_status_all(3, r, &flag, MPI_STATUSES_IGNORE);
+        mt_is_int(flag, 0, "Request_get_status_all pending: false");
+    }
+    go(40);
+    if (is_send) { /* the middle one first */
+        p2p_fill(sb[1], 41, p2p_rank, 41, 0);
+        MPI_Send(sb[1], 41, MPI_BYTE, peer, 41, MPI_COMM_WORLD);
+    }
+    if (is_recv) {
+        flag = 0;
+        while (!flag)
+            MPI_Request_get_status_any(3, r, &idx, &flag, &st);
+        int c = -1;
+        MPI_Get_count(&st, MPI_BYTE, &c);
+        mt_ok(idx == 1 && r[1] != MPI_REQUEST_NULL && st.MPI_TAG == 41 && st.MPI_SOURCE == src && c == 41,
+              "Request_get_status_any: index %d, tag %d, count %d, the request not freed", idx, st.MPI_TAG, c);
+        MPI_Request_get_status_some(3, r, &out, idxs, sts);
+        mt_ok(out == 1 && idxs[0] == 1 && sts[0].MPI_TAG == 41 && r[1] != MPI_REQUEST_NULL,
+              "Request_get_status_some: the one completed (outcount %d), not freed", out);
+        MPI_Request_get_status_all(3, r, &flag, sts);
+        mt_is_int(flag, 0, "Request_get_status_all with two still pending: false");
+    }
+    go(41);
+    if (is_send) {
+        for (int i = 0; i < 3; i += 2) {
+            p2p_fill(sb[i], 40 + i, p2p_rank, 40 + i, 0);
+            MPI_Isend(sb[i], 40 + i, MPI_BYTE, peer, 40 + i, MPI_COMM_WORLD, &s[i]);
+        }
+        MPI_Wait(&s[0], MPI_STATUS_IGNORE);
+        MPI_Wait(&s[2], MPI_STATUS_IGNORE);
+    }
+    if (is_recv) {
+        flag = 0;
+        while (!flag)
+            MPI_Request_get_status_all(3, r, &flag, sts);
+        int bad = 0;
+        for (int i = 0; i < 3; i++) {
+            int c = -1;
+            MPI_Get_count(&sts[i], MPI_BYTE, &c);
+            bad += sts[i].MPI_TAG != 40 + i || c != 40 + i || r[i] == MPI_REQUEST_NULL ||
+                   p2p_check(rb[i], 40 + i, src, 40 + i, 0) >= 0;
+        }
+        mt_is_int(bad, 0, "Request_get_status_all: true, each status and message right, none freed");
+        mt_is_int(MPI_Waitall(3, r, sts), MPI_SUCCESS, "Waitall collects them afterwards");
+        mt_ok(r[0] == MPI_REQUEST_NULL && r[2] == MPI_REQUEST_NULL && sts[1].MPI_TAG == 41,
+              "and frees them, with the same statuses");
+    }
+}
+
 int main(int argc, char **argv)
 {
     p2p_init(&argc, &argv);
@@ -336,6 +411,7 @@ int main(int argc, char **argv)
     test_family();
     free_active();
     many();
+    get_status_41();
     MPI_Finalize();
     return mt_done();
 }
