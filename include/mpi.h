@@ -218,6 +218,7 @@ RD_MPI_PREDEFINED_OPS(RD_MPI_DECLARE_OP)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)1)
 #define MPI_BSEND_OVERHEAD 64
+#define MPI_BUFFER_AUTOMATIC ((void *)2) /* MPI 4.1: attach a buffer that grows as needed */
 #define MPI_COMM_TYPE_SHARED 1
 /* topology kinds (MPI_Topo_test) */
 #define MPI_GRAPH 1
@@ -638,6 +639,17 @@ RD_MPI_PROTO(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype
                                      int source, int recvtag, MPI_Comm comm, MPI_Status *status))
 RD_MPI_PROTO(int, Buffer_attach, (void *buffer, int size))
 RD_MPI_PROTO(int, Buffer_detach, (void *buffer_addr, int *size))
+RD_MPI_PROTO(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+RD_MPI_PROTO(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+/* MPI 4.1: flushes, and communicators' own buffers (taken first by their buffered sends) */
+RD_MPI_PROTO(int, Buffer_flush, (void))
+RD_MPI_PROTO(int, Buffer_iflush, (MPI_Request *request))
+RD_MPI_PROTO(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+RD_MPI_PROTO(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+RD_MPI_PROTO(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+RD_MPI_PROTO(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+RD_MPI_PROTO(int, Comm_flush_buffer, (MPI_Comm comm))
+RD_MPI_PROTO(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
 RD_MPI_PROTO(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 RD_MPI_PROTO(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 RD_MPI_PROTO(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))

@@ -13,6 +13,7 @@
 
 extern MPI_Fint rd_mpi_f_bottom_[1];
 extern MPI_Fint rd_mpi_f_in_place_[1];
+extern MPI_Fint rd_mpi_f_buffer_automatic_[1];
 extern MPI_Fint rd_mpi_f_unweighted_[1];
 extern MPI_Fint rd_mpi_f_weights_empty_[1];
 extern MPI_Fint rd_mpi_f_errcodes_ignore_[1];

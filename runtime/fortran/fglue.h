@@ -25,13 +25,15 @@ _Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
 
 /* A choice buffer: the address of MPI_BOTTOM's common block is C's
  * MPI_BOTTOM, MPI_IN_PLACE's C's MPI_IN_PLACE where the argument may be
- * that (inplace), any other address itself. */
+ * that (inplace), MPI_BUFFER_AUTOMATIC's C's, any other address itself. */
 static inline void *rd_fg_buf(void *buf, int inplace)
 {
     if (buf == (void *)rd_mpi_f_bottom_)
         return MPI_BOTTOM;
     if (inplace && buf == (void *)rd_mpi_f_in_place_)
         return MPI_IN_PLACE;
+    if (buf == (void *)rd_mpi_f_buffer_automatic_) /* (MPI 4.1: only the attach calls take it) */
+        return MPI_BUFFER_AUTOMATIC;
     return buf;
 }
 

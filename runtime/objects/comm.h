@@ -33,6 +33,8 @@
 
 #define RD_COMM_MAGIC 0x436f6d6du /* "Comm" */
 
+struct rd_bsend_buf;
+
 struct rd_comm_s {
     uint32_t magic;         /* RD_COMM_MAGIC while the object is alive */
     int rank, size;
@@ -54,6 +56,7 @@ struct rd_comm_s {
     char name[MPI_MAX_OBJECT_NAME];
     uint32_t coll_seq;      /* collectives started on it: their tags (collectives/sched.c) */
     uint32_t pcoll_seq;     /* persistent collectives made on it: their tags (the same) */
+    struct rd_bsend_buf *bsend; /* MPI_Comm_attach_buffer's (runtime/p2p/bsend.c), or NULL */
     /* collectives through the node's memory (collectives/shmcoll.c) */
     int node_slot;          /* 0: not decided; -1: not used; k + 1: slot k of rd_node_arena */
     uint64_t node_seq;      /* such collectives run so far */

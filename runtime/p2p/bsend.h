@@ -1,4 +1,7 @@
-/* bsend.h - the attached buffer of buffered sends (bsend.c). */
+/* bsend.h - the buffers of buffered sends (bsend.c): the process's
+ * (MPI_Buffer_attach) and communicators' (MPI 4.1's
+ * MPI_Comm_attach_buffer: comm->bsend), which a communicator's buffered
+ * sends take first. Lock held for all of it. */
 #ifndef RD_P2P_BSEND_H
 #define RD_P2P_BSEND_H
 
@@ -7,20 +10,31 @@
 
 #include "runtime/base/error.h"
 
-/* The buffer MPI_Buffer_attach gave (lock held): whether there is one,
- * attach one, and detach it once every buffered message has left. */
-int rd_bsend_attached(void);
-void rd_bsend_attach(void *buf, size_t size);
-void rd_bsend_detach(void **buf, size_t *size);
+struct rd_bsend_buf;
 
-/* Room for bytes in the attached buffer (charged MPI_BSEND_OVERHEAD more);
- * NULL when there is none. */
-void *rd_bsend_alloc(size_t bytes);
+/* The process's buffer (never NULL; attached or not). */
+struct rd_bsend_buf *rd_bsend_process(void);
+/* Whether b (NULL: none) has memory attached, or is automatic. */
+int rd_bsend_attached(const struct rd_bsend_buf *b);
+/* Attach buf (MPI_BUFFER_AUTOMATIC: each message gets memory of its own)
+ * to *where (made when NULL: a communicator's). */
+rd_status rd_bsend_attach(struct rd_bsend_buf **where, void *buf, size_t size);
+/* Detach *where's memory once every message in it has left (a
+ * communicator's goes: *where becomes NULL); MPI_BUFFER_AUTOMATIC and 0
+ * for an automatic one. */
+void rd_bsend_detach(struct rd_bsend_buf **where, void **buf, size_t *size);
+/* Wait until every message in b (NULL: none) has left; or only say
+ * whether they have. */
+void rd_bsend_flush(struct rd_bsend_buf *b);
+int rd_bsend_flushed(const struct rd_bsend_buf *b);
+
+/* Give back a message's room (the request's bsend_block). */
 void rd_bsend_release(void *block);
 
-/* A buffered send: copy (buf, count, dt) into the attached buffer and send
- * it from there with an internal request that frees the space when done.
- * *mpi_err is MPI_ERR_BUFFER (and nothing is sent) when there is no room. */
+/* A buffered send: copy (buf, count, dt) into comm's buffer, else the
+ * process's, and send it from there with an internal request that frees
+ * the room when done. *mpi_err is MPI_ERR_BUFFER (and nothing is sent)
+ * when there is no room. */
 rd_status rd_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                          int *mpi_err);
 

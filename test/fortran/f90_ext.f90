@@ -1,5 +1,6 @@
 ! f90_ext.f90 - mpif.h, 2 ranks: more of mpi.api (MPI_RSEND,
 ! MPI_SENDRECV_REPLACE, MPI_ISENDRECV(_REPLACE), MPI_REQUEST_GET_STATUS_ANY/ALL/SOME,
+! MPI 4.1's MPI_COMM_ATTACH_BUFFER(MPI_BUFFER_AUTOMATIC) and its flush and detach,
 ! matched probes and receives, MPI_REQUEST_GET_STATUS,
 ! the v-collectives, nonblocking collectives, MPI_REDUCE_LOCAL, group
 ! operations, derived datatypes, MPI_PACK / MPI_UNPACK, a graph topology;
@@ -523,6 +524,16 @@ program f90_ext
   call mt_ok(all(i8(1:3) == peer + 10), 'MPI_BSEND, MPI_IBSEND, MPI_BSEND_INIT: the values')
   call MPI_BUFFER_DETACH(bp, bsz, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. bsz == 400, 'MPI_BUFFER_DETACH: the size attached')
+  ! MPI 4.1: a communicator's own buffer, automatic
+  call MPI_COMM_ATTACH_BUFFER(MPI_COMM_WORLD, MPI_BUFFER_AUTOMATIC, 0, ierr)
+  call mt_is_int(ierr, MPI_SUCCESS, 'MPI_COMM_ATTACH_BUFFER(MPI_BUFFER_AUTOMATIC)')
+  x = rank + 70
+  call MPI_BSEND(x, 1, MPI_INTEGER, peer, 70, MPI_COMM_WORLD, ierr)
+  call MPI_RECV(y, 1, MPI_INTEGER, peer, 70, MPI_COMM_WORLD, st, ierr)
+  call MPI_COMM_FLUSH_BUFFER(MPI_COMM_WORLD, ierr)
+  call MPI_COMM_DETACH_BUFFER(MPI_COMM_WORLD, bp, bsz, ierr)
+  call mt_ok(y == peer + 70 .and. ierr == MPI_SUCCESS .and. bsz == 0, &
+             'MPI_BSEND through it, MPI_COMM_FLUSH_BUFFER, MPI_COMM_DETACH_BUFFER (size 0)')
 
   ! ---- memory of the library, reached through c_f_pointer
   call MPI_ALLOC_MEM(64_MPI_ADDRESS_KIND, MPI_INFO_NULL, bp, ierr)
