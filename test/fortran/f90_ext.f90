@@ -524,6 +524,16 @@ program f90_ext
   call mt_ok(all(i8(1:3) == peer + 10), 'MPI_BSEND, MPI_IBSEND, MPI_BSEND_INIT: the values')
   call MPI_BUFFER_DETACH(bp, bsz, ierr)
   call mt_ok(ierr == MPI_SUCCESS .and. bsz == 400, 'MPI_BUFFER_DETACH: the size attached')
+  ! MPI 4.0: a persistent collective, started three times
+  do n = 1, 3
+    if (n == 1) call MPI_ALLREDUCE_INIT(x, y, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, req2, ierr)
+    x = rank + 10 * n
+    call MPI_START(req2, ierr)
+    call MPI_WAIT(req2, st, ierr)
+    call mt_ok(y == 1 + 20 * n .and. req2 /= MPI_REQUEST_NULL, 'MPI_ALLREDUCE_INIT, MPI_START, MPI_WAIT')
+  end do
+  call MPI_REQUEST_FREE(req2, ierr)
+  call mt_ok(req2 == MPI_REQUEST_NULL, 'MPI_REQUEST_FREE of the persistent collective')
   ! MPI 4.1: a communicator's own buffer, automatic
   call MPI_COMM_ATTACH_BUFFER(MPI_COMM_WORLD, MPI_BUFFER_AUTOMATIC, 0, ierr)
   call mt_is_int(ierr, MPI_SUCCESS, 'MPI_COMM_ATTACH_BUFFER(MPI_BUFFER_AUTOMATIC)')
