@@ -678,14 +678,14 @@ RD_MPI_PROTO(int, Request_get_status_some, (int incount, const MPI_Request array
                                             MPI_Status array_of_statuses[]))
 RD_MPI_PROTO(int, Cancel, (MPI_Request *request))
 RD_MPI_PROTO(int, Test_cancelled, (const MPI_Status *status, int *flag))
-RD_MPI_PROTO(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm
-                              comm, MPI_Request *request))
-RD_MPI_PROTO(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm
-                               comm, MPI_Request *request))
-RD_MPI_PROTO(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm
-                               comm, MPI_Request *request))
-RD_MPI_PROTO(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm
-                               comm, MPI_Request *request))
+RD_MPI_PROTO(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request))
 RD_MPI_PROTO(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                               MPI_Request *request))
 RD_MPI_PROTO(int, Start, (MPI_Request *request))
@@ -962,28 +962,28 @@ RD_MPI_PROTO(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcount
 RD_MPI_PROTO(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request))
 RD_MPI_PROTO(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                                MPI_Info info, MPI_Request *request))
-RD_MPI_PROTO(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op
-                                op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                                MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
 RD_MPI_PROTO(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
 RD_MPI_PROTO(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Info info, MPI_Request *request))
-RD_MPI_PROTO(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op
-                                op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
 RD_MPI_PROTO(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf, const int recvcounts[],
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                         MPI_Request *request))
-RD_MPI_PROTO(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype
-                                              datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request
-                                              *request))
-RD_MPI_PROTO(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                                recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+RD_MPI_PROTO(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
+                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                              MPI_Request *request))
+RD_MPI_PROTO(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                 MPI_Request *request))
 RD_MPI_PROTO(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request))
-RD_MPI_PROTO(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                                 recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+RD_MPI_PROTO(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request))
 RD_MPI_PROTO(int, Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
                                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -994,34 +994,35 @@ RD_MPI_PROTO(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datat
 RD_MPI_PROTO(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                     MPI_Comm comm, MPI_Info info, MPI_Request *request))
-RD_MPI_PROTO(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                                            *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+RD_MPI_PROTO(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                             MPI_Info info, MPI_Request *request))
-RD_MPI_PROTO(int, Neighbor_allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                                             *recvbuf, const int recvcounts[], const int displs[],
-                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
-                                             *request))
+RD_MPI_PROTO(int, Neighbor_allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                             void *recvbuf, const int recvcounts[], const int displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                             MPI_Request *request))
 RD_MPI_PROTO(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request))
 RD_MPI_PROTO(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int
-                                   rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
-                                   *request))
+                                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request))
 RD_MPI_PROTO(int, Neighbor_alltoallv_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
                                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                             MPI_Info info, MPI_Request *request))
-RD_MPI_PROTO(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[], const int sdispls[], const
-                                   MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int
-                                   rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request))
-RD_MPI_PROTO(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcounts[], const MPI_Aint
-                                            sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const
-                                            int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
-                                            recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request))
-RD_MPI_PROTO(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                                           *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+RD_MPI_PROTO(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcounts[],
+                                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                            MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                            MPI_Info info, MPI_Request *request))
 
 /* ================================================================ parallel I/O (MPI_File,

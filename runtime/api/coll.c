@@ -915,8 +915,9 @@ int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void
 /* The inits check what the nonblocking calls check, and the info (no
  * hint of theirs is read yet); the algorithm and its schedule are chosen
  * and built once (run: PERSISTENT), and every MPI_Start runs them. */
-static int check_info(const char *call, MPI_Comm comm, MPI_Info info)
+static int check_init(const char *call, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    RD_TRY(check_req(call, comm, req));
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
     return MPI_SUCCESS;
@@ -925,164 +926,147 @@ static int check_info(const char *call, MPI_Comm comm, MPI_Info info)
 #pragma weak MPI_Barrier_init = PMPI_Barrier_init
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Barrier_init", comm, req));
-    RD_TRY(check_info("MPI_Barrier_init", comm, info));
+    RD_TRY(check_init("MPI_Barrier_init", comm, info, req));
     return barrier("MPI_Barrier_init", comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Bcast_init = PMPI_Bcast_init
 int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Bcast_init", comm, req));
-    RD_TRY(check_info("MPI_Bcast_init", comm, info));
+    RD_TRY(check_init("MPI_Bcast_init", comm, info, req));
     return bcast("MPI_Bcast_init", buf, count, dt, root, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Reduce_init = PMPI_Reduce_init
 int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                 MPI_Info info, MPI_Request *req)
+                     MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Reduce_init", comm, req));
-    RD_TRY(check_info("MPI_Reduce_init", comm, info));
+    RD_TRY(check_init("MPI_Reduce_init", comm, info, req));
     return reduce("MPI_Reduce_init", sbuf, rbuf, count, dt, op, root, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
 int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *req)
+                        MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Allreduce_init", comm, req));
-    RD_TRY(check_info("MPI_Allreduce_init", comm, info));
+    RD_TRY(check_init("MPI_Allreduce_init", comm, info, req));
     return allred("MPI_Allreduce_init", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Scan_init = PMPI_Scan_init
-int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-               MPI_Info info, MPI_Request *req)
+int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Scan_init", comm, req));
-    RD_TRY(check_info("MPI_Scan_init", comm, info));
+    RD_TRY(check_init("MPI_Scan_init", comm, info, req));
     return allred("MPI_Scan_init", RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Exscan_init = PMPI_Exscan_init
-int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                 MPI_Info info, MPI_Request *req)
+int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Exscan_init", comm, req));
-    RD_TRY(check_info("MPI_Exscan_init", comm, info));
+    RD_TRY(check_init("MPI_Exscan_init", comm, info, req));
     return allred("MPI_Exscan_init", RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
 int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                             MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Reduce_scatter_init", comm, req));
-    RD_TRY(check_info("MPI_Reduce_scatter_init", comm, info));
+    RD_TRY(check_init("MPI_Reduce_scatter_init", comm, info, req));
     if (!rcounts && rd_comm_valid(comm))
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Reduce_scatter_init", "recvcounts is NULL");
     return redscat("MPI_Reduce_scatter_init", sbuf, rbuf, rcounts, 0, dt, op, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
-int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
-                               MPI_Comm comm, MPI_Info info, MPI_Request *req)
+int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Reduce_scatter_block_init", comm, req));
-    RD_TRY(check_info("MPI_Reduce_scatter_block_init", comm, info));
+    RD_TRY(check_init("MPI_Reduce_scatter_block_init", comm, info, req));
     return redscat("MPI_Reduce_scatter_block_init", sbuf, rbuf, NULL, rcount, dt, op, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Gather_init = PMPI_Gather_init
-int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                 int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Gather_init", comm, req));
-    RD_TRY(check_info("MPI_Gather_init", comm, info));
+    RD_TRY(check_init("MPI_Gather_init", comm, info, req));
     return gather("MPI_Gather_init", sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
 int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                  const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                      const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     static const int none[1];
-    RD_TRY(check_req("MPI_Gatherv_init", comm, req));
-    RD_TRY(check_info("MPI_Gatherv_init", comm, info));
+    RD_TRY(check_init("MPI_Gatherv_init", comm, info, req));
     return gather("MPI_Gatherv_init", sbuf, scount, sdt, rbuf, 0, rcounts ? rcounts : none, displs, rdt, root, comm,
                   PERSISTENT(req));
 }
 
 #pragma weak MPI_Scatter_init = PMPI_Scatter_init
 int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                  int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Scatter_init", comm, req));
-    RD_TRY(check_info("MPI_Scatter_init", comm, info));
+    RD_TRY(check_init("MPI_Scatter_init", comm, info, req));
     return scatter("MPI_Scatter_init", sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
 int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
-                   int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                       int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     static const int none[1];
-    RD_TRY(check_req("MPI_Scatterv_init", comm, req));
-    RD_TRY(check_info("MPI_Scatterv_init", comm, info));
+    RD_TRY(check_init("MPI_Scatterv_init", comm, info, req));
     return scatter("MPI_Scatterv_init", sbuf, 0, scounts ? scounts : none, displs, sdt, rbuf, rcount, rdt, root,
                    comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Allgather_init = PMPI_Allgather_init
 int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                    MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                        MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Allgather_init", comm, req));
-    RD_TRY(check_info("MPI_Allgather_init", comm, info));
+    RD_TRY(check_init("MPI_Allgather_init", comm, info, req));
     return allgather("MPI_Allgather_init", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm,
                      PERSISTENT(req));
 }
 
 #pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
 int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                     const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                         const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     static const int none[1];
-    RD_TRY(check_req("MPI_Allgatherv_init", comm, req));
-    RD_TRY(check_info("MPI_Allgatherv_init", comm, info));
+    RD_TRY(check_init("MPI_Allgatherv_init", comm, info, req));
     return allgather("MPI_Allgatherv_init", RD_COLL_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
                      rcounts ? rcounts : none, displs, rdt, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
 int PMPI_Neighbor_allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                             MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                                 MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
-    RD_TRY(check_req("MPI_Neighbor_allgather_init", comm, req));
-    RD_TRY(check_info("MPI_Neighbor_allgather_init", comm, info));
+    RD_TRY(check_init("MPI_Neighbor_allgather_init", comm, info, req));
     return allgather("MPI_Neighbor_allgather_init", RD_COLL_NEIGHBOR_ALLGATHER, sbuf, scount, sdt, rbuf, rcount,
                      NULL, NULL, rdt, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
 int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                              const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                                  const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     static const int none[1];
-    RD_TRY(check_req("MPI_Neighbor_allgatherv_init", comm, req));
-    RD_TRY(check_info("MPI_Neighbor_allgatherv_init", comm, info));
+    RD_TRY(check_init("MPI_Neighbor_allgatherv_init", comm, info, req));
     return allgather("MPI_Neighbor_allgatherv_init", RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
                      rcounts ? rcounts : none, displs, rdt, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
 int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    RD_TRY(check_req("MPI_Alltoall_init", comm, req));
-    RD_TRY(check_info("MPI_Alltoall_init", comm, info));
+    RD_TRY(check_init("MPI_Alltoall_init", comm, info, req));
     return alltoall("MPI_Alltoall_init", RD_COLL_ALLTOALL, &x, comm, PERSISTENT(req));
 }
 
@@ -1090,8 +1074,7 @@ int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbu
 int PMPI_Alltoallv_init(A2AV_ARGS, MPI_Info info, MPI_Request *req)
 {
     A2AV_INIT;
-    RD_TRY(check_req("MPI_Alltoallv_init", comm, req));
-    RD_TRY(check_info("MPI_Alltoallv_init", comm, info));
+    RD_TRY(check_init("MPI_Alltoallv_init", comm, info, req));
     return alltoall("MPI_Alltoallv_init", RD_COLL_ALLTOALLV, &x, comm, PERSISTENT(req));
 }
 
@@ -1099,8 +1082,7 @@ int PMPI_Alltoallv_init(A2AV_ARGS, MPI_Info info, MPI_Request *req)
 int PMPI_Neighbor_alltoallv_init(A2AV_ARGS, MPI_Info info, MPI_Request *req)
 {
     A2AV_INIT;
-    RD_TRY(check_req("MPI_Neighbor_alltoallv_init", comm, req));
-    RD_TRY(check_info("MPI_Neighbor_alltoallv_init", comm, info));
+    RD_TRY(check_init("MPI_Neighbor_alltoallv_init", comm, info, req));
     return alltoall("MPI_Neighbor_alltoallv_init", RD_COLL_NEIGHBOR_ALLTOALLV, &x, comm, PERSISTENT(req));
 }
 
@@ -1112,8 +1094,7 @@ int PMPI_Alltoallw_init(A2AW_ARGS(int), MPI_Info info, MPI_Request *req)
     struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sdispls = sdispls,
                     .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
                     .rdispls = rdispls, .rdts = rdts ? rdts : nonet};
-    RD_TRY(check_req("MPI_Alltoallw_init", comm, req));
-    RD_TRY(check_info("MPI_Alltoallw_init", comm, info));
+    RD_TRY(check_init("MPI_Alltoallw_init", comm, info, req));
     return alltoall("MPI_Alltoallw_init", RD_COLL_ALLTOALLW, &x, comm, PERSISTENT(req));
 }
 
@@ -1125,17 +1106,15 @@ int PMPI_Neighbor_alltoallw_init(A2AW_ARGS(MPI_Aint), MPI_Info info, MPI_Request
     struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sadispls = sdispls,
                     .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
                     .radispls = rdispls, .rdts = rdts ? rdts : nonet};
-    RD_TRY(check_req("MPI_Neighbor_alltoallw_init", comm, req));
-    RD_TRY(check_info("MPI_Neighbor_alltoallw_init", comm, info));
+    RD_TRY(check_init("MPI_Neighbor_alltoallw_init", comm, info, req));
     return alltoall("MPI_Neighbor_alltoallw_init", RD_COLL_NEIGHBOR_ALLTOALLW, &x, comm, PERSISTENT(req));
 }
 
 #pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
 int PMPI_Neighbor_alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                            MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                                MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    RD_TRY(check_req("MPI_Neighbor_alltoall_init", comm, req));
-    RD_TRY(check_info("MPI_Neighbor_alltoall_init", comm, info));
+    RD_TRY(check_init("MPI_Neighbor_alltoall_init", comm, info, req));
     return alltoall("MPI_Neighbor_alltoall_init", RD_COLL_NEIGHBOR_ALLTOALL, &x, comm, PERSISTENT(req));
 }
