@@ -63,10 +63,9 @@ struct pcoll {
     uint64_t done[];    /* per rank: how far it was last seen to have read */
 };
 
+/* (node_progress stays registered while it finds work: adding and
+ * removing it at every start was measurable on a small Allreduce) */
 static struct pcoll *started;
-/* node_progress is registered (it stays while it has found work: adding
- * and removing it at every start was measurable on a small Allreduce) */
-static int hooked;
 
 /* ------------------------------------------------------------ through a slot */
 
@@ -177,10 +176,8 @@ static int node_progress(void)
             q = &p->link;
         }
     }
-    if (!started) {
+    if (!started)
         rd_progress_remove(node_progress);
-        hooked = 0;
-    }
     return n;
 }
 
@@ -194,12 +191,11 @@ static int node_start(struct pcoll *p, struct rd_request_s *req)
      * than a start returns, and a load of a line another core is about
      * to write only delays its write */
     node_post(p);
-    if (!hooked && rd_progress_add(node_progress) != 0) {
+    if (rd_progress_add(node_progress) != 0) { /* (a no-op while it is there) */
         p->req = NULL;
         p->seq--;
         return MPI_ERR_INTERN; /* (a bug: more progress hooks than slots) */
     }
-    hooked = 1;
     p->link = started;
     started = p;
     return MPI_SUCCESS;

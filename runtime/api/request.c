@@ -472,6 +472,14 @@ static int query_failed(const char *call, int err)
     return rd_err_raise(MPI_COMM_WORLD, err, call, "the generalized request's query_fn returned error %d", err);
 }
 
+/* The all and some forms: errs statuses hold a query_fn's error. */
+static int queries_failed(const char *call, int errs)
+{
+    return errs ? rd_err_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, call,
+                               "a generalized request's query_fn failed (see the statuses)")
+                : MPI_SUCCESS;
+}
+
 #pragma weak MPI_Request_get_status = PMPI_Request_get_status
 int PMPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
 {
@@ -549,9 +557,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request reqs[], int *flag, 
     }
     RD_UNLOCK();
     *flag = all;
-    return errs ? rd_err_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, call,
-                               "a generalized request's query_fn failed (see the statuses)")
-                : MPI_SUCCESS;
+    return queries_failed(call, errs);
 }
 
 #pragma weak MPI_Request_get_status_some = PMPI_Request_get_status_some
@@ -581,9 +587,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request reqs[], int *out
     }
     RD_UNLOCK();
     *outcount = active == 0 ? MPI_UNDEFINED : n;
-    return errs ? rd_err_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, call,
-                               "a generalized request's query_fn failed (see the statuses)")
-                : MPI_SUCCESS;
+    return queries_failed(call, errs);
 }
 
 #pragma weak MPI_Cancel = PMPI_Cancel

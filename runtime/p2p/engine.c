@@ -32,8 +32,9 @@ static inline void build_env(struct rd_wire_env *env, const struct rd_request_s 
 }
 
 /* Send (or queue) the first message of a send request to peer p; eager:
- * the message fits the peer's eager limit (tested once by the caller). */
-static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, int eager)
+ * the message fits the peer's eager limit (tested once by the caller).
+ * It takes the peer's next sequence number (here, or rndv.c's RTS). */
+static inline rd_status send_start(struct rd_request_s *req, struct rd_peer *p, int eager)
 {
     if (!eager)
         return rd_eng_rndv_start(req, p); /* rndv.c */
@@ -57,10 +58,8 @@ static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, 
         pd->data = (const char *)req->buf + req->dt->true_lb;
     } else {
         req->tmp = malloc(req->bytes ? req->bytes : 1);
-        if (!req->tmp) {
-            p->send_seq--; /* (not sent: a number skipped would hold up every later message) */
+        if (!req->tmp)
             return RD_ERR_NOMEM;
-        }
         rd_dt_pack(req->buf, req->dt, 0, req->tmp, req->bytes);
         pd->data = req->tmp;
     }
@@ -72,12 +71,19 @@ static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, 
                 rd_eng_finish_send(req);
             return RD_OK;
         }
-        if (st != RD_ERR_AGAIN) {
-            p->send_seq--;
+        if (st != RD_ERR_AGAIN)
             return st;
-        }
     }
-    rd_status st = rd_eng_pend_copy(req->wpeer, pd);
+    return rd_eng_pend_copy(req->wpeer, pd);
+}
+
+/* send_start; a message that neither left nor waits in the peer's queue
+ * gives its sequence number back: the receiver takes the peer's messages
+ * in that order, and a number skipped would hold up every later one for
+ * ever. */
+static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, int eager)
+{
+    rd_status st = send_start(req, p, eager);
     if (st != RD_OK)
         p->send_seq--;
     return st;

@@ -71,20 +71,7 @@ static rd_status rma_prepare(struct rd_request_s *req, void *local, size_t len, 
 
 /* ------------------------------------------------------------ sender */
 
-static rd_status rndv_start(struct rd_request_s *req, struct rd_peer *p);
-
-/* A message that does not leave, nor wait in the peer's queue, gives its
- * sequence number back: the receiver takes the peer's messages in that
- * order, and a number skipped would hold up every later one for ever. */
 rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p)
-{
-    rd_status st = rndv_start(req, p);
-    if (st != RD_OK)
-        p->send_seq--;
-    return st;
-}
-
-static rd_status rndv_start(struct rd_request_s *req, struct rd_peer *p)
 {
     struct rd_pend pd_local, *pd = &pd_local;
     memset(&pd_local, 0, sizeof(pd_local));
