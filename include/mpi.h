@@ -690,6 +690,15 @@ RD_MPI_PROTO(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int s
                               MPI_Request *request))
 RD_MPI_PROTO(int, Start, (MPI_Request *request))
 RD_MPI_PROTO(int, Startall, (int count, MPI_Request requests[]))
+/* partitioned communication (MPI 4.0; runtime/p2p/part.c) */
+RD_MPI_PROTO(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
+                               int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Pready, (int partition, MPI_Request request))
+RD_MPI_PROTO(int, Pready_range, (int partition_low, int partition_high, MPI_Request request))
+RD_MPI_PROTO(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+RD_MPI_PROTO(int, Parrived, (MPI_Request request, int partition, int *flag))
 RD_MPI_PROTO(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 RD_MPI_PROTO(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 RD_MPI_PROTO(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))

@@ -37,7 +37,7 @@ RD_P2P_SOURCES = \
 	runtime/p2p/p2p.h runtime/p2p/wire.h runtime/p2p/engine.h runtime/p2p/engine.c \
 	runtime/p2p/peers.c runtime/p2p/match.c runtime/p2p/rndv.c runtime/p2p/progress.c \
 	runtime/p2p/bsend.c runtime/p2p/bsend.h runtime/p2p/pair.c runtime/p2p/pair.h runtime/p2p/tl_peers.c \
-	runtime/p2p/net.c runtime/p2p/net.h
+	runtime/p2p/net.c runtime/p2p/net.h runtime/p2p/part.c runtime/p2p/part.h
 
 lib_LTLIBRARIES += librdmpi.la
 include_HEADERS += include/mpi.h
@@ -52,7 +52,7 @@ librdmpi_la_SOURCES = \
 	runtime/objects/fhandle.c runtime/objects/fhandle.h runtime/api/f2c.c \
 	$(RD_P2P_SOURCES) \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
-	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c \
+	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/part.c \
 	runtime/api/greq.c runtime/api/greq.h \
 	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \
 	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h

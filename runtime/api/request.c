@@ -10,6 +10,7 @@
 #include "runtime/objects/file.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/p2p.h"
+#include "runtime/p2p/part.h"
 
 /* The nonblocking calls progress once; a program that loops on them waits
  * as much as in MPI_Wait, so they answer a hung-job report too. */
@@ -442,6 +443,8 @@ int PMPI_Request_free(MPI_Request *r)
         free(req->why);
     if ((inactive(req) || rd_req_done(req)) && req->pcoll)
         rd_pcoll_free(req);
+    if ((inactive(req) || rd_req_done(req)) && req->part)
+        rd_part_free(req);
     if (inactive(req) || rd_req_done(req))
         rd_req_release(req);
     else
@@ -690,6 +693,15 @@ static int start_one(const char *call, struct rd_request_s *req)
         if (err != MPI_SUCCESS) {
             req->active = 0;
             return rd_err_raise(req->comm, err, call, "the persistent collective could not start");
+        }
+        return MPI_SUCCESS;
+    }
+    if (req->part) { /* a partitioned send or receive (runtime/p2p/part.c) */
+        int err = rd_part_start(req);
+        if (err != MPI_SUCCESS) {
+            req->active = 0;
+            return rd_err_raise(req->comm, err, call, "the partitioned %s could not start",
+                                rd_part_kind(req) ? "send" : "receive");
         }
         return MPI_SUCCESS;
     }

@@ -16,6 +16,7 @@
 #include "runtime/base/log.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/p2p/engine.h"
+#include "runtime/p2p/part.h"
 #include "runtime/objects/fhandle.h"
 
 struct rd_message_s rd_mpi_message_no_proc = {.magic = RD_MSG_MAGIC};
@@ -273,6 +274,8 @@ void rd_eng_am_handler(void *arg, int src, unsigned id, const void *hdr, size_t 
     }
     if (id <= RD_AM_RTS)
         arrive(src, id, hdr, data, len);
+    else if (id == RD_P2P_AM_PART)
+        rd_part_am(src, hdr, hlen);
     else if (id >= RD_P2P_AM_FIRST && rd_p2p_am_hook)
         rd_p2p_am_hook(src, id, hdr, hlen, data, len);
     else

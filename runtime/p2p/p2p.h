@@ -59,6 +59,9 @@ int rd_p2p_cancel_recv(struct rd_request_s *req);
  * sender's active messages arrive in the order they were posted. hlen is at
  * most RD_P2P_AM_HDR bytes, hlen + len at most rd_p2p_am_max(world_rank). */
 #define RD_P2P_AM_FIRST 32u
+/* The engine's floor's own: partitioned communication's announcement
+ * (part.c), not the hook's (ids from RD_P2P_AM_FIRST below it are). */
+#define RD_P2P_AM_PART 96u
 #define RD_P2P_AM_HDR 64u
 typedef void (*rd_p2p_am_fn)(int wsrc, unsigned id, const void *hdr, size_t hlen, const void *data,
                              size_t len);

@@ -53,6 +53,8 @@ struct rd_request_s {
     _Atomic int32_t fidx;  /* its Fortran handle's index, 0: none (objects/fhandle.h; zeroed by alloc) */
     void *pcoll;           /* RD_REQ_COLL made by a persistent init: what it runs (collectives/persist.c;
                             * zeroed by alloc) */
+    void *part;            /* RD_REQ_COLL made by MPI_Psend_init / MPI_Precv_init: its partitions
+                            * (runtime/p2p/part.c; zeroed by alloc) */
 
     /* what the user asked */
     void *buf;
@@ -146,7 +148,7 @@ int rd_progress(void);
  * schedules while some are active; io's completions while operations are
  * in flight). Each returns the events it handled. Call under the big
  * lock; a hook may remove itself while it runs. */
-#define RD_PROGRESS_HOOKS_MAX 6
+#define RD_PROGRESS_HOOKS_MAX 8
 extern int (*rd_progress_hooks[RD_PROGRESS_HOOKS_MAX])(void);
 extern int rd_progress_nhooks;
 /* Adding a hook already there does nothing; 0, or -1 when the list is
