@@ -1,5 +1,6 @@
 ! f90_ext.f90 - mpif.h, 2 ranks: more of mpi.api (MPI_RSEND,
 ! MPI_SENDRECV_REPLACE, MPI_ISENDRECV(_REPLACE), MPI_REQUEST_GET_STATUS_ANY/ALL/SOME,
+! partitioned communication (MPI_PSEND_INIT ... MPI_PARRIVED),
 ! MPI 4.1's MPI_COMM_ATTACH_BUFFER(MPI_BUFFER_AUTOMATIC) and its flush and detach,
 ! matched probes and receives, MPI_REQUEST_GET_STATUS,
 ! the v-collectives, nonblocking collectives, MPI_REDUCE_LOCAL, group
@@ -38,7 +39,7 @@ program f90_ext
   integer(kind=MPI_ADDRESS_KIND) :: bp, ssz
   type(c_ptr) :: cp
   integer, pointer :: pm(:)
-  integer :: tys(2), tyr(2)
+  integer :: tys(2), tyr(2), pl(1)
   integer(kind=MPI_ADDRESS_KIND) :: asd(2), ard(2)
 
   call mt_start(rank, np)
@@ -96,6 +97,31 @@ program f90_ext
   call MPI_TYPE_GET_VALUE_INDEX(MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, t, ierr)
   call MPI_TYPE_GET_VALUE_INDEX(MPI_INTEGER, MPI_REAL, x, ierr)
   call mt_ok(t == MPI_2DOUBLE_PRECISION .and. x == MPI_DATATYPE_NULL, 'MPI_TYPE_GET_VALUE_INDEX')
+
+  ! ---- MPI 4.0's partitioned communication: 3 x 2 sent, received as 2 x 3
+  a = rank * 10 + (/ 1, 2, 3, 4, 5, 6 /)
+  b = -1
+  csize = 2
+  call MPI_PSEND_INIT(a, 3, csize, MPI_INTEGER, peer, 38, MPI_COMM_WORLD, MPI_INFO_NULL, req, ierr)
+  csize = 3
+  call MPI_PRECV_INIT(b, 2, csize, MPI_INTEGER, peer, 38, MPI_COMM_WORLD, MPI_INFO_NULL, req2, ierr)
+  call MPI_START(req2, ierr)
+  call MPI_START(req, ierr)
+  call MPI_PREADY(2, req, ierr)
+  pl(1) = 0
+  call MPI_PREADY_LIST(1, pl, req, ierr)
+  call MPI_PREADY_RANGE(1, 1, req, ierr)
+  flag = .false.
+  do while (.not. flag)
+    call MPI_PARRIVED(req2, 1, flag, ierr)
+  end do
+  call mt_ok(all(b(4:6) == peer * 10 + (/ 4, 5, 6 /)), 'MPI_PARRIVED: partition 1 (of 0 and 1) is there')
+  call MPI_WAIT(req2, st, ierr)
+  call MPI_WAIT(req, MPI_STATUS_IGNORE, ierr)
+  call mt_ok(all(b == peer * 10 + (/ 1, 2, 3, 4, 5, 6 /)) .and. st(MPI_SOURCE) == peer .and. st(MPI_TAG) == 38, &
+             'MPI_PSEND_INIT of 3 x 2 received by MPI_PRECV_INIT as 2 x 3: data and status')
+  call MPI_REQUEST_FREE(req, ierr)
+  call MPI_REQUEST_FREE(req2, ierr)
 
   ! ---- MPI_MPROBE / MPI_MRECV, MPI_IMPROBE / MPI_IMRECV, MPI_REQUEST_GET_STATUS
   x = rank + 400
