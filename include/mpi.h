@@ -1162,6 +1162,35 @@ RD_MPI_PROTO(int, File_iwrite_all, (MPI_File fh, const void *buf, int count, MPI
 
 /* ================================================================ end of parallel I/O */
 
+/* ================================================================ sessions (MPI 4.0 11.3;
+ * runtime/api/session.c): the library brought up without MPI_Init, process
+ * sets mpi://WORLD and mpi://SELF, communicators made from their groups */
+typedef struct rd_session_s *MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0)
+typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+RD_MPI_PROTO(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
+RD_MPI_PROTO(int, Session_finalize, (MPI_Session *session))
+RD_MPI_PROTO(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
+RD_MPI_PROTO(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                         char *pset_name))
+RD_MPI_PROTO(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI_Info *info))
+RD_MPI_PROTO(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
+RD_MPI_PROTO(int, Session_create_errhandler, (MPI_Session_errhandler_function *session_errhandler_fn,
+                                              MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
+RD_MPI_PROTO(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
+RD_MPI_PROTO(int, Session_call_errhandler, (MPI_Session session, int errorcode))
+RD_MPI_PROTO(MPI_Fint, Session_c2f, (MPI_Session session))
+RD_MPI_PROTO(MPI_Session, Session_f2c, (MPI_Fint session))
+RD_MPI_PROTO(int, Group_from_session_pset, (MPI_Session session, const char *pset_name, MPI_Group *newgroup))
+RD_MPI_PROTO(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info,
+                                           MPI_Errhandler errhandler, MPI_Comm *newcomm))
+RD_MPI_PROTO(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                                 int remote_leader, const char *stringtag, MPI_Info info,
+                                                 MPI_Errhandler errhandler, MPI_Comm *newintercomm))
+
 /* ------------------------------------------------------------ removed in MPI-3.0 */
 /* MPI-1's names of MPI-2 functions (see the top of this file): the same
  * semantics as the replacement named beside each. */

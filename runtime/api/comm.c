@@ -475,6 +475,112 @@ static int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *
     return make_comm(comm, call, me, n, ranks, ctx, newcomm);
 }
 
+/* ------------------------------------------------------------ communicators from groups (MPI 4.0) */
+
+int rd_comm_from_group_tag(const char *stringtag)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)stringtag; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return RD_TAG_FROM_GROUP_BASE + 64 * (int)(h % (RD_TAG_FROM_GROUP_SPAN / 64));
+}
+
+/* The arguments both calls share; errors through errh (no communicator
+ * holds a handler yet). */
+static int check_from_group(const char *call, MPI_Group group, const char *stringtag, MPI_Info info,
+                            MPI_Errhandler errh, MPI_Comm *newcomm)
+{
+    if (!rd_group_valid(group))
+        return rd_err_raise_errh(errh, MPI_ERR_GROUP, call, "invalid group");
+    if (!stringtag)
+        return rd_err_raise_errh(errh, MPI_ERR_ARG, call, "stringtag is NULL");
+    if (strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN)
+        return rd_err_raise_errh(errh, MPI_ERR_ARG, call, "stringtag is %zu characters, more than MPI_MAX_STRINGTAG_LEN - 1",
+                                 strlen(stringtag));
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise_errh(errh, MPI_ERR_INFO, call, "invalid info");
+    if (!newcomm)
+        return rd_err_raise_errh(errh, MPI_ERR_ARG, call, "the communicator pointer is NULL");
+    if (rd_group_find(group, rd_job.rank) < 0)
+        return rd_err_raise_errh(errh, MPI_ERR_GROUP, call, "the calling process is not in the group");
+    return MPI_SUCCESS;
+}
+
+/* The group's members agree (by tag, on MPI_COMM_WORLD's library context)
+ * on a context pair for their new communicator, whose handler is errh. */
+static int from_group(const char *call, MPI_Group group, int tag, MPI_Errhandler errh, MPI_Comm *newcomm)
+{
+    MPI_Comm world = MPI_COMM_WORLD;
+    int n = group->size, me = rd_group_find(group, rd_job.rank);
+    int *members = malloc(sizeof(int) * (size_t)n), *ranks = malloc(sizeof(int) * (size_t)n);
+    uint32_t ctx;
+    rd_status st = members && ranks ? RD_OK : RD_ERR_NOMEM;
+    for (int i = 0; st == RD_OK && i < n; i++)
+        members[i] = ranks[i] = rd_group_world(group, i); /* (world ranks are MPI_COMM_WORLD's) */
+    if (st == RD_OK)
+        st = rd_comm_agree_ctx_among(world, members, n, me, tag, &ctx);
+    free(members);
+    if (st == RD_OK)
+        st = rd_comm_new(me, n, ranks, ctx, newcomm);
+    if (st != RD_OK) {
+        free(ranks);
+        return rd_err_raise_errh(errh, rd_status_to_mpi(st), call, "%s", rd_status_string(st));
+    }
+    MPI_Errhandler old = (*newcomm)->errh;
+    rd_errh_retain(errh);
+    (*newcomm)->errh = errh;
+    rd_errh_release(old);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                                MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create_from_group";
+    RD_API_READY(call);
+    MPI_Errhandler errh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
+    if (!rd_errh_valid(errh))
+        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call, "invalid error handler");
+    RD_TRY(check_from_group(call, group, stringtag, info, errh, newcomm));
+    rd_comm_creating(1);
+    int rc = from_group(call, group, rd_comm_from_group_tag(stringtag), errh, newcomm);
+    rd_comm_creating(0);
+    return rc;
+}
+
+#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                      int remote_leader, const char *stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    const char *call = "MPI_Intercomm_create_from_groups";
+    RD_API_READY(call);
+    MPI_Errhandler errh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
+    if (!rd_errh_valid(errh))
+        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call, "invalid error handler");
+    RD_TRY(check_from_group(call, local_group, stringtag, info, errh, newintercomm));
+    if (!rd_group_valid(remote_group))
+        return rd_err_raise_errh(errh, MPI_ERR_GROUP, call, "invalid remote group");
+    if (local_leader < 0 || local_leader >= local_group->size)
+        return rd_err_raise_errh(errh, MPI_ERR_RANK, call, "local_leader %d is not in [0, %d)", local_leader,
+                                 local_group->size);
+    if (remote_leader < 0 || remote_leader >= remote_group->size)
+        return rd_err_raise_errh(errh, MPI_ERR_RANK, call, "remote_leader %d is not in [0, %d)", remote_leader,
+                                 remote_group->size);
+    int tag = rd_comm_from_group_tag(stringtag);
+    MPI_Comm local;
+    rd_comm_creating(1);
+    int rc = from_group(call, local_group, tag, errh, &local);
+    if (rc == MPI_SUCCESS) {
+        rc = rd_inter_create_tagged(local, local_leader, MPI_COMM_WORLD, rd_group_world(remote_group, remote_leader),
+                                    tag + 32, newintercomm);
+        PMPI_Comm_free(&local);
+    }
+    rd_comm_creating(0);
+    return rc;
+}
+
 /* its agreements' pairs are kept from nonblocking ones until it returns (comm.h) */
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)

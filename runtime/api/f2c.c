@@ -18,6 +18,7 @@
 #include "runtime/objects/group.h"
 #include "runtime/objects/info.h"
 #include "runtime/objects/op.h"
+#include "runtime/objects/session.h"
 #include "runtime/objects/win.h"
 #include "runtime/p2p/engine.h"
 #include "runtime/p2p/request.h"
@@ -107,6 +108,7 @@ RD_F2C(Info, MPI_Info, RD_FH_INFO, rd_info_valid)
 RD_F2C(Win, MPI_Win, RD_FH_WIN, rd_win_valid)
 RD_F2C(Message, MPI_Message, RD_FH_MESSAGE, msg_valid)
 RD_F2C(File, MPI_File, RD_FH_FILE, rd_file_valid)
+RD_F2C(Session, MPI_Session, RD_FH_SESSION, rd_session_valid)
 
 /* one status's bytes from src to dst (both MPI_F_STATUS_SIZE INTEGERs) */
 static int status_copy(const char *call, const void *src, int src_ignored, void *dst, int dst_ignored)

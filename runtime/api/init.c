@@ -13,16 +13,13 @@
 static int init_common(const char *call, int required, int *provided)
 {
     char err[384];
-    int phase = atomic_load(&rd_state.phase);
-    if (phase != RD_PHASE_NONE)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
-                            phase == RD_PHASE_READY ? "MPI is already initialized"
-                                                    : "MPI cannot be initialized again after MPI_Finalize");
-    rd_status st = rd_init(required, provided, err, sizeof(err));
-    if (st != RD_OK) {
+    int rc = rd_life_up(1, required, provided, err, sizeof(err));
+    if (rc < 0) {
         fprintf(stderr, "rdmpi: %s: %s\n", call, err);
         rd_job_abort(1, err);
     }
+    if (rc > 0)
+        return rd_err_raise(MPI_COMM_WORLD, rc, call, "%s", err);
     return MPI_SUCCESS;
 }
 
@@ -47,14 +44,18 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 #pragma weak MPI_Finalize = PMPI_Finalize
 int PMPI_Finalize(void)
 {
-    if (!rd_ready())
-        return rd_err_not_ready("MPI_Finalize");
+    if (!rd_ready() || atomic_load(&rd_state.world) != 1)
+        return rd_ready() ? rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Finalize", "%s",
+                                         atomic_load(&rd_state.world) == 2
+                                             ? "called after MPI_Finalize"
+                                             : "MPI_Init was not called (a session ends by MPI_Session_finalize)")
+                          : rd_err_not_ready("MPI_Finalize");
     fflush(stdout);
     /* as if MPI_COMM_SELF were freed first: libraries hook their clean-up
      * on its attributes; then the world's */
     rd_attr_delete_all(MPI_COMM_SELF);
     rd_attr_delete_all(MPI_COMM_WORLD);
-    rd_status st = rd_finalize();
+    rd_status st = rd_life_down(1); /* (the library stays up for the sessions left) */
     if (st != RD_OK) {
         fprintf(stderr, "rdmpi: MPI_Finalize on rank %d: %s\n", rd_job.rank, rd_status_string(st));
         return rd_status_to_mpi(st);
@@ -67,7 +68,7 @@ int PMPI_Initialized(int *flag)
 {
     if (!flag)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
-    *flag = atomic_load(&rd_state.phase) != RD_PHASE_NONE;
+    *flag = atomic_load(&rd_state.world) != 0; /* the World Model's: sessions do not count */
     return MPI_SUCCESS;
 }
 
@@ -76,7 +77,7 @@ int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
-    *flag = atomic_load(&rd_state.phase) == RD_PHASE_FINALIZED;
+    *flag = atomic_load(&rd_state.world) == 2;
     return MPI_SUCCESS;
 }
 

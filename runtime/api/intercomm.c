@@ -112,10 +112,10 @@ struct rd_ic_result {
     struct rd_ic_hello remote;
 };
 
-static int intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
-                            int tag, MPI_Comm *newintercomm)
+/* libtag: peer_comm's library tag for the leaders, or 0: from the user's tag */
+static int intercomm_create(const char *call, MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                            int remote_leader, int tag, int libtag, MPI_Comm *newintercomm)
 {
-    const char *call = "MPI_Intercomm_create";
     RD_API_READY(call);
     RD_TRY(rd_check_comm(call, local_comm));
     if (local_comm->is_inter)
@@ -147,7 +147,7 @@ static int intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer
             res.err = MPI_ERR_RANK;
             snprintf(why, sizeof(why), "remote_leader %d is not in [0, %d) of peer_comm", remote_leader,
                      peer_comm->remote_size);
-        } else if (tag < 0 || tag > RDMPI_TAG_UB) {
+        } else if (!libtag && (tag < 0 || tag > RDMPI_TAG_UB)) {
             res.err = MPI_ERR_TAG;
             snprintf(why, sizeof(why), "tag %d is not in [0, MPI_TAG_UB]", tag);
         } else if (rd_comm_peer_world(peer_comm, remote_leader) == rd_comm_world_rank(local_comm, local_comm->rank)) {
@@ -155,7 +155,7 @@ static int intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer
             snprintf(why, sizeof(why), "remote_leader %d of peer_comm is the local leader itself", remote_leader);
         }
         if (res.err == MPI_SUCCESS) {
-            int t = rd_comm_intercomm_tag(tag);
+            int t = libtag ? libtag : rd_comm_intercomm_tag(tag);
             st = rd_comm_sendrecv(peer_comm, &mine, sizeof(mine), remote_leader, &res.remote,
                                   sizeof(res.remote), remote_leader, t);
             if (st == RD_OK && res.remote.size <= 0) {
@@ -219,9 +219,17 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
                           int tag, MPI_Comm *newintercomm)
 {
     rd_comm_creating(1);
-    int rc = intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
+    int rc = intercomm_create("MPI_Intercomm_create", local_comm, local_leader, peer_comm, remote_leader, tag, 0,
+                              newintercomm);
     rd_comm_creating(0);
     return rc;
+}
+
+int rd_inter_create_tagged(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                           int libtag, MPI_Comm *newintercomm)
+{
+    return intercomm_create("MPI_Intercomm_create_from_groups", local_comm, local_leader, peer_comm, remote_leader,
+                            0, libtag, newintercomm);
 }
 
 /* ------------------------------------------------------------ MPI_Intercomm_merge */

@@ -14,4 +14,9 @@ int rd_inter_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm);
  * (MPI_COMM_NULL when either side has none, or for MPI_UNDEFINED). */
 int rd_inter_split(MPI_Comm comm, const char *call, int color, int key, MPI_Comm *newcomm);
 
+/* MPI_Intercomm_create with peer_comm's library tag given (not a user
+ * tag): MPI_Intercomm_create_from_groups's leaders (comm.c). */
+int rd_inter_create_tagged(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                           int libtag, MPI_Comm *newintercomm);
+
 #endif

@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/io/aio.h"
@@ -68,6 +70,75 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
         *provided = rd_state.thread_level;
     atomic_store_explicit(&rd_state.phase, RD_PHASE_READY, memory_order_release);
     return RD_OK;
+}
+
+static pthread_mutex_t life = PTHREAD_MUTEX_INITIALIZER;
+
+static void at_exit(void)
+{
+    /* only sessions used it, all of them finalized: the collective end
+     * MPI_Finalize would have made (every rank of a job gets here) */
+    if (atomic_load(&rd_state.phase) == RD_PHASE_READY && atomic_load(&rd_state.world) == 0 &&
+        rd_state.sessions == 0)
+        (void)rd_finalize();
+}
+
+int rd_life_up(int world, int required, int *provided, char *err, size_t errlen)
+{
+    static int exit_hook;
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&life);
+    int phase = atomic_load(&rd_state.phase), w = atomic_load(&rd_state.world);
+    if (world && w) {
+        snprintf(err, errlen, w == 1 ? "MPI is already initialized"
+                                     : "MPI cannot be initialized again after MPI_Finalize");
+        rc = MPI_ERR_OTHER;
+    } else if (phase == RD_PHASE_FINALIZED) {
+        snprintf(err, errlen, "the library was finalized (MPI_Finalize, then the last session): it cannot "
+                              "start again in this process");
+        rc = MPI_ERR_OTHER;
+    } else if (phase == RD_PHASE_NONE) {
+        if (rd_init(required, provided, err, errlen) != RD_OK) {
+            pthread_mutex_unlock(&life);
+            return -1;
+        }
+        if (!world && !exit_hook)
+            exit_hook = atexit(at_exit) == 0;
+    } else {
+        /* up already: only this thread is in MPI (the level so far says
+         * so), so the lock can be switched on here */
+        int level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                    : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
+                                                      : required;
+        if (level > rd_state.thread_level) {
+            rd_state.thread_level = level;
+            rd_threaded = level == MPI_THREAD_MULTIPLE;
+        }
+        if (provided)
+            *provided = rd_state.thread_level;
+    }
+    if (rc == MPI_SUCCESS) {
+        if (world)
+            atomic_store(&rd_state.world, 1);
+        else
+            rd_state.sessions++;
+    }
+    pthread_mutex_unlock(&life);
+    return rc;
+}
+
+rd_status rd_life_down(int world)
+{
+    rd_status st = RD_OK;
+    pthread_mutex_lock(&life);
+    if (world)
+        atomic_store(&rd_state.world, 2);
+    else
+        rd_state.sessions--;
+    if (rd_state.sessions == 0 && atomic_load(&rd_state.world) == 2)
+        st = rd_finalize();
+    pthread_mutex_unlock(&life);
+    return st;
 }
 
 rd_status rd_finalize(void)

@@ -13,6 +13,8 @@ struct rd_state {
     _Atomic int phase;     /* enum rd_phase */
     int thread_level;      /* provided MPI_THREAD_* */
     pthread_t main_thread; /* the thread that called MPI_Init */
+    _Atomic int world;     /* the World Model: 0 not started, 1 MPI_Init'ed, 2 MPI_Finalize'd */
+    int sessions;          /* sessions alive (runtime/api/lifecycle.c) */
 };
 
 extern struct rd_state rd_state;

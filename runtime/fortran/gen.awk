@@ -1439,12 +1439,17 @@ function write_f08types(   i, k, j, v, n, t, dims, nm, kinds, tys, w, cw) {
         mline("          INTEGER :: error_code")
         mline("        END SUBROUTINE MPI_" kinds[k] "_errhandler_function")
     }
-    # files have error handlers and no attributes
+    # files and sessions have error handlers and no attributes
     mline("        SUBROUTINE MPI_File_errhandler_function(file, error_code)")
     mline("          IMPORT :: MPI_File")
     mline("          TYPE(MPI_File) :: file")
     mline("          INTEGER :: error_code")
     mline("        END SUBROUTINE MPI_File_errhandler_function")
+    mline("        SUBROUTINE MPI_Session_errhandler_function(session, error_code)")
+    mline("          IMPORT :: MPI_Session")
+    mline("          TYPE(MPI_Session) :: session")
+    mline("          INTEGER :: error_code")
+    mline("        END SUBROUTINE MPI_Session_errhandler_function")
     # generalized requests' callbacks (MPI_Grequest_start)
     mline("        SUBROUTINE MPI_Grequest_query_function(extra_state, status, ierror)")
     mline("          IMPORT :: MPI_Status, MPI_ADDRESS_KIND")

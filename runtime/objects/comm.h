@@ -120,6 +120,18 @@ rd_status rd_comm_new_inter(int rank, int size, int *world_ranks, int remote_siz
  * without it (the receiver learns it from the status's tag). */
 #define RD_TAG_COLL_END (INT_MIN + (1 << 28))
 #define RD_TAG_POISON (1 << 28)
+/* Communicators made from groups (MPI_Comm_create_from_group,
+ * MPI_Intercomm_create_from_groups; runtime/api/comm.c): the agreement of
+ * the group's members runs on MPI_COMM_WORLD's library context with a tag
+ * from [RD_TAG_FROM_GROUP_BASE, + RD_TAG_FROM_GROUP_SPAN), 64 apart (the
+ * schedules' sub-tags), chosen by a hash of the string tag
+ * (rd_comm_from_group_tag): between the partitioned messages' tags
+ * (runtime/p2p/part.h) and MPI_Intercomm_create's. The leaders of an
+ * intercommunicator's two groups talk with that tag + 32. */
+#define RD_TAG_FROM_GROUP_BASE (INT_MIN + 3 * (1 << 28))
+#define RD_TAG_FROM_GROUP_SPAN ((1 << 28) - 64)
+int rd_comm_from_group_tag(const char *stringtag);
+
 /* The library tag of MPI_Intercomm_create's tag t (0 <= t <= INT_MAX) on
  * peer_comm: in [-2^30 - 1, -2], never MPI_ANY_TAG, and apart from the
  * collectives' tags (from INT_MIN up, collectives/sched.c), so that it

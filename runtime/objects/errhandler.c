@@ -12,6 +12,7 @@
 #include "runtime/objects/win.h"
 #include "runtime/objects/file.h"
 #include "runtime/objects/fhandle.h"
+#include "runtime/objects/session.h"
 
 struct rd_errhandler_s rd_mpi_errors_are_fatal = {
     .magic = RD_ERRH_MAGIC, .kind = RD_ERRH_FATAL, .predefined = 1};
@@ -244,6 +245,61 @@ int rd_err_raise_file(MPI_File file, int cls, const char *call, const char *fmt,
     remember(cls, call, fmt, ap);
     va_end(ap);
     return rd_err_invoke_file(file, cls);
+}
+
+int rd_err_invoke_session(MPI_Session s, int cls)
+{
+    MPI_Errhandler eh = rd_session_valid(s) ? s->errh : MPI_ERRORS_ARE_FATAL;
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_RETURN)
+        return cls;
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_USER && eh->sfn) {
+        int code = cls;
+        eh->sfn(&s, &code);
+        return cls;
+    }
+    if (rd_errh_valid(eh) && eh->kind == RD_ERRH_FUSER && eh->sfn) {
+        MPI_Fint f = rd_fh_c2f(RD_FH_SESSION, s, rd_session_valid(s) ? &s->fidx : NULL), code = cls;
+        ((rd_errh_ffn *)(void (*)(void))eh->sfn)(&f, &code);
+        return cls;
+    }
+    fatal(cls);
+}
+
+int rd_err_raise_session(MPI_Session s, int cls, const char *call, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    remember(cls, call, fmt, ap);
+    va_end(ap);
+    return rd_err_invoke_session(s, cls);
+}
+
+int rd_err_raise_errh(MPI_Errhandler eh, int cls, const char *call, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    remember(cls, call, fmt, ap);
+    va_end(ap);
+    if (!rd_errh_valid(eh))
+        fatal(cls);
+    int code = cls;
+    MPI_Fint fnull = 0;
+    if (eh->kind == RD_ERRH_RETURN)
+        return cls;
+    if (eh->kind == RD_ERRH_USER && (eh->fn || eh->sfn)) {
+        MPI_Comm c = MPI_COMM_NULL;
+        MPI_Session s = MPI_SESSION_NULL;
+        if (eh->fn)
+            eh->fn(&c, &code);
+        else
+            eh->sfn(&s, &code);
+        return cls;
+    }
+    if (eh->kind == RD_ERRH_FUSER && (eh->fn || eh->sfn)) {
+        ((rd_errh_ffn *)(void (*)(void))(eh->fn ? (void (*)(void))eh->fn : (void (*)(void))eh->sfn))(&fnull, &code);
+        return cls;
+    }
+    fatal(cls);
 }
 
 /* ------------------------------------------------------------ handler objects */

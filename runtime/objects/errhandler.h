@@ -30,6 +30,7 @@ struct rd_errhandler_s {
     MPI_Comm_errhandler_function *fn;
     MPI_Win_errhandler_function *wfn; /* made by MPI_Win_create_errhandler (fn is NULL) */
     MPI_File_errhandler_function *ffn; /* made by MPI_File_create_errhandler (fn, wfn NULL) */
+    MPI_Session_errhandler_function *sfn; /* made by MPI_Session_create_errhandler (the others NULL) */
 };
 
 static inline int rd_errh_valid(MPI_Errhandler e)
@@ -54,6 +55,18 @@ int rd_err_invoke_win(MPI_Win win, int cls);
 int rd_err_raise_file(MPI_File file, int cls, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int rd_err_invoke_file(MPI_File file, int cls);
+
+/* The same for a session: its handler decides (an invalid session:
+ * MPI_ERRORS_ARE_FATAL, the default). */
+int rd_err_raise_session(MPI_Session s, int cls, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int rd_err_invoke_session(MPI_Session s, int cls);
+
+/* The same where no object holds the handler yet (MPI_Session_init, the
+ * communicators made from groups): eh decides (MPI_ERRHANDLER_NULL: fatal);
+ * a user function is called with a null handle. */
+int rd_err_raise_errh(MPI_Errhandler eh, int cls, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Apply comm's handler to an error class the caller already described. */
 int rd_err_invoke(MPI_Comm comm, int cls);

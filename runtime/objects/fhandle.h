@@ -32,6 +32,7 @@ enum rd_fh_kind {
     RD_FH_WIN,
     RD_FH_MESSAGE,
     RD_FH_FILE,
+    RD_FH_SESSION,
     RD_FH_NKINDS
 };
 

@@ -18,13 +18,15 @@
 ! MPI_Type_vector; MPI_Win_allocate
 ! with MPI_Put and fences; MPI_F_sync_reg around MPI_Wait; MPI_Recv's
 ! status through MPI_Status_f082f and MPI_Status_f2f08 and back;
-! MPI_Wtime; a PMPI_ name. Exact values.
+! MPI_Wtime; a PMPI_ name; a session (process sets, a communicator
+! from a group, an f08 session error handler). Exact values.
 module f08_cb
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
   use mpi_f08
   implicit none
   integer :: op_calls = 0, op_len = -1, eh_calls = 0, eh_code = -1
-  integer :: copies = 0, deletes = 0
+  integer :: copies = 0, deletes = 0, ses_calls = 0, ses_code = -1
+  logical :: ses_null = .true.
   integer :: gq_calls = 0, gf_calls = 0, gc_calls = 0
   logical :: gc_complete = .true.
   integer(kind=MPI_ADDRESS_KIND) :: last_deleted = -1, seen_extra = -1
@@ -52,6 +54,14 @@ contains
     eh_comm = comm
     eh_code = error_code
   end subroutine my_handler
+
+  subroutine my_session_handler(session, error_code)
+    type(MPI_Session) :: session
+    integer :: error_code
+    ses_calls = ses_calls + 1
+    ses_code = error_code
+    ses_null = session == MPI_SESSION_NULL
+  end subroutine my_session_handler
 
   ! the copy doubles the value
   subroutine my_copy(oldcomm, comm_keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
@@ -134,6 +144,12 @@ program f08
   character(len=1) :: pbuf(64)
   integer, target :: bbuf(100)
   type(c_ptr) :: bp
+  type(MPI_Session) :: ses
+  type(MPI_Group) :: sgrp
+  type(MPI_Comm) :: scomm
+  type(MPI_Errhandler) :: seh
+  character(len=MPI_MAX_PSET_NAME_LEN) :: psname
+  integer :: plen, npsets, ssum, srank
 
   ! ---- ierror absent and present
   call MPI_Init()
@@ -491,6 +507,29 @@ program f08
   call MPI_Status_f2f08(fst, MPI_STATUS_IGNORE, ierr)
   call MPI_Error_class(ierr, n)
   call mt_is_int(n, MPI_ERR_ARG, 'MPI_Status_f2f08(..., MPI_STATUS_IGNORE): MPI_ERR_ARG')
+
+  ! ---- a session beside the World Model: process sets, a communicator from a group, a handler
+  call MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, ses)
+  call MPI_Session_get_num_psets(ses, MPI_INFO_NULL, npsets)
+  plen = len(psname)
+  call MPI_Session_get_nth_pset(ses, MPI_INFO_NULL, 0, plen, psname)
+  call mt_ok(npsets == 2 .and. psname == 'mpi://WORLD', 'MPI_Session_get_num_psets 2, the first is mpi://WORLD')
+  call MPI_Group_from_session_pset(ses, 'mpi://WORLD', sgrp)
+  call MPI_Comm_create_from_group(sgrp, 'org.rdmpi.f08', MPI_INFO_NULL, MPI_ERRORS_RETURN, scomm)
+  call MPI_Comm_rank(scomm, srank)
+  call MPI_Allreduce(srank + 1, ssum, 1, MPI_INTEGER, MPI_SUM, scomm)
+  call mt_ok(srank == rank .and. ssum == 3, 'MPI_Comm_create_from_group of mpi://WORLD: an Allreduce (1 + 2)')
+  call MPI_Comm_free(scomm)
+  call MPI_Group_free(sgrp)
+  call MPI_Session_create_errhandler(my_session_handler, seh)
+  call MPI_Session_set_errhandler(ses, seh)
+  call MPI_Group_from_session_pset(ses, 'mpi://nowhere', sgrp, ierr)
+  call MPI_Error_class(ierr, n)
+  call mt_ok(n == MPI_ERR_ARG .and. ses_calls == 1 .and. ses_code == ierr .and. .not. ses_null, &
+             'an unknown process set: the f08 session handler called with the session, MPI_ERR_ARG')
+  call MPI_Errhandler_free(seh)
+  call MPI_Session_finalize(ses)
+  call mt_ok(ses == MPI_SESSION_NULL, 'MPI_Session_finalize: MPI_SESSION_NULL')
 
   ! ---- MPI_Wtime
   t1 = MPI_Wtime()

@@ -89,8 +89,8 @@ done
 is "$bad" "" "librdmpifort: mpi_f08's specific of each of the $n08 functions, pmpi_x_f08(ts)_ with a weak mpi_x_f08(ts)_"
 others=$(printf '%s\n' "$syms" | awk '$2 ~ /^[TWDBR]$/ {print $3}' | grep -Ev '^(p?mpi|rd_mpi_f08)_[a-z0-9_]*_$' | tr '\n' ' ')
 is "$others" "" "librdmpifort exports nothing else"
-is "$(printf '%s\n' "$syms" | grep -c ' T rd_mpi_f08_[a-z]*_\(eq\|ne\)_$')" 20 \
-    "librdmpifort: mpi_f08's == and /= for the 10 handle types (rd_mpi_f08_KIND_eq_, _ne_)"
+is "$(printf '%s\n' "$syms" | grep -c ' T rd_mpi_f08_[a-z]*_\(eq\|ne\)_$')" 22 \
+    "librdmpifort: mpi_f08's == and /= for the 11 handle types (rd_mpi_f08_KIND_eq_, _ne_)"
 
 # ------------------------------------------------------------ the wrapper
 fc=$(sed -n 's/^FC = //p' "$RD_BUILDDIR/Makefile")
