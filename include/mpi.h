@@ -844,6 +844,7 @@ RD_MPI_PROTO(int, Info_get, (MPI_Info info, const char *key, int valuelen, char 
 RD_MPI_PROTO(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
 RD_MPI_PROTO(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
 RD_MPI_PROTO(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
+RD_MPI_PROTO(int, Get_hw_resource_info, (MPI_Info *hw_info))
 RD_MPI_PROTO(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
 RD_MPI_PROTO(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
 RD_MPI_PROTO(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))

@@ -1,13 +1,19 @@
 /* Info objects (MPI-3.1 section 9): create, set, get, get_string,
- * delete, dup, free, MPI_Info_create_env, and the predefined MPI_INFO_ENV
+ * delete, dup, free, MPI_Info_create_env, MPI_Get_hw_resource_info, and
+ * the predefined MPI_INFO_ENV
  * (read-only here: it describes how the program was started). Errors go
  * to MPI_COMM_WORLD's handler. As MPI 4.0 (11.4.1) allows, every call
  * here works at any time, before MPI_Init and after MPI_Finalize too:
  * nothing here needs the library up, and an info object belongs to the
  * caller (one thread at a time on it, as for any object). */
+#include "config.h"
+
 #include <mpi.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/api/check.h"
 #include "runtime/objects/info.h"
@@ -158,6 +164,51 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
         return rd_err_raise(WORLD, MPI_ERR_NO_MEM, call, "out of memory");
     }
     *info = i;
+    return MPI_SUCCESS;
+}
+
+/* MPI 4.1: what the process runs on at the moment of the call, keys of
+ * rdmpi's own (the standard leaves them to the implementation):
+ * rdmpi_host, the host's name; rdmpi_cpus, the processors it may run on
+ * now (its affinity mask, as ranges: "0-3,8"); rdmpi_ncpus, how many. */
+#pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    static const char call[] = "MPI_Get_hw_resource_info";
+    if (!hw_info)
+        return rd_err_raise(WORLD, MPI_ERR_ARG, call, "hw_info is NULL");
+    char host[256] = "", cpus[MPI_MAX_INFO_VAL] = "", n[16];
+    gethostname(host, sizeof host - 1);
+    cpu_set_t set;
+    int ncpus = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        size_t len = 0;
+        for (int c = 0; c < CPU_SETSIZE; c++) {
+            if (!CPU_ISSET(c, &set))
+                continue;
+            int e = c;
+            while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+                e++;
+            ncpus += e - c + 1;
+            int w = e > c ? snprintf(cpus + len, sizeof cpus - len, "%s%d-%d", len ? "," : "", c, e)
+                          : snprintf(cpus + len, sizeof cpus - len, "%s%d", len ? "," : "", c);
+            if (w < 0 || (size_t)w >= sizeof cpus - len) { /* (no room: cut at a whole range) */
+                cpus[len] = '\0';
+                break;
+            }
+            len += (size_t)w;
+            c = e;
+        }
+    }
+    snprintf(n, sizeof n, "%d", ncpus);
+    struct rd_info_s *i = rd_info_new();
+    if (!i || rd_info_set(i, "rdmpi_host", host) != 0 || rd_info_set(i, "rdmpi_cpus", cpus) != 0 ||
+        rd_info_set(i, "rdmpi_ncpus", n) != 0) {
+        if (i)
+            rd_info_destroy(i);
+        return rd_err_raise(WORLD, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    *hw_info = i;
     return MPI_SUCCESS;
 }
 

@@ -1,6 +1,8 @@
 /* MPI test: info objects (MPI-3.1 section 9), MPI_INFO_ENV, and a table of
  * MPI_Dims_create cases. Usage: info EXPECTED_SIZE */
+#include <sched.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test/mpi/mtest.h"
 
@@ -228,6 +230,37 @@ int main(int argc, char **argv)
     dims_case(0, 2, NULL, "error 13"); /* MPI_ERR_ARG */
     mt_is_int(MPI_Dims_create(4, -1, NULL), MPI_ERR_DIMS, "Dims_create ndims -1: MPI_ERR_DIMS");
     mt_is_int(MPI_Dims_create(4, 2, NULL), MPI_ERR_ARG, "Dims_create dims NULL: MPI_ERR_ARG");
+
+    /* MPI 4.1's MPI_Get_hw_resource_info: this process's host and processors */
+    MPI_Info hw;
+    char v[MPI_MAX_INFO_VAL], host[256] = "";
+    int vlen = sizeof v;
+    flag = 0;
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    gethostname(host, sizeof host - 1);
+    mt_is_int(MPI_Get_hw_resource_info(&hw), MPI_SUCCESS, "MPI_Get_hw_resource_info");
+    MPI_Info_get_string(hw, "rdmpi_ncpus", &vlen, v, &flag);
+    mt_ok(flag && atoi(v) == CPU_COUNT(&set), "its rdmpi_ncpus is the affinity mask's count (%d)", CPU_COUNT(&set));
+    vlen = sizeof v;
+    MPI_Info_get_string(hw, "rdmpi_host", &vlen, v, &flag);
+    mt_ok(flag && strcmp(v, host) == 0, "its rdmpi_host is gethostname's");
+    vlen = sizeof v;
+    MPI_Info_get_string(hw, "rdmpi_cpus", &vlen, v, &flag);
+    int ncpu = 0, ok = flag;
+    for (char *p = v; ok && *p;) { /* "a-b,c": every listed processor in the mask, as many as it has */
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        for (long c = a; c <= b; c++, ncpu++)
+            ok &= CPU_ISSET((int)c, &set);
+        p = *end == ',' ? end + 1 : end;
+        ok &= *end == ',' || *end == '\0';
+    }
+    mt_ok(ok && ncpu == CPU_COUNT(&set), "its rdmpi_cpus (%s) lists the affinity mask", flag ? v : "-");
+    MPI_Info_free(&hw);
+    mt_is_int(MPI_Get_hw_resource_info(NULL), MPI_ERR_ARG, "MPI_Get_hw_resource_info(NULL): MPI_ERR_ARG");
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     int rc = mt_done();
