@@ -1183,6 +1183,13 @@ RD_MPI_PROTO(int, Session_create_errhandler, (MPI_Session_errhandler_function *s
 RD_MPI_PROTO(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
 RD_MPI_PROTO(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
 RD_MPI_PROTO(int, Session_call_errhandler, (MPI_Session session, int errorcode))
+/* MPI 4.1: the session's buffer for the buffered sends of the communicators derived from it */
+RD_MPI_PROTO(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+RD_MPI_PROTO(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+RD_MPI_PROTO(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+RD_MPI_PROTO(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size))
+RD_MPI_PROTO(int, Session_flush_buffer, (MPI_Session session))
+RD_MPI_PROTO(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
 RD_MPI_PROTO(MPI_Fint, Session_c2f, (MPI_Session session))
 RD_MPI_PROTO(MPI_Session, Session_f2c, (MPI_Fint session))
 RD_MPI_PROTO(int, Group_from_session_pset, (MPI_Session session, const char *pset_name, MPI_Group *newgroup))

@@ -6,7 +6,7 @@ librdmpi_la_SOURCES += \
 
 # unit test of the group index (large groups), built from the source itself
 check_PROGRAMS += test/unit/group_index
-test_unit_group_index_SOURCES = test/unit/group_index.c runtime/objects/group.c runtime/objects/fhandle.c
+test_unit_group_index_SOURCES = test/unit/group_index.c runtime/objects/group.c runtime/objects/fhandle.c runtime/objects/session.c
 test_unit_group_index_LDADD =
 TESTS += test/unit/group_index
 

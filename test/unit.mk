@@ -8,7 +8,7 @@ check_LTLIBRARIES += test/unit/libfaketl.la
 test_unit_libfaketl_la_SOURCES = test/unit/fake_tl.c test/unit/fake_tl.h test/unit/fake_check.h \
 	$(RD_P2P_SOURCES) $(RD_TL_SELF_SOURCES) \
 	runtime/base/error.c runtime/base/state.c runtime/base/report.c runtime/base/nodemem.c \
-	runtime/objects/comm.c runtime/objects/errhandler.c runtime/objects/errcode.c runtime/objects/datatype.c runtime/objects/fhandle.c \
+	runtime/objects/comm.c runtime/objects/errhandler.c runtime/objects/errcode.c runtime/objects/datatype.c runtime/objects/fhandle.c runtime/objects/session.c \
 	collectives/sched.c collectives/util.c collectives/bcast.c collectives/reduce.c
 test_unit_libfaketl_la_CFLAGS = $(AM_CFLAGS)
 RD_FAKETL_LIBS = test/unit/libfaketl.la librdop.la librdutil.la -ldl -lpthread

@@ -1,47 +1,63 @@
 /* The buffers of buffered sends: MPI_Buffer_attach / detach, and MPI
  * 4.1's flushes and communicators' buffers (MPI_Comm_attach_buffer ...,
- * MPI_BUFFER_AUTOMATIC): the checks; the buffers and their allocator
+ * MPI_BUFFER_AUTOMATIC) and sessions' (MPI_Session_attach_buffer ...,
+ * used by the communicators derived from the session): the checks; the buffers and their allocator
  * belong to the p2p engine (runtime/p2p/bsend.c). */
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
 
 #include "runtime/api/check.h"
+#include "runtime/objects/session.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/p2p.h"
 
+/* Where errors go: a session's handler (ses), else comm's. */
+#define RAISE(ses, comm, cls, call, ...)                                               \
+    ((ses) ? rd_err_raise_session((ses), (cls), (call), __VA_ARGS__)                  \
+           : rd_err_raise((comm), (cls), (call), __VA_ARGS__))
+
 /* comm: where errors go, and (not MPI_COMM_NULL) the communicator whose
- * buffer *where is; MPI_COMM_NULL: the process's (errors to MPI_COMM_WORLD). */
-static int attach(const char *call, MPI_Comm comm, struct rd_bsend_buf **where, void *buffer, MPI_Count size)
+ * buffer *where is; MPI_COMM_NULL: the process's (errors to MPI_COMM_WORLD)
+ * or, ses not NULL, the session's (errors to its handler). */
+static int attach_to(const char *call, MPI_Session ses, MPI_Comm comm, struct rd_bsend_buf **where, void *buffer,
+                     MPI_Count size)
 {
-    int own = comm != MPI_COMM_NULL;
-    if (!own)
+    int own = comm != MPI_COMM_NULL || ses;
+    const char *whose = ses ? " to the session" : comm != MPI_COMM_NULL ? " to the communicator" : "";
+    if (comm == MPI_COMM_NULL)
         comm = MPI_COMM_WORLD;
     if (buffer != MPI_BUFFER_AUTOMATIC) {
         if (size < 0)
-            return rd_err_raise(comm, MPI_ERR_ARG, call, "size %lld is negative", size);
+            return RAISE(ses, comm, MPI_ERR_ARG, call, "size %lld is negative", size);
         if (!buffer && size > 0)
-            return rd_err_raise(comm, MPI_ERR_BUFFER, call, "buffer is NULL");
+            return RAISE(ses, comm, MPI_ERR_BUFFER, call, "buffer is NULL");
     }
     if (rd_bsend_attached(*where))
-        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "a buffer is already attached%s (detach it first)",
-                            own ? " to the communicator" : "");
+        return RAISE(ses, comm, MPI_ERR_BUFFER, call, "a buffer is already attached%s (detach it first)", whose);
+    (void)own;
     RD_LOCK();
     rd_status st = rd_bsend_attach(where, buffer, (size_t)size);
     RD_UNLOCK();
-    return st == RD_OK ? MPI_SUCCESS : rd_err_raise(comm, MPI_ERR_NO_MEM, call, "out of memory");
+    return st == RD_OK ? MPI_SUCCESS : RAISE(ses, comm, MPI_ERR_NO_MEM, call, "out of memory");
 }
 
-static int detach(const char *call, MPI_Comm comm, struct rd_bsend_buf **where, void *buffer_addr,
-                  MPI_Count *size)
+static int attach(const char *call, MPI_Comm comm, struct rd_bsend_buf **where, void *buffer, MPI_Count size)
 {
-    int own = comm != MPI_COMM_NULL;
-    if (!own)
+    return attach_to(call, MPI_SESSION_NULL, comm, where, buffer, size);
+}
+
+static int detach_from(const char *call, MPI_Session ses, MPI_Comm comm, struct rd_bsend_buf **where,
+                       void *buffer_addr, MPI_Count *size)
+{
+    int own = comm != MPI_COMM_NULL || ses;
+    if (comm == MPI_COMM_NULL)
         comm = MPI_COMM_WORLD;
     if (!buffer_addr || !size)
-        return rd_err_raise(comm, MPI_ERR_ARG, call, "%s is NULL", size ? "buffer_addr" : "size");
+        return RAISE(ses, comm, MPI_ERR_ARG, call, "%s is NULL", size ? "buffer_addr" : "size");
     if (own && !rd_bsend_attached(*where))
-        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "no buffer is attached to the communicator");
+        return RAISE(ses, comm, MPI_ERR_BUFFER, call, "no buffer is attached to the %s",
+                     ses ? "session" : "communicator");
     size_t bytes = 0;
     *(void **)buffer_addr = NULL;
     RD_LOCK();
@@ -49,6 +65,19 @@ static int detach(const char *call, MPI_Comm comm, struct rd_bsend_buf **where, 
         rd_bsend_detach(where, (void **)buffer_addr, &bytes);
     RD_UNLOCK();
     *size = (MPI_Count)bytes;
+    return MPI_SUCCESS;
+}
+
+static int detach(const char *call, MPI_Comm comm, struct rd_bsend_buf **where, void *buffer_addr,
+                  MPI_Count *size)
+{
+    return detach_from(call, MPI_SESSION_NULL, comm, where, buffer_addr, size);
+}
+
+static int session_ok(const char *call, MPI_Session session)
+{
+    if (!rd_session_valid(session))
+        return rd_err_raise_session(MPI_SESSION_NULL, MPI_ERR_SESSION, call, "invalid session");
     return MPI_SUCCESS;
 }
 
@@ -152,6 +181,7 @@ struct pending_flush {
     struct rd_bsend_buf *const *where; /* (a communicator's may go meanwhile) */
     struct rd_bsend_buf *process;
     MPI_Comm comm;
+    struct rd_session_s *session; /* a session's buffer: the session (a reference), or NULL */
     struct pending_flush *next;
 };
 static struct pending_flush *flushes;
@@ -166,6 +196,7 @@ static int flush_progress(void)
             *pp = f->next;
             rd_req_complete(f->req);
             rd_comm_release(f->comm);
+            rd_session_release(f->session);
             free(f);
             n++;
         } else {
@@ -201,6 +232,7 @@ static int iflush(const char *call, MPI_Comm comm, struct rd_bsend_buf *const *w
     f->process = where ? NULL : rd_bsend_process();
     f->comm = comm;
     rd_comm_retain(comm);
+    f->session = NULL;
     f->next = flushes;
     flushes = f;
     flush_progress(); /* (done at once when the buffer is empty) */
@@ -237,4 +269,64 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
     RD_API_READY("MPI_Comm_iflush_buffer");
     RD_TRY(comm_ok("MPI_Comm_iflush_buffer", comm));
     return iflush("MPI_Comm_iflush_buffer", comm, &comm->bsend, request);
+}
+
+/* ------------------------------------------------------------ a session's buffer (MPI 4.1) */
+
+#pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    RD_TRY(session_ok("MPI_Session_attach_buffer", session));
+    return attach_to("MPI_Session_attach_buffer", session, MPI_COMM_NULL, &session->bsend, buffer, size);
+}
+
+#pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    RD_TRY(session_ok("MPI_Session_attach_buffer_c", session));
+    return attach_to("MPI_Session_attach_buffer_c", session, MPI_COMM_NULL, &session->bsend, buffer, size);
+}
+
+#pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    RD_TRY(session_ok("MPI_Session_detach_buffer", session));
+    if (!size)
+        return rd_err_raise_session(session, MPI_ERR_ARG, "MPI_Session_detach_buffer", "size is NULL");
+    MPI_Count n = 0;
+    RD_TRY(detach_from("MPI_Session_detach_buffer", session, MPI_COMM_NULL, &session->bsend, buffer_addr, &n));
+    *size = n > INT_MAX ? INT_MAX : (int)n;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    RD_TRY(session_ok("MPI_Session_detach_buffer_c", session));
+    return detach_from("MPI_Session_detach_buffer_c", session, MPI_COMM_NULL, &session->bsend, buffer_addr, size);
+}
+
+#pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    RD_TRY(session_ok("MPI_Session_flush_buffer", session));
+    return flush("MPI_Session_flush_buffer", MPI_COMM_SELF, session->bsend);
+}
+
+#pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    const char *call = "MPI_Session_iflush_buffer";
+    RD_TRY(session_ok(call, session));
+    if (!request)
+        return rd_err_raise_session(session, MPI_ERR_ARG, call, "request pointer is NULL");
+    RD_TRY(iflush(call, MPI_COMM_SELF, &session->bsend, request));
+    RD_LOCK();
+    for (struct pending_flush *f = flushes; f; f = f->next)
+        if (f->req == *request) { /* (still pending: it holds the session, whose buffer it watches) */
+            f->session = session;
+            rd_session_retain(session);
+        }
+    RD_UNLOCK();
+    return MPI_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include "runtime/objects/comm.h"
 #include "runtime/objects/errhandler.h"
 #include "runtime/objects/group.h"
+#include "runtime/objects/session.h"
 #include "runtime/p2p/request.h"
 
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
@@ -530,6 +531,8 @@ static int from_group(const char *call, MPI_Group group, int tag, MPI_Errhandler
     rd_errh_retain(errh);
     (*newcomm)->errh = errh;
     rd_errh_release(old);
+    (*newcomm)->session = group->session; /* (its buffered sends may use the session's buffer) */
+    rd_session_retain(group->session);
     return MPI_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 
 #include "runtime/api/check.h"
 #include "runtime/objects/group.h"
+#include "runtime/objects/session.h"
 
 #define WORLD MPI_COMM_WORLD
 
@@ -22,7 +23,8 @@ static int no_mem(const char *call)
 
 /* Hand out a group made of the n world ranks in w (w is taken over): the
  * empty group, the identity, or an array. */
-static int make_group(const char *call, int *w, int n, MPI_Group *out)
+/* (from: the group it derives from, whose session it takes) */
+static int make_group(const char *call, int *w, int n, MPI_Group from, MPI_Group *out)
 {
     if (n == 0) {
         free(w);
@@ -50,6 +52,8 @@ static int make_group(const char *call, int *w, int n, MPI_Group *out)
     }
     if (!g)
         return no_mem(call);
+    g->session = from->session;
+    rd_session_retain(g->session);
     *out = g;
     return MPI_SUCCESS;
 }
@@ -71,6 +75,8 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     }
     if (!g)
         return rd_err_raise(comm, MPI_ERR_NO_MEM, "MPI_Comm_group", "out of memory");
+    g->session = comm->session;
+    rd_session_retain(g->session);
     *group = g;
     return MPI_SUCCESS;
 }
@@ -185,7 +191,7 @@ static int set_op(const char *call, enum setop op, MPI_Group g1, MPI_Group g2, M
                 w[n++] = x;
         }
     }
-    return make_group(call, w, n, newgroup);
+    return make_group(call, w, n, g1->session ? g1 : g2, newgroup);
 }
 
 #pragma weak MPI_Group_union = PMPI_Group_union
@@ -244,7 +250,7 @@ static int select_marked(const char *call, MPI_Group group, const char *marks, i
     for (int i = 0; i < group->size; i++)
         if (!!marks[i] == keep)
             w[n++] = rd_group_world(group, i);
-    return make_group(call, w, n, newgroup);
+    return make_group(call, w, n, group, newgroup);
 }
 
 #pragma weak MPI_Group_incl = PMPI_Group_incl
@@ -268,7 +274,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
     }
     for (int i = 0; i < n; i++)
         w[i] = rd_group_world(group, ranks[i]);
-    return make_group(call, w, n, newgroup);
+    return make_group(call, w, n, group, newgroup);
 }
 
 #pragma weak MPI_Group_excl = PMPI_Group_excl
@@ -346,7 +352,7 @@ static int range_op(const char *call, int incl, MPI_Group group, int n, int rang
         if (incl) {
             for (int i = 0; i < cnt; i++)
                 r[i] = rd_group_world(group, r[i]);
-            rc = make_group(call, r, cnt, newgroup);
+            rc = make_group(call, r, cnt, group, newgroup);
             r = NULL;
         } else {
             rc = select_marked(call, group, marks, 0, newgroup);

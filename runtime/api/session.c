@@ -3,6 +3,8 @@
  * (MPI_Comm_create_from_group and MPI_Intercomm_create_from_groups are
  * comm.c's.) The library's life under sessions: lifecycle.c.
  *
+ * (A session's buffer for buffered sends: bsend.c.)
+ *
  * Process sets: the two built-in ones, mpi://WORLD (every process of the
  * job) and mpi://SELF. Names are compared without regard to case. */
 #include <mpi.h>
@@ -19,6 +21,7 @@
 #include "runtime/objects/group.h"
 #include "runtime/objects/info.h"
 #include "runtime/objects/session.h"
+#include "runtime/p2p/bsend.h"
 
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 #define NPSETS ((int)(sizeof psets / sizeof psets[0]))
@@ -99,6 +102,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         return rd_err_raise_errh(errhandler, rc, call, "%s", err);
     }
     s->magic = RD_SESSION_MAGIC;
+    atomic_init(&s->refs, 1);
     s->errh = errhandler;
     rd_errh_retain(errhandler);
     s->thread_level = provided;
@@ -114,10 +118,17 @@ int PMPI_Session_finalize(MPI_Session *session)
         return rd_err_raise_session(MPI_SESSION_NULL, MPI_ERR_ARG, call, "session pointer is NULL");
     RD_TRY(check_session(call, *session));
     struct rd_session_s *s = *session;
+    if (s->bsend) { /* its buffer: detached once every message in it has left */
+        void *buf;
+        size_t bytes;
+        RD_LOCK();
+        rd_bsend_detach(&s->bsend, &buf, &bytes);
+        RD_UNLOCK();
+    }
     rd_fh_drop(RD_FH_SESSION, &s->fidx);
     rd_errh_release(s->errh);
     s->magic = 0;
-    free(s);
+    rd_session_release(s); /* (the memory stays while derived groups and communicators hold it) */
     *session = MPI_SESSION_NULL;
     fflush(stdout);
     rd_status st = rd_life_down(0);
@@ -271,6 +282,8 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
         return rd_err_raise_session(session, MPI_ERR_NO_MEM, call, "out of memory");
     if (k == 1)
         g->ranks[0] = rd_job.rank;
+    g->session = session;
+    rd_session_retain(session);
     *newgroup = g;
     return MPI_SUCCESS;
 }

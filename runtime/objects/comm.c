@@ -10,6 +10,7 @@
 #include "runtime/base/nodemem.h"
 #include "runtime/base/state.h"
 #include "runtime/objects/errhandler.h"
+#include "runtime/objects/session.h"
 #include "runtime/objects/fhandle.h"
 
 /* Usable before MPI_Init so that errors found then reach a handler. */
@@ -145,6 +146,7 @@ void rd_comm_release(MPI_Comm comm)
     rd_errh_release(comm->errh);
     for (int i = 0; i < rd_comm_nhooks; i++)
         rd_comm_hooks[i](comm);
+    rd_session_release(comm->session);
     if (comm->node_slot > 0)
         rd_node_slot_release(comm->node_slot - 1, comm->size);
     free(comm->node_known);
@@ -239,6 +241,8 @@ void rd_comm_inherit(MPI_Comm parent, MPI_Comm c)
 {
     c->errh = parent->errh;
     rd_errh_retain(c->errh);
+    c->session = parent->session;
+    rd_session_retain(c->session);
 }
 
 int *rd_comm_world_ranks_copy(MPI_Comm comm)

@@ -58,6 +58,8 @@ struct rd_comm_s {
     uint32_t pcoll_seq;     /* persistent collectives made on it: their tags (the same) */
     uint32_t part_seq;      /* partitions of partitioned sends made on it: their tags (runtime/p2p/part.c) */
     struct rd_bsend_buf *bsend; /* MPI_Comm_attach_buffer's (runtime/p2p/bsend.c), or NULL */
+    struct rd_session_s *session; /* the session it derives from (a reference: its buffer for
+                                   * buffered sends, objects/session.h), or NULL */
     /* collectives through the node's memory (collectives/shmcoll.c) */
     int node_slot;          /* 0: not decided; -1: not used; k + 1: slot k of rd_node_arena */
     uint64_t node_seq;      /* such collectives run so far */

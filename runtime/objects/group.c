@@ -1,5 +1,6 @@
 /* group.c - process groups (group.h). */
 #include "runtime/objects/group.h"
+#include "runtime/objects/session.h"
 #include "runtime/objects/fhandle.h"
 
 #include <stdlib.h>
@@ -100,6 +101,7 @@ void rd_group_release(MPI_Group g)
     if (atomic_fetch_sub(&g->refs, 1) != 1)
         return;
     g->magic = 0;
+    rd_session_release(g->session);
     free(atomic_load(&g->index));
     free(g->ranks);
     rd_fh_drop(RD_FH_GROUP, &g->fidx);

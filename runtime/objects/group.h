@@ -29,6 +29,7 @@ struct rd_group_s {
     int size;
     int *ranks;                               /* group rank -> world rank; NULL: identity */
     _Atomic(struct rd_group_index *) index;   /* sorted by world rank, or NULL */
+    struct rd_session_s *session;             /* the session it derives from (a reference), or NULL */
 };
 
 static inline int rd_group_valid(MPI_Group g)

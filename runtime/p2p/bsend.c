@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "runtime/objects/comm.h"
+#include "runtime/objects/session.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/p2p/bsend.h"
 #include "runtime/p2p/p2p.h"
@@ -174,7 +175,9 @@ rd_status rd_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, 
                          MPI_Comm comm, int *mpi_err)
 {
     size_t bytes = (size_t)count * dt->size;
-    struct rd_bsend_buf *b = rd_bsend_attached(comm->bsend) ? comm->bsend : &process_buf;
+    struct rd_bsend_buf *b = rd_bsend_attached(comm->bsend) ? comm->bsend
+                             : comm->session && rd_bsend_attached(comm->session->bsend) ? comm->session->bsend
+                                                                                       : &process_buf;
     void *block = region_alloc(b, bytes);
     *mpi_err = MPI_SUCCESS;
     if (!block) {

@@ -31,8 +31,8 @@ int rd_bsend_flushed(const struct rd_bsend_buf *b);
 /* Give back a message's room (the request's bsend_block). */
 void rd_bsend_release(void *block);
 
-/* A buffered send: copy (buf, count, dt) into comm's buffer, else the
- * process's, and send it from there with an internal request that frees
+/* A buffered send: copy (buf, count, dt) into comm's buffer, else its
+ * session's (MPI_Session_attach_buffer), else the process's, and send it from there with an internal request that frees
  * the room when done. *mpi_err is MPI_ERR_BUFFER (and nothing is sent)
  * when there is no room. */
 rd_status rd_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,

@@ -7,6 +7,8 @@
  *   - MPI_Comm_create_from_group of mpi://WORLD (an Allreduce on it, its
  *     error handler), of the even and the odd ranks at once, and
  *     MPI_Intercomm_create_from_groups between those two (a message across)
+ *   - MPI 4.1's session buffer: buffered sends on the session's
+ *     communicators (and a dup) through it; flush, iflush, detach
  *   - the thread level asked for in the info, and MPI_Session_get_info
  *   - errors under MPI_ERRORS_RETURN: an unknown process set, a bad thread
  *     level, a group without the caller, an errhandler of the wrong kind;
@@ -101,6 +103,42 @@ static void comms(MPI_Session s)
     mt_ok(eh == MPI_ERRORS_RETURN, "its error handler is the one given (MPI_ERRORS_RETURN)");
     MPI_Errhandler_free(&eh);
 
+    /* MPI 4.1: the session's buffer serves the buffered sends of the
+     * communicators derived from it (a dup too); none is attached to the
+     * process */
+    static char sbuf[4096];
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, x = rank + 100, y = -1, bad = 0;
+    MPI_Comm d;
+    MPI_Comm_dup(c, &d);
+    mt_is_int(cls(MPI_Bsend(&x, 1, MPI_INT, right, 1, d)), MPI_ERR_BUFFER,
+              "MPI_Bsend with no buffer attached anywhere: MPI_ERR_BUFFER");
+    MPI_Session_attach_buffer(s, sbuf, sizeof sbuf);
+    mt_is_int(cls(MPI_Session_attach_buffer(s, sbuf, sizeof sbuf)), MPI_ERR_BUFFER,
+              "a second MPI_Session_attach_buffer: MPI_ERR_BUFFER");
+    for (int i = 0; i < 3; i++) {
+        x = rank + 100 * i;
+        MPI_Bsend(&x, 1, MPI_INT, right, 2, i % 2 ? d : c);
+        MPI_Recv(&y, 1, MPI_INT, left, 2, i % 2 ? d : c, MPI_STATUS_IGNORE);
+        bad += y != left + 100 * i;
+    }
+    mt_is_int(bad, 0, "MPI_Bsend through the session's buffer, on its communicator and a dup");
+    MPI_Bsend(&x, 1, MPI_INT, right, 3, c);
+    MPI_Session_flush_buffer(s);
+    MPI_Recv(&y, 1, MPI_INT, left, 3, c, MPI_STATUS_IGNORE);
+    MPI_Request fr;
+    MPI_Bsend(&x, 1, MPI_INT, right, 4, d);
+    MPI_Session_iflush_buffer(s, &fr);
+    MPI_Recv(&y, 1, MPI_INT, left, 4, d, MPI_STATUS_IGNORE);
+    MPI_Wait(&fr, MPI_STATUS_IGNORE);
+    void *back = NULL;
+    int bsize = -1;
+    MPI_Session_detach_buffer(s, &back, &bsize);
+    mt_ok(y == left + 200 && back == sbuf && bsize == (int)sizeof sbuf,
+          "MPI_Session_flush_buffer, _iflush_buffer; MPI_Session_detach_buffer gives the buffer back");
+    mt_is_int(cls(MPI_Session_detach_buffer(s, &back, &bsize)), MPI_ERR_BUFFER,
+              "MPI_Session_detach_buffer with none attached: MPI_ERR_BUFFER");
+    MPI_Comm_free(&d);
+
     /* the even and the odd ranks, each their own communicator at once */
     MPI_Group wg, half, other;
     MPI_Comm_group(c, &wg);
@@ -144,8 +182,8 @@ static void comms(MPI_Session s)
 
     /* a group without this process */
     if (size >= 2) {
-        MPI_Comm x;
-        mt_is_int(cls(MPI_Comm_create_from_group(other, "x", MPI_INFO_NULL, MPI_ERRORS_RETURN, &x)), MPI_ERR_GROUP,
+        MPI_Comm none;
+        mt_is_int(cls(MPI_Comm_create_from_group(other, "x", MPI_INFO_NULL, MPI_ERRORS_RETURN, &none)), MPI_ERR_GROUP,
                   "MPI_Comm_create_from_group of a group without the caller: MPI_ERR_GROUP");
     }
     MPI_Group_free(&half);
