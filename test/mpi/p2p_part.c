@@ -14,7 +14,9 @@
  *   - 4 partitions of 512 KiB (the rendezvous protocols)
  *   - partitions marked ready by 4 threads at once
  *   - MPI_PROC_NULL on both sides; completion by MPI_Test alone; 100
- *     requests made and freed in turn
+ *     requests made and freed in turn; no partitions, and partitions of
+ *     no elements; the communicator freed while its requests live, a
+ *     send freed while active
  *   - errors under MPI_ERRORS_RETURN: wildcards, negative counts, Pready
  *     of an inactive request, a receive, a partition out of range or twice
  *     (also within one list: then none is marked), Parrived of a send;
@@ -379,6 +381,54 @@ static void churn(void)
     mt_is_int(bad, 0, "100 partitioned requests made, used and freed in turn");
 }
 
+static void edges(void)
+{
+    int x[4] = {1, 2, 3, 4}, y[4] = {0}, count = -1;
+    MPI_Request s, r;
+    MPI_Status st;
+    /* no partitions at all */
+    MPI_Psend_init(x, 0, 4, MPI_INT, right, 15, MPI_COMM_WORLD, MPI_INFO_NULL, &s);
+    MPI_Precv_init(y, 0, 4, MPI_INT, left, 15, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    MPI_Start(&s);
+    MPI_Start(&r);
+    MPI_Wait(&s, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    mt_ok(count == 0 && st.MPI_SOURCE == left, "0 partitions: both complete, count 0 from the left rank");
+    MPI_Request_free(&s);
+    MPI_Request_free(&r);
+    /* partitions of 0 elements */
+    MPI_Psend_init(x, 3, 0, MPI_INT, right, 16, MPI_COMM_WORLD, MPI_INFO_NULL, &s);
+    MPI_Precv_init(y, 2, 0, MPI_INT, left, 16, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    MPI_Start(&s);
+    MPI_Start(&r);
+    MPI_Pready_range(0, 2, s);
+    MPI_Wait(&s, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, &st);
+    count = -1;
+    MPI_Get_count(&st, MPI_INT, &count);
+    mt_is_int(count, 0, "3 partitions of 0 ints received as 2 of 0: count 0");
+    MPI_Request_free(&s);
+    MPI_Request_free(&r);
+    /* the communicator freed while its requests live; the send freed while active */
+    MPI_Comm d;
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    MPI_Psend_init(x, 2, 2, MPI_INT, right, 17, d, MPI_INFO_NULL, &s);
+    MPI_Precv_init(y, 2, 2, MPI_INT, left, 17, d, MPI_INFO_NULL, &r);
+    MPI_Comm_free(&d);
+    MPI_Start(&r);
+    MPI_Start(&s);
+    MPI_Pready_range(0, 1, s);
+    MPI_Request_free(&s);
+    int flag = 0;
+    while (!flag)
+        MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, &st);
+    mt_ok(s == MPI_REQUEST_NULL && y[0] == 1 && y[1] == 2 && y[2] == 3 && y[3] == 4 && st.MPI_TAG == 17,
+          "a freed communicator's requests still work; a send freed while active still arrives");
+    MPI_Request_free(&r);
+}
+
 static int cls(int err)
 {
     int c = err;
@@ -483,6 +533,7 @@ int main(int argc, char **argv)
     threads();
     proc_null();
     churn();
+    edges();
     errors();
     MPI_Barrier(MPI_COMM_WORLD);
     printf("done [rank %d] %d checks, %d failed\n", rank, mt_checks, mt_failed);
