@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "runtime/io/aio.h"
@@ -73,13 +74,15 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
 }
 
 static pthread_mutex_t life = PTHREAD_MUTEX_INITIALIZER;
+static pid_t exit_pid; /* the process that registered at_exit (not a child it forked) */
 
 static void at_exit(void)
 {
     /* only sessions used it, all of them finalized: the collective end
-     * MPI_Finalize would have made (every rank of a job gets here) */
-    if (atomic_load(&rd_state.phase) == RD_PHASE_READY && atomic_load(&rd_state.world) == 0 &&
-        rd_state.sessions == 0)
+     * MPI_Finalize would have made (every rank of a job gets here); a
+     * child the program forked inherits the handler and must not run it */
+    if (getpid() == exit_pid && atomic_load(&rd_state.phase) == RD_PHASE_READY &&
+        atomic_load(&rd_state.world) == 0 && rd_state.sessions == 0)
         (void)rd_finalize();
 }
 
@@ -102,8 +105,10 @@ int rd_life_up(int world, int required, int *provided, char *err, size_t errlen)
             pthread_mutex_unlock(&life);
             return -1;
         }
-        if (!world && !exit_hook)
+        if (!world && !exit_hook) {
+            exit_pid = getpid();
             exit_hook = atexit(at_exit) == 0;
+        }
     } else {
         /* up already: only this thread is in MPI (the level so far says
          * so), so the lock can be switched on here */

@@ -23,7 +23,7 @@ shm_leftovers() {
 # test programs that every multi-host setup (and the verbs suite, once)
 # must pass.
 SUITE_PROGS="p2p_order p2p_wild p2p_probe p2p_wait p2p_sync p2p_trunc p2p_cancel p2p_persist
-    p2p_sendrecv p2p_types p2p_dtypes p2p_stress p2p_large p2p_threads coll intercoll comm
+    p2p_sendrecv p2p_part p2p_types p2p_dtypes p2p_stress p2p_large p2p_threads coll intercoll comm
     intercomm cart graph attr dtypes win"
 # The size-sensitive ones, run again under each rendezvous protocol.
 SUITE_SIZED_PROGS="p2p_sync p2p_types p2p_dtypes p2p_large"

@@ -16,11 +16,13 @@
  *   - two sessions at once; a new session after the last was finalized;
  *     then MPI_Init and MPI_Finalize, after which a session cannot start;
  *     or ("only") the program returns there, the library going down at
- *     its exit */
+ *     its exit (a child forked then exits without touching it) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mtest.h"
 
@@ -286,6 +288,17 @@ int main(int argc, char **argv)
     MPI_Comm_free(&c);
     MPI_Session_finalize(&s);
     if (argc > 1 && strcmp(argv[1], "only") == 0) { /* the library goes down at exit */
+        /* a child forked now exits through exit(): the library's exit
+         * handler, inherited, must leave it alone (the parent's job is
+         * not the child's to end) */
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0)
+            exit(7);
+        int wst = 0;
+        waitpid(pid, &wst, 0);
+        mt_ok(pid > 0 && WIFEXITED(wst) && WEXITSTATUS(wst) == 7,
+              "a child forked after the last session exits by exit() at once, with its own status");
         MPI_Errhandler_free(&user);
         printf("done [rank %d] %d checks, %d failed\n", rank, mt_checks, mt_failed);
         return mt_failed != 0;
