@@ -15,6 +15,7 @@ RD_MPI_TESTS += test/mpi/p2p_sendrecv
 RD_MPI_TESTS += test/mpi/p2p_nomem
 RD_MPI_TESTS += test/mpi/p2p_buffers
 RD_MPI_TESTS += test/mpi/p2p_part
+RD_MPI_TESTS += test/mpi/p2p_hints
 RD_MPI_TESTS += test/mpi/p2p_types
 RD_MPI_TESTS += test/mpi/p2p_large
 RD_MPI_TESTS += test/mpi/p2p_stress

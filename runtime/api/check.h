@@ -76,6 +76,13 @@ static inline int rd_check_dest(const char *call, MPI_Comm comm, int dest, int t
 
 static inline int rd_check_source(const char *call, MPI_Comm comm, int source, int tag)
 {
+    if (__builtin_expect(source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG, 0) &&
+        ((source == MPI_ANY_SOURCE && comm->no_any_source) || (tag == MPI_ANY_TAG && comm->no_any_tag)))
+        return rd_err_raise(comm, source == MPI_ANY_SOURCE && comm->no_any_source ? MPI_ERR_RANK : MPI_ERR_TAG,
+                            call, "%s on a communicator made with the hint %s", 
+                            source == MPI_ANY_SOURCE && comm->no_any_source ? "MPI_ANY_SOURCE" : "MPI_ANY_TAG",
+                            source == MPI_ANY_SOURCE && comm->no_any_source ? "mpi_assert_no_any_source"
+                                                                             : "mpi_assert_no_any_tag");
     if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE && (source < 0 || source >= comm->remote_size))
         return rd_err_raise(comm, MPI_ERR_RANK, call, "source rank %d is not in [0, %d)", source,
                             comm->remote_size);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "collectives/agree.h"
 #include "runtime/api/check.h"
@@ -15,6 +16,7 @@
 #include "runtime/objects/errhandler.h"
 #include "runtime/objects/group.h"
 #include "runtime/objects/session.h"
+#include "runtime/p2p/p2p.h"
 #include "runtime/p2p/request.h"
 
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
@@ -371,6 +373,19 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 #include "runtime/base/job.h"
 #include "runtime/objects/info.h"
 
+static int info_true(MPI_Info info, const char *key)
+{
+    int i = info != MPI_INFO_NULL ? rd_info_find(info, key) : -1;
+    return i >= 0 && strcasecmp(info->ent[i].value, "true") == 0;
+}
+
+/* A communicator with wildcard hints freed: its context back to one queue. */
+static void hints_freed(MPI_Comm c)
+{
+    if (c->no_any_source || c->no_any_tag)
+        rd_p2p_ctx_plain(c->ctx);
+}
+
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
@@ -379,8 +394,29 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     /* MPI_INFO_NULL: no hints (MPI-4.1; Open MPI and MPICH accept it) */
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info", "invalid info");
-    /* no hint changes how rdmpi communicates yet: the dup is the same */
-    return PMPI_Comm_dup(comm, newcomm);
+    RD_TRY(PMPI_Comm_dup(comm, newcomm));
+    /* the hints that rule out wildcards: its matching in lanes (p2p.h);
+     * the others are accepted and not used */
+    int no_src = info_true(info, "mpi_assert_no_any_source"), no_tag = info_true(info, "mpi_assert_no_any_tag");
+    if (no_src || no_tag) {
+        static int hooked;
+        RD_LOCK();
+        if (!hooked) {
+            rd_comm_on_free(hints_freed);
+            hooked = 1;
+        }
+        rd_status st = rd_p2p_ctx_hints((*newcomm)->ctx, no_src, no_tag);
+        if (st == RD_OK) {
+            (*newcomm)->no_any_source = (uint8_t)no_src;
+            (*newcomm)->no_any_tag = (uint8_t)no_tag;
+        }
+        RD_UNLOCK();
+        if (st != RD_OK) {
+            PMPI_Comm_free(newcomm);
+            return comm_fail(comm, "MPI_Comm_dup_with_info", st);
+        }
+    }
+    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
@@ -426,8 +462,13 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     RD_TRY(rd_check_comm("MPI_Comm_get_info", comm));
     if (!info_used)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_info", "info_used is NULL");
-    /* the hints in use: none yet, so a new empty info object */
-    return PMPI_Info_create(info_used);
+    /* the hints in use: those that rule out wildcards (MPI_Comm_dup_with_info) */
+    RD_TRY(PMPI_Info_create(info_used));
+    if (comm->no_any_source)
+        PMPI_Info_set(*info_used, "mpi_assert_no_any_source", "true");
+    if (comm->no_any_tag)
+        PMPI_Info_set(*info_used, "mpi_assert_no_any_tag", "true");
+    return MPI_SUCCESS;
 }
 
 static int comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
@@ -543,8 +584,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     const char *call = "MPI_Comm_create_from_group";
     RD_API_READY(call);
     MPI_Errhandler errh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
-    if (!rd_errh_valid(errh))
-        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call, "invalid error handler");
+    if (!rd_errh_valid(errh) || !(errh->predefined || errh->fn))
+        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call,
+                                 "the error handler is not a communicator's (predefined, or from "
+                                 "MPI_Comm_create_errhandler)");
     RD_TRY(check_from_group(call, group, stringtag, info, errh, newcomm));
     rd_comm_creating(1);
     int rc = from_group(call, group, rd_comm_from_group_tag(stringtag), errh, newcomm);
@@ -560,8 +603,10 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     const char *call = "MPI_Intercomm_create_from_groups";
     RD_API_READY(call);
     MPI_Errhandler errh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
-    if (!rd_errh_valid(errh))
-        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call, "invalid error handler");
+    if (!rd_errh_valid(errh) || !(errh->predefined || errh->fn))
+        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call,
+                                 "the error handler is not a communicator's (predefined, or from "
+                                 "MPI_Comm_create_errhandler)");
     RD_TRY(check_from_group(call, local_group, stringtag, info, errh, newintercomm));
     if (!rd_group_valid(remote_group))
         return rd_err_raise_errh(errh, MPI_ERR_GROUP, call, "invalid remote group");

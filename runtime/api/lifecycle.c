@@ -117,8 +117,11 @@ int rd_life_up(int world, int required, int *provided, char *err, size_t errlen)
                                                       : required;
         if (level > rd_state.thread_level) {
             rd_state.thread_level = level;
-            rd_threaded = level == MPI_THREAD_MULTIPLE;
+            if (level == MPI_THREAD_MULTIPLE) /* (never off again: the RMA thread may have set it) */
+                rd_threaded = 1;
         }
+        if (world) /* MPI_Is_thread_main: the thread of MPI_Init */
+            rd_state.main_thread = pthread_self();
         if (provided)
             *provided = rd_state.thread_level;
     }

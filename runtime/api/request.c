@@ -439,8 +439,10 @@ int PMPI_Request_free(MPI_Request *r)
                                                  "the generalized request's free_fn returned error %d", err);
     }
     RD_LOCK();
-    if ((inactive(req) || rd_req_done(req)) && (req->kind == RD_REQ_COLL || req->kind == RD_REQ_IO))
+    if ((inactive(req) || rd_req_done(req)) && (req->kind == RD_REQ_COLL || req->kind == RD_REQ_IO)) {
         free(req->why);
+        req->why = NULL;
+    }
     if ((inactive(req) || rd_req_done(req)) && req->pcoll)
         rd_pcoll_free(req);
     if ((inactive(req) || rd_req_done(req)) && req->part)

@@ -56,6 +56,8 @@ struct rd_comm_s {
     char name[MPI_MAX_OBJECT_NAME];
     uint32_t coll_seq;      /* collectives started on it: their tags (collectives/sched.c) */
     uint32_t pcoll_seq;     /* persistent collectives made on it: their tags (the same) */
+    uint8_t no_any_source;  /* hints in use (MPI_Comm_dup_with_info): mpi_assert_no_any_source, */
+    uint8_t no_any_tag;     /* mpi_assert_no_any_tag: its matching in lanes (runtime/p2p/engine.h) */
     uint32_t part_seq;      /* partitions of partitioned sends made on it: their tags (runtime/p2p/part.c) */
     struct rd_bsend_buf *bsend; /* MPI_Comm_attach_buffer's (runtime/p2p/bsend.c), or NULL */
     struct rd_session_s *session; /* the session it derives from (a reference: its buffer for

@@ -176,9 +176,13 @@ static void report_engine(struct rd_report_buf *b)
         if (rd_eng.ctxq == NULL || rd_eng.ctxq[c] == NULL)
             continue;
         int n = 0;
-        for (const struct rd_message_s *m = rd_eng.ctxq[c]->unexp_head; m; m = m->next, n++) {
+        const struct rd_ctxq *q = rd_eng.ctxq[c];
+        /* (the context's queue, then its lanes: engine.h) */
+        for (int l = -1; l < (q->lanes ? RD_LANES : 0) && n <= 16; l++)
+        for (const struct rd_message_s *m = (l < 0 ? q : &q->lanes[l])->unexp_head; m; m = m->next, n++) {
             if (n == 16) {
                 rd_report_printf(b, "I ... and more unexpected messages in context %u\n", c);
+                n++;
                 break;
             }
             char tag[48];

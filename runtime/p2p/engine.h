@@ -44,10 +44,28 @@ struct rd_message_s {
     unsigned char data[];
 };
 
+/* A context's queues. Normally one pair (this struct's); on a
+ * communicator whose hints rule out a wildcard (mpi_assert_no_any_source,
+ * mpi_assert_no_any_tag: rd_p2p_ctx_hints), RD_LANES pairs in `lanes`,
+ * chosen by a hash of the fields no receive leaves open (source, tag or
+ * both), so that matching looks only at the messages and receives that
+ * can match (rd_ctx_lane). FIFO within a lane keeps MPI's order: two that
+ * can match each other are always in the same lane. */
+#define RD_LANES 64
 struct rd_ctxq {
     struct rd_request_s *posted_head, *posted_tail;
     struct rd_message_s *unexp_head, *unexp_tail;
+    struct rd_ctxq *lanes; /* RD_LANES of them (their own lanes unused), or NULL */
+    uint8_t by_src, by_tag;
 };
+
+static inline struct rd_ctxq *rd_ctx_lane(struct rd_ctxq *q, int src, int tag)
+{
+    if (__builtin_expect(!q->lanes, 1))
+        return q;
+    uint32_t h = (q->by_src ? (uint32_t)src * 0x9E3779B1u : 0u) ^ (q->by_tag ? (uint32_t)tag * 0x85EBCA77u : 0u);
+    return &q->lanes[(h ^ (h >> 15)) & (RD_LANES - 1)];
+}
 
 enum rd_pend_kind {
     PEND_CTRL, PEND_MSG, PEND_FRAGS, PEND_GET, PEND_PUT,

@@ -165,6 +165,7 @@ static rd_status match_arrival(int wsrc, unsigned id, const void *hdr, const voi
     struct rd_ctxq *q = ctxq(env->ctx);
     if (!q)
         return RD_ERR_NOMEM;
+    q = rd_ctx_lane(q, env->src, env->tag);
     for (struct rd_request_s *r = q->posted_head; r; r = r->next) {
         if (!env_matches(r->peer, r->tag, env->src, env->tag))
             continue;
@@ -310,6 +311,7 @@ rd_status rd_p2p_start_recv(struct rd_request_s *req)
     struct rd_ctxq *q = ctxq(req->comm->ctx);
     if (!q)
         return RD_ERR_NOMEM;
+    q = rd_ctx_lane(q, req->peer, req->tag);
     req->bytes = (size_t)req->count * req->dt->size;
     req->error = MPI_SUCCESS;
     req->status.rd_cancelled = 0;
@@ -337,6 +339,7 @@ int rd_p2p_probe(int source, int tag, MPI_Comm comm, MPI_Status *status, struct 
     struct rd_message_s *prev = NULL;
     if (!q)
         return 0;
+    q = rd_ctx_lane(q, source, tag);
     for (struct rd_message_s *m = q->unexp_head; m; prev = m, m = m->next) {
         if (!env_matches(source, tag, m->src, m->tag))
             continue;
@@ -366,7 +369,7 @@ int rd_p2p_cancel_recv(struct rd_request_s *req)
 {
     if (!req->posted)
         return 0;
-    struct rd_ctxq *q = ctxq(req->comm->ctx);
+    struct rd_ctxq *q = rd_ctx_lane(ctxq(req->comm->ctx), req->peer, req->tag);
     if (req->prev)
         req->prev->next = req->next;
     else
@@ -389,6 +392,67 @@ int rd_p2p_message_valid(struct rd_message_s *m)
     return m && m->magic == RD_MSG_MAGIC;
 }
 
+/* ------------------------------------------------------------ lanes (hints) */
+
+static void lane_append(struct rd_ctxq *l, struct rd_message_s *m)
+{
+    m->next = NULL;
+    if (l->unexp_tail)
+        l->unexp_tail->next = m;
+    else
+        l->unexp_head = m;
+    l->unexp_tail = m;
+}
+
+rd_status rd_p2p_ctx_hints(uint32_t ctx, int no_src, int no_tag)
+{
+    struct rd_ctxq *q = ctxq(ctx);
+    if (!q)
+        return RD_ERR_NOMEM;
+    if (q->lanes || (!no_src && !no_tag) || q->posted_head)
+        return RD_OK; /* (posted receives: the program has the communicator already; keep one queue) */
+    struct rd_ctxq *lanes = calloc(RD_LANES, sizeof(*lanes));
+    if (!lanes)
+        return RD_ERR_NOMEM;
+    struct rd_message_s *m = q->unexp_head;
+    q->unexp_head = q->unexp_tail = NULL;
+    q->lanes = lanes;
+    q->by_src = (uint8_t)(no_src != 0);
+    q->by_tag = (uint8_t)(no_tag != 0);
+    while (m) { /* in arrival order, so each lane stays in it */
+        struct rd_message_s *n = m->next;
+        lane_append(rd_ctx_lane(q, m->src, m->tag), m);
+        m = n;
+    }
+    return RD_OK;
+}
+
+void rd_p2p_ctx_plain(uint32_t ctx)
+{
+    if (ctx >= rd_eng.nctx || !rd_eng.ctxq[ctx] || !rd_eng.ctxq[ctx]->lanes)
+        return;
+    struct rd_ctxq *q = rd_eng.ctxq[ctx], *lanes = q->lanes;
+    q->lanes = NULL;
+    q->by_src = q->by_tag = 0;
+    for (int i = 0; i < RD_LANES; i++) { /* (a freed communicator's leftovers: their order no longer matters) */
+        for (struct rd_message_s *m = lanes[i].unexp_head, *n; m; m = n) {
+            n = m->next;
+            lane_append(q, m);
+        }
+        for (struct rd_request_s *r = lanes[i].posted_head, *n; r; r = n) {
+            n = r->next;
+            r->next = NULL;
+            r->prev = q->posted_tail;
+            if (q->posted_tail)
+                q->posted_tail->next = r;
+            else
+                q->posted_head = r;
+            q->posted_tail = r;
+        }
+    }
+    free(lanes);
+}
+
 /* ------------------------------------------------------------ close */
 
 /* A message left unreceived at the end whose data a transport still
@@ -405,9 +469,12 @@ static void release_one(const struct rd_message_s *m)
 
 void rd_eng_release_held(void)
 {
-    for (uint32_t c = 0; c < rd_eng.nctx; c++)
+    for (uint32_t c = 0; c < rd_eng.nctx; c++) {
+        if (rd_eng.ctxq[c])
+            rd_p2p_ctx_plain(c);
         for (struct rd_message_s *m = rd_eng.ctxq[c] ? rd_eng.ctxq[c]->unexp_head : NULL; m; m = m->next)
             release_one(m);
+    }
     for (int w = 0; rd_eng.peers && w < rd_job.size; w++)
         for (struct rd_message_s *m = rd_eng.peers[w].ooo; m; m = m->next)
             release_one(m);

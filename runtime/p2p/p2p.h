@@ -46,6 +46,16 @@ int rd_p2p_message_valid(struct rd_message_s *m);
 /* Receive a message taken by probe into req (a receive request). */
 rd_status rd_p2p_start_mrecv(struct rd_request_s *req, struct rd_message_s *msg);
 
+/* A communicator's hints that rule out wildcards in its receives and
+ * probes (mpi_assert_no_any_source: no_src; mpi_assert_no_any_tag:
+ * no_tag): its context's matching looks only where a match can be (lanes,
+ * engine.h). Call before the program holds the communicator (its dup with
+ * info): the messages already there move to their lanes. The API refuses
+ * the wildcards the hints rule out. rd_p2p_ctx_plain: back to one queue
+ * (the communicator freed: its context may serve another). */
+rd_status rd_p2p_ctx_hints(uint32_t ctx, int no_src, int no_tag);
+void rd_p2p_ctx_plain(uint32_t ctx);
+
 /* Cancel a receive that has not matched yet: returns 1 if cancelled. */
 int rd_p2p_cancel_recv(struct rd_request_s *req);
 

@@ -68,8 +68,18 @@ struct part {
     int posted;             /* receive: this round's receives are posted */
     struct part *next, *prev; /* on `active`: started, not complete */
     int is_active;
-    struct part *wnext;     /* on `waiting`: a receive not announced yet (started or not) */
-    int is_waiting;
+    struct wait *wait;      /* on `waiting`: a receive not announced yet (started or not), or NULL */
+};
+
+/* A receive waiting for its sender's announcement, in init order. One
+ * freed before it came stays as a place holder (p NULL) that takes and
+ * drops the announcement meant for it, so that the next receive of the
+ * same (context, source, tag) does not take it instead. */
+struct wait {
+    uint32_t ctx;
+    int wpeer, tag;
+    struct part *p;
+    struct wait *next;
 };
 
 /* An announcement no receive has taken yet. */
@@ -79,7 +89,8 @@ struct unexp {
     struct unexp *next;
 };
 
-static struct part *active, *waiting;
+static struct part *active;
+static struct wait *waiting;
 static struct unexp *unexp_head, **unexp_tail = &unexp_head;
 static int advancing;
 
@@ -105,26 +116,19 @@ static void active_del(struct part *p)
     p->is_active = 0;
 }
 
-/* `waiting` is in init order (matching takes the first): appended at the tail */
-static void waiting_add(struct part *p)
+/* `waiting` is in init order (matching takes the first): appended at the
+ * tail. 0, or -1 when out of memory. */
+static int waiting_add(struct part *p)
 {
-    struct part **pp = &waiting;
+    struct wait *w = malloc(sizeof(*w)), **pp = &waiting;
+    if (!w)
+        return -1;
+    *w = (struct wait){.ctx = p->ctx, .wpeer = p->wpeer, .tag = p->user->tag, .p = p};
     while (*pp)
-        pp = &(*pp)->wnext;
-    p->wnext = NULL;
-    *pp = p;
-    p->is_waiting = 1;
-}
-
-static void waiting_del(struct part *p)
-{
-    for (struct part **pp = &waiting; *pp; pp = &(*pp)->wnext)
-        if (*pp == p) {
-            *pp = p->wnext;
-            break;
-        }
-    p->wnext = NULL;
-    p->is_waiting = 0;
+        pp = &(*pp)->next;
+    *pp = w;
+    p->wait = w;
+    return 0;
 }
 
 static int data_tag(uint32_t base, int i)
@@ -163,12 +167,18 @@ void rd_part_am(int wsrc, const void *hdr, size_t hlen)
     if (hlen != sizeof(h))
         rd_job_abort(MPI_ERR_INTERN, "partitioned communication: a malformed announcement");
     memcpy(&h, hdr, sizeof(h));
-    for (struct part *p = waiting; p; p = p->wnext)
-        if (p->ctx == h.ctx && p->wpeer == wsrc && p->user->tag == h.tag) {
-            waiting_del(p);
-            take(p, &h);
-            return; /* (a started one is on `active`: the hook posts its receives) */
+    for (struct wait **pw = &waiting; *pw; pw = &(*pw)->next) {
+        struct wait *w = *pw;
+        if (w->ctx == h.ctx && w->wpeer == wsrc && w->tag == h.tag) {
+            *pw = w->next;
+            if (w->p) { /* (a started one is on `active`: the hook posts its receives) */
+                w->p->wait = NULL;
+                take(w->p, &h);
+            } /* (else its receive was freed: the announcement goes with the place holder) */
+            free(w);
+            return;
         }
+    }
     struct unexp *u = malloc(sizeof(*u));
     if (!u)
         rd_job_abort(MPI_ERR_NO_MEM, "partitioned communication: out of memory");
@@ -193,7 +203,8 @@ static void match_new(struct part *p)
             return;
         }
     }
-    waiting_add(p);
+    if (waiting_add(p) != 0)
+        rd_job_abort(MPI_ERR_NO_MEM, "partitioned communication: out of memory");
 }
 
 /* ------------------------------------------------------------ init and free */
@@ -203,8 +214,8 @@ void rd_part_free(struct rd_request_s *req)
     struct part *p = req->part;
     if (!p)
         return;
-    if (p->is_waiting)
-        waiting_del(p);
+    if (p->wait)
+        p->wait->p = NULL; /* (a place holder now: rd_part_am) */
     if (p->is_active)
         active_del(p);
     for (int i = 0; p->sub && i < p->nsub; i++)
@@ -238,6 +249,8 @@ int rd_part_init(int send, const void *buf, int parts, int count, MPI_Datatype d
         return MPI_ERR_NO_MEM;
     }
     req->persistent = 1;
+    req->why = NULL;     /* (not cleared by the allocation) */
+    req->io.file = NULL;
     req->part = p;
     p->user = req;
     p->send = send;
@@ -454,13 +467,16 @@ int rd_part_start(struct rd_request_s *req)
         rd_req_complete(req);
         return MPI_SUCCESS;
     }
-    if (!p->send && p->matched) {
-        int err = post(p);
-        if (err != MPI_SUCCESS)
-            return err;
-    }
     if (rd_progress_add(part_progress) != 0)
         return MPI_ERR_INTERN;
+    if (!p->send && p->matched) {
+        int err = post(p);
+        if (err != MPI_SUCCESS) {
+            if (!active)
+                rd_progress_remove(part_progress);
+            return err;
+        }
+    }
     active_add(p);
     return MPI_SUCCESS;
 }

@@ -427,6 +427,27 @@ static void edges(void)
     mt_ok(s == MPI_REQUEST_NULL && y[0] == 1 && y[1] == 2 && y[2] == 3 && y[3] == 4 && st.MPI_TAG == 17,
           "a freed communicator's requests still work; a send freed while active still arrives");
     MPI_Request_free(&r);
+
+    /* a pair made and freed unused (the receive before its sender's
+     * announcement came, or after), then a pair of the same tag: the
+     * second receive meets the second send */
+    int z[4] = {9, 8, 7, 6};
+    MPI_Psend_init(x, 1, 4, MPI_INT, right, 18, MPI_COMM_WORLD, MPI_INFO_NULL, &s);
+    MPI_Precv_init(y, 1, 4, MPI_INT, left, 18, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    MPI_Request_free(&r);
+    MPI_Request_free(&s);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Psend_init(z, 2, 2, MPI_INT, right, 18, MPI_COMM_WORLD, MPI_INFO_NULL, &s);
+    MPI_Precv_init(y, 1, 4, MPI_INT, left, 18, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    MPI_Start(&r);
+    MPI_Start(&s);
+    MPI_Pready_range(0, 1, s);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Wait(&s, MPI_STATUS_IGNORE);
+    mt_ok(y[0] == 9 && y[1] == 8 && y[2] == 7 && y[3] == 6,
+          "a pair freed unused, then another of the same tag: the second receive meets the second send");
+    MPI_Request_free(&r);
+    MPI_Request_free(&s);
 }
 
 static int cls(int err)
