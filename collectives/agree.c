@@ -174,14 +174,73 @@ rd_status rd_comm_sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void 
     return run(&j, tag);
 }
 
+/* The k-th free pair of map, k from a hash of (parent's context, tag,
+ * round) below min(free pairs, 16): after a clash, two agreements that
+ * clashed most likely pick apart (every member computes the same). */
+static rd_status spread_ctx(const uint64_t *map, uint32_t seed, uint32_t *ctx)
+{
+    int nfree = 0;
+    for (int i = 0; i < RD_CTX_WORDS; i++)
+        nfree += __builtin_popcountll(map[i]);
+    if (nfree == 0)
+        return RD_ERR_NOMEM;
+    seed = (seed ^ (seed >> 16)) * 0x45d9f3bu;
+    int k = (int)((seed ^ (seed >> 16)) % (uint32_t)(nfree < 16 ? nfree : 16));
+    for (int i = 0; i < RD_CTX_WORDS; i++)
+        for (uint64_t w = map[i]; w; w &= w - 1)
+            if (k-- == 0) {
+                *ctx = (uint32_t)(2 * (i * 64 + __builtin_ctzll(w)));
+                return RD_OK;
+            }
+    return RD_ERR_NOMEM;
+}
+
+/* The members AND their offers and take the lowest common pair. Another
+ * blocking agreement running at once on another thread of some member may
+ * take the same pair there (its offer was made before either finished), so
+ * when any member runs threads (its offer's top bit, a pair offers never
+ * hold: rd_comm_ctx_offer keeps the highest free ones back) each member
+ * claims the pick (rd_comm_ctx_claim) and the members AND the claims: all
+ * held, it is theirs; else the holders give it back and they agree again,
+ * picking apart (spread_ctx). */
+#define RD_CTX_THREADED_BIT (1ULL << 63)
 rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
                                   uint32_t *ctx)
 {
-    uint64_t map[RD_CTX_WORDS];
-    rd_comm_ctx_offer(map);
-    struct job j = {.kind = J_AND, .comm = parent, .members = members, .n = n, .me = me, .rb = map};
-    rd_status st = run(&j, tag);
-    return st != RD_OK ? st : rd_comm_lowest_ctx(map, UINT32_MAX, ctx);
+    for (uint32_t round = 0;; round++) {
+        uint64_t map[RD_CTX_WORDS];
+        rd_comm_ctx_offer(map);
+        map[RD_CTX_WORDS - 1] &= ~RD_CTX_THREADED_BIT;
+        if (!rd_threaded) /* (AND: set on every member only if none runs threads) */
+            map[RD_CTX_WORDS - 1] |= RD_CTX_THREADED_BIT;
+        struct job j = {.kind = J_AND, .comm = parent, .members = members, .n = n, .me = me, .rb = map};
+        rd_status st = run(&j, tag);
+        if (st != RD_OK)
+            return st;
+        int single = (map[RD_CTX_WORDS - 1] & RD_CTX_THREADED_BIT) != 0;
+        map[RD_CTX_WORDS - 1] &= ~RD_CTX_THREADED_BIT;
+        uint32_t pick;
+        st = round == 0 ? rd_comm_lowest_ctx(map, UINT32_MAX, &pick)
+                        : spread_ctx(map, parent->ctx * 2654435761u ^ (uint32_t)tag ^ round * 40503u, &pick);
+        if (st != RD_OK || single) {
+            if (st == RD_OK)
+                *ctx = pick;
+            return st;
+        }
+        int held = rd_comm_ctx_claim(pick);
+        uint64_t all[RD_CTX_WORDS];
+        memset(all, held ? 0xff : 0, sizeof(all));
+        struct job k = {.kind = J_AND, .comm = parent, .members = members, .n = n, .me = me, .rb = all};
+        st = run(&k, tag);
+        if (st == RD_OK && all[0]) {
+            *ctx = pick;
+            return RD_OK;
+        }
+        if (held)
+            rd_comm_ctx_unclaim(pick);
+        if (st != RD_OK)
+            return st;
+    }
 }
 
 rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map)

@@ -25,6 +25,7 @@ RD_MPI_TESTS += test/mpi/fatal
 RD_MPI_TESTS += test/mpi/errcodes
 RD_MPI_TESTS += test/mpi/comm
 RD_MPI_TESTS += test/mpi/session
+RD_MPI_TESTS += test/mpi/comm_threads
 RD_MPI_TESTS += test/mpi/attr
 RD_MPI_TESTS += test/mpi/greq
 RD_MPI_TESTS += test/mpi/cart

@@ -35,6 +35,11 @@ static uint64_t rd_ctx_reserved[RD_CTX_PAIRS / 64];
 /* Pairs offered by the blocking agreements of the communicator-creating
  * calls in progress here (rd_comm_creating), and how deep they nest. */
 static uint64_t rd_ctx_blocking[RD_CTX_PAIRS / 64];
+/* Pairs that a blocking agreement of this process picked and is
+ * confirming with its peers (rd_comm_ctx_claim), so that another one
+ * running at once on another thread does not take them too; cleared with
+ * rd_ctx_blocking when no blocking creation is left (rd_comm_creating). */
+static uint64_t rd_ctx_claimed[RD_CTX_PAIRS / 64];
 static int rd_ctx_creating;
 _Static_assert(RD_CTX_PAIRS / 64 == RD_CTX_WORDS, "RD_CTX_WORDS is the size of the pair bitmap");
 
@@ -93,6 +98,7 @@ void rd_comm_fini(void)
     memset(rd_ctx_used, 0, sizeof(rd_ctx_used));
     memset(rd_ctx_reserved, 0, sizeof(rd_ctx_reserved));
     memset(rd_ctx_blocking, 0, sizeof(rd_ctx_blocking));
+    memset(rd_ctx_claimed, 0, sizeof(rd_ctx_claimed));
     rd_ctx_creating = 0;
 }
 
@@ -116,8 +122,8 @@ rd_status rd_comm_new(int rank, int size, int *world_ranks, uint32_t ctx, MPI_Co
     c->coll = t;
     atomic_init(&c->refs, 1);
     twin(c, t);
-    if (ctx != RD_CTX_PENDING)
-        rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
+    if (ctx != RD_CTX_PENDING) /* (atomic: creations on other threads set bits of the same word) */
+        __atomic_fetch_or(&rd_ctx_used[ctx / 2 / 64], 1ULL << (ctx / 2 % 64), __ATOMIC_RELAXED);
     *out = c;
     return RD_OK;
 }
@@ -142,7 +148,7 @@ void rd_comm_release(MPI_Comm comm)
     if (comm->predefined || atomic_fetch_sub_explicit(&comm->refs, 1, memory_order_acq_rel) != 1)
         return;
     if (comm->ctx != RD_CTX_PENDING)
-        rd_ctx_used[comm->ctx / 2 / 64] &= ~(1ULL << (comm->ctx / 2 % 64));
+        __atomic_fetch_and(&rd_ctx_used[comm->ctx / 2 / 64], ~(1ULL << (comm->ctx / 2 % 64)), __ATOMIC_RELAXED);
     rd_errh_release(comm->errh);
     for (int i = 0; i < rd_comm_nhooks; i++)
         rd_comm_hooks[i](comm);
@@ -180,7 +186,8 @@ uint64_t rd_comm_ctx_reserve(uint64_t win[RD_CTX_WORDS], int n)
 {
     int k = 0, any = 0, withheld = 0;
     for (int i = 0; i < RD_CTX_WORDS; i++) {
-        uint64_t unused = ~rd_ctx_used[i], free_ = unused & ~(rd_ctx_reserved[i] | rd_ctx_blocking[i]);
+        uint64_t unused = ~rd_ctx_used[i],
+                 free_ = unused & ~(rd_ctx_reserved[i] | rd_ctx_blocking[i] | rd_ctx_claimed[i]);
         any |= unused != 0;
         withheld |= free_ != unused;
         win[i] = 0;
@@ -201,7 +208,7 @@ void rd_comm_ctx_offer(uint64_t mine[RD_CTX_WORDS])
     enum { N = RD_CTX_WORDS };
     RD_LOCK();
     for (int i = 0; i < N; i++)
-        mine[i] = ~(rd_ctx_used[i] | rd_ctx_reserved[i]);
+        mine[i] = ~(rd_ctx_used[i] | rd_ctx_reserved[i] | rd_ctx_claimed[i]);
     /* the highest free pairs are left to nonblocking agreements, which
      * may need them meanwhile (rd_comm_creating) */
     for (int i = N - 1, k = 0; i >= 0 && k < RD_CTX_NB_KEEP; i--)
@@ -219,8 +226,29 @@ void rd_comm_creating(int enter)
     RD_LOCK();
     if (enter)
         rd_ctx_creating++;
-    else if (--rd_ctx_creating == 0)
+    else if (--rd_ctx_creating == 0) {
         memset(rd_ctx_blocking, 0, sizeof(rd_ctx_blocking));
+        memset(rd_ctx_claimed, 0, sizeof(rd_ctx_claimed));
+    }
+    RD_UNLOCK();
+}
+
+int rd_comm_ctx_claim(uint32_t ctx)
+{
+    uint64_t bit = 1ULL << (ctx / 2 % 64);
+    int i = (int)(ctx / 2 / 64), ok;
+    RD_LOCK();
+    ok = !((rd_ctx_used[i] | rd_ctx_reserved[i] | rd_ctx_claimed[i]) & bit);
+    if (ok)
+        rd_ctx_claimed[i] |= bit;
+    RD_UNLOCK();
+    return ok;
+}
+
+void rd_comm_ctx_unclaim(uint32_t ctx)
+{
+    RD_LOCK();
+    rd_ctx_claimed[ctx / 2 / 64] &= ~(1ULL << (ctx / 2 % 64));
     RD_UNLOCK();
 }
 
@@ -234,7 +262,7 @@ void rd_comm_set_ctx(MPI_Comm comm, uint32_t ctx)
 {
     comm->ctx = ctx;
     comm->coll->ctx = ctx + 1;
-    rd_ctx_used[ctx / 2 / 64] |= 1ULL << (ctx / 2 % 64);
+    __atomic_fetch_or(&rd_ctx_used[ctx / 2 / 64], 1ULL << (ctx / 2 % 64), __ATOMIC_RELAXED);
 }
 
 void rd_comm_inherit(MPI_Comm parent, MPI_Comm c)

@@ -191,6 +191,13 @@ void rd_comm_creating(int enter);
  * pairs but the RD_CTX_NB_KEEP highest, which stay offered by blocking
  * agreements until the outermost rd_comm_creating(0). */
 void rd_comm_ctx_offer(uint64_t mine[RD_CTX_WORDS]);
+/* A blocking agreement's pick, held against the other blocking agreements
+ * of this process (threads) while its peers confirm it: 1 if it was free
+ * here and is now held, 0 if another holds or uses it. Unclaim: given back
+ * (the peers did not all confirm). Held ones are let go when no blocking
+ * creation is left (rd_comm_creating), by then used or not needed. */
+int rd_comm_ctx_claim(uint32_t ctx);
+void rd_comm_ctx_unclaim(uint32_t ctx);
 
 static inline void rd_comm_retain(MPI_Comm comm)
 {
