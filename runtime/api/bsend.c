@@ -23,7 +23,6 @@
 static int attach_to(const char *call, MPI_Session ses, MPI_Comm comm, struct rd_bsend_buf **where, void *buffer,
                      MPI_Count size)
 {
-    int own = comm != MPI_COMM_NULL || ses;
     const char *whose = ses ? " to the session" : comm != MPI_COMM_NULL ? " to the communicator" : "";
     if (comm == MPI_COMM_NULL)
         comm = MPI_COMM_WORLD;
@@ -35,7 +34,6 @@ static int attach_to(const char *call, MPI_Session ses, MPI_Comm comm, struct rd
     }
     if (rd_bsend_attached(*where))
         return RAISE(ses, comm, MPI_ERR_BUFFER, call, "a buffer is already attached%s (detach it first)", whose);
-    (void)own;
     RD_LOCK();
     rd_status st = rd_bsend_attach(where, buffer, (size_t)size);
     RD_UNLOCK();
@@ -72,13 +70,6 @@ static int detach(const char *call, MPI_Comm comm, struct rd_bsend_buf **where, 
                   MPI_Count *size)
 {
     return detach_from(call, MPI_SESSION_NULL, comm, where, buffer_addr, size);
-}
-
-static int session_ok(const char *call, MPI_Session session)
-{
-    if (!rd_session_valid(session))
-        return rd_err_raise_session(MPI_SESSION_NULL, MPI_ERR_SESSION, call, "invalid session");
-    return MPI_SUCCESS;
 }
 
 static int comm_ok(const char *call, MPI_Comm comm)
@@ -276,21 +267,21 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 #pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
 int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
-    RD_TRY(session_ok("MPI_Session_attach_buffer", session));
+    RD_TRY(rd_check_session("MPI_Session_attach_buffer", session));
     return attach_to("MPI_Session_attach_buffer", session, MPI_COMM_NULL, &session->bsend, buffer, size);
 }
 
 #pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
 {
-    RD_TRY(session_ok("MPI_Session_attach_buffer_c", session));
+    RD_TRY(rd_check_session("MPI_Session_attach_buffer_c", session));
     return attach_to("MPI_Session_attach_buffer_c", session, MPI_COMM_NULL, &session->bsend, buffer, size);
 }
 
 #pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
 int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
-    RD_TRY(session_ok("MPI_Session_detach_buffer", session));
+    RD_TRY(rd_check_session("MPI_Session_detach_buffer", session));
     if (!size)
         return rd_err_raise_session(session, MPI_ERR_ARG, "MPI_Session_detach_buffer", "size is NULL");
     MPI_Count n = 0;
@@ -302,14 +293,14 @@ int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size
 #pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
 {
-    RD_TRY(session_ok("MPI_Session_detach_buffer_c", session));
+    RD_TRY(rd_check_session("MPI_Session_detach_buffer_c", session));
     return detach_from("MPI_Session_detach_buffer_c", session, MPI_COMM_NULL, &session->bsend, buffer_addr, size);
 }
 
 #pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
 int PMPI_Session_flush_buffer(MPI_Session session)
 {
-    RD_TRY(session_ok("MPI_Session_flush_buffer", session));
+    RD_TRY(rd_check_session("MPI_Session_flush_buffer", session));
     return flush("MPI_Session_flush_buffer", MPI_COMM_SELF, session->bsend);
 }
 
@@ -317,7 +308,7 @@ int PMPI_Session_flush_buffer(MPI_Session session)
 int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 {
     const char *call = "MPI_Session_iflush_buffer";
-    RD_TRY(session_ok(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (!request)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "request pointer is NULL");
     RD_TRY(iflush(call, MPI_COMM_SELF, &session->bsend, request));

@@ -9,6 +9,7 @@
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
 #include "runtime/objects/errhandler.h"
+#include "runtime/objects/session.h"
 #include "runtime/objects/win.h"
 
 /* Every MPI entry point keeps a frame of its own name: rrun's report of
@@ -29,6 +30,14 @@
 static inline int rd_check_win(const char *call, MPI_Win win)
 {
     return rd_win_valid(win) ? MPI_SUCCESS : rd_err_raise_win(win, MPI_ERR_WIN, call, "invalid window");
+}
+
+/* An invalid session's error goes to the default handler (MPI_ERRORS_ARE_FATAL). */
+static inline int rd_check_session(const char *call, MPI_Session s)
+{
+    if (!rd_session_valid(s))
+        return rd_err_raise_session(MPI_SESSION_NULL, MPI_ERR_SESSION, call, "invalid session");
+    return MPI_SUCCESS;
 }
 
 static inline int rd_check_comm(const char *call, MPI_Comm comm)

@@ -527,6 +527,18 @@ int rd_comm_from_group_tag(const char *stringtag)
     return RD_TAG_FROM_GROUP_BASE + 64 * (int)(h % (RD_TAG_FROM_GROUP_SPAN / 64));
 }
 
+/* The new communicator's handler (MPI_ERRHANDLER_NULL: MPI_ERRORS_ARE_FATAL):
+ * a predefined one or one made for communicators. */
+static int comm_errh(const char *call, MPI_Errhandler errhandler, MPI_Errhandler *errh)
+{
+    *errh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
+    if (!rd_errh_valid(*errh) || !((*errh)->predefined || (*errh)->fn))
+        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call,
+                                 "the error handler is not a communicator's (predefined, or from "
+                                 "MPI_Comm_create_errhandler)");
+    return MPI_SUCCESS;
+}
+
 /* The arguments both calls share; errors through errh (no communicator
  * holds a handler yet). */
 static int check_from_group(const char *call, MPI_Group group, const char *stringtag, MPI_Info info,
@@ -583,11 +595,8 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
 {
     const char *call = "MPI_Comm_create_from_group";
     RD_API_READY(call);
-    MPI_Errhandler errh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
-    if (!rd_errh_valid(errh) || !(errh->predefined || errh->fn))
-        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call,
-                                 "the error handler is not a communicator's (predefined, or from "
-                                 "MPI_Comm_create_errhandler)");
+    MPI_Errhandler errh;
+    RD_TRY(comm_errh(call, errhandler, &errh));
     RD_TRY(check_from_group(call, group, stringtag, info, errh, newcomm));
     rd_comm_creating(1);
     int rc = from_group(call, group, rd_comm_from_group_tag(stringtag), errh, newcomm);
@@ -602,11 +611,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
 {
     const char *call = "MPI_Intercomm_create_from_groups";
     RD_API_READY(call);
-    MPI_Errhandler errh = errhandler == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : errhandler;
-    if (!rd_errh_valid(errh) || !(errh->predefined || errh->fn))
-        return rd_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_ERR_ERRHANDLER, call,
-                                 "the error handler is not a communicator's (predefined, or from "
-                                 "MPI_Comm_create_errhandler)");
+    MPI_Errhandler errh;
+    RD_TRY(comm_errh(call, errhandler, &errh));
     RD_TRY(check_from_group(call, local_group, stringtag, info, errh, newintercomm));
     if (!rd_group_valid(remote_group))
         return rd_err_raise_errh(errh, MPI_ERR_GROUP, call, "invalid remote group");

@@ -29,20 +29,15 @@ static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                                      "MPI_THREAD_MULTIPLE"};
 
-/* The index of a process set's name, or -1. */
-static int pset_find(const char *name)
+/* The index of a process set's name in *k; an error through the
+ * session's handler when it names none. */
+static int pset_find(const char *call, MPI_Session session, const char *name, int *k)
 {
-    for (int i = 0; i < NPSETS; i++)
-        if (strcasecmp(name, psets[i]) == 0)
-            return i;
-    return -1;
-}
-
-static int check_session(const char *call, MPI_Session s)
-{
-    if (!rd_session_valid(s))
-        return rd_err_raise_session(MPI_SESSION_NULL, MPI_ERR_SESSION, call, "invalid session");
-    return MPI_SUCCESS;
+    for (*k = 0; *k < NPSETS; ++*k)
+        if (strcasecmp(name, psets[*k]) == 0)
+            return MPI_SUCCESS;
+    return rd_err_raise_session(session, MPI_ERR_ARG, call, "'%s' is not a process set (mpi://WORLD, mpi://SELF)",
+                                name);
 }
 
 /* A session's error handler: a predefined one or one of
@@ -116,7 +111,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     const char *call = "MPI_Session_finalize";
     if (!session)
         return rd_err_raise_session(MPI_SESSION_NULL, MPI_ERR_ARG, call, "session pointer is NULL");
-    RD_TRY(check_session(call, *session));
+    RD_TRY(rd_check_session(call, *session));
     struct rd_session_s *s = *session;
     if (s->bsend) { /* its buffer: detached once every message in it has left */
         void *buf;
@@ -141,7 +136,7 @@ int PMPI_Session_finalize(MPI_Session *session)
 int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
 {
     const char *call = "MPI_Session_get_num_psets";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise_session(session, MPI_ERR_INFO, call, "invalid info");
     if (!npset_names)
@@ -154,7 +149,7 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
 int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name)
 {
     const char *call = "MPI_Session_get_nth_pset";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise_session(session, MPI_ERR_INFO, call, "invalid info");
     if (n < 0 || n >= NPSETS)
@@ -177,13 +172,11 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
 int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
 {
     const char *call = "MPI_Session_get_pset_info";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (!pset_name || !info)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "%s is NULL", pset_name ? "info" : "pset_name");
-    int k = pset_find(pset_name);
-    if (k < 0)
-        return rd_err_raise_session(session, MPI_ERR_ARG, call, "'%s' is not a process set (mpi://WORLD, mpi://SELF)",
-                                    pset_name);
+    int k;
+    RD_TRY(pset_find(call, session, pset_name, &k));
     struct rd_info_s *in = rd_info_new();
     char size[24];
     snprintf(size, sizeof size, "%d", k == 0 ? rd_job.size : 1);
@@ -200,7 +193,7 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
 int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 {
     const char *call = "MPI_Session_get_info";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (!info_used)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "info_used is NULL");
     struct rd_info_s *in = rd_info_new();
@@ -231,7 +224,7 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn, MPI_Errh
 int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
     const char *call = "MPI_Session_set_errhandler";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (!session_errh(errhandler))
         return rd_err_raise_session(session, MPI_ERR_ERRHANDLER, call,
                                     rd_errh_valid(errhandler) ? "the error handler was not made for sessions"
@@ -247,7 +240,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 {
     const char *call = "MPI_Session_get_errhandler";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (!errhandler)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "errhandler is NULL");
     rd_errh_retain(session->errh); /* the caller frees its reference */
@@ -259,7 +252,7 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
     const char *call = "MPI_Session_call_errhandler";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (rd_err_code_class(errorcode) < 0)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "%d is not a valid error code", errorcode);
     rd_err_raise_session(session, errorcode, call, "error code %d raised by the program", errorcode);
@@ -270,13 +263,11 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_from_session_pset";
-    RD_TRY(check_session(call, session));
+    RD_TRY(rd_check_session(call, session));
     if (!pset_name || !newgroup)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "%s is NULL", pset_name ? "newgroup" : "pset_name");
-    int k = pset_find(pset_name);
-    if (k < 0)
-        return rd_err_raise_session(session, MPI_ERR_ARG, call, "'%s' is not a process set (mpi://WORLD, mpi://SELF)",
-                                    pset_name);
+    int k;
+    RD_TRY(pset_find(call, session, pset_name, &k));
     struct rd_group_s *g = k == 0 ? rd_group_identity(rd_job.size) : rd_group_alloc(1);
     if (!g)
         return rd_err_raise_session(session, MPI_ERR_NO_MEM, call, "out of memory");
