@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "collectives/sched.h"
+#include "runtime/base/pvar.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
 
@@ -43,6 +44,7 @@ enum rd_coll_kind {
     RD_COLL_NEIGHBOR_ALLTOALLW,
     RD_COLL_NKINDS
 };
+_Static_assert(RD_COLL_NKINDS <= RD_PV_NCOLL, "MPI_T keeps each collective's last choice (runtime/base/pvar.h)");
 
 /* The arguments of any collective (unused ones zero). sbuf may be
  * MPI_IN_PLACE where the standard allows it. */
@@ -85,6 +87,11 @@ struct rd_coll_alg {
     int node, always, max_size;
 };
 
+/* A collective's name ("allreduce") and its menu, ended by an entry
+ * without name (MPI_T's enums of the algorithms chosen). */
+const char *rd_coll_kind_name(int kind);
+const struct rd_coll_alg *rd_coll_menu(int kind);
+
 /* A communicator's node paths, chosen once when it claimed its slot of the
  * node's memory (select.c: by the forced RDMPI_COLL_<NAME> and the
  * communicator's size): per collective, the usable entries in the order
@@ -109,6 +116,8 @@ static inline int rd_coll_node_run(int kind, const struct rd_coll_args *a, int *
     const struct rd_coll_alg *const *e = a->comm->coll_node->path[kind];
     for (; *e; e++)
         if (!(*e)->usable || (*e)->usable(kind, a)) {
+            if (RD_PV_ON())
+                rd_pv_coll(kind, (int)(*e - rd_coll_menu(kind)));
             *err = (*e)->run(kind, a);
             return 1;
         }

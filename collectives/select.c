@@ -298,6 +298,8 @@ rd_status rd_coll_build(int kind, struct rd_sched *s, const struct rd_coll_args 
     const struct rd_coll_alg *alg = choose(kind, a);
     if (!alg)
         return RD_ERR_INTERNAL;
+    if (RD_PV_ON())
+        rd_pv_coll(kind, (int)(alg - colls[kind].menu));
     return alg->build(s, a);
 }
 
@@ -311,9 +313,22 @@ rd_status rd_coll_build_alg(int kind, int alg, struct rd_sched *s, const struct 
 {
     const struct rd_coll_alg *menu = colls[kind].menu;
     for (int i = 0; menu[i].name && !menu[i].node; i++)
-        if (i == alg)
+        if (i == alg) {
+            if (RD_PV_ON())
+                rd_pv_coll(kind, i);
             return menu[i].build(s, a);
+        }
     return RD_ERR_INTERNAL;
+}
+
+const char *rd_coll_kind_name(int kind)
+{
+    return (unsigned)kind < RD_COLL_NKINDS ? colls[kind].name : NULL;
+}
+
+const struct rd_coll_alg *rd_coll_menu(int kind)
+{
+    return (unsigned)kind < RD_COLL_NKINDS ? colls[kind].menu : NULL;
 }
 
 /* ------------------------------------------------------------ node paths */

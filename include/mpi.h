@@ -1199,6 +1199,123 @@ RD_MPI_PROTO(int, Intercomm_create_from_groups, (MPI_Group local_group, int loca
                                                  int remote_leader, const char *stringtag, MPI_Info info,
                                                  MPI_Errhandler errhandler, MPI_Comm *newintercomm))
 
+/* ================================================================ the tool information interface
+ * (MPI 4.1 chapter 15; runtime/api/mpit.c): control variables (every
+ * RDMPI_* parameter), performance variables (the engine's counters),
+ * categories, enums, event sources. C only, usable before MPI_Init and
+ * after MPI_Finalize; the constants are enums (no Fortran bindings). */
+typedef struct rd_t_enum_s *MPI_T_enum;
+typedef struct rd_t_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct rd_t_pvar_handle_s *MPI_T_pvar_handle;
+typedef struct rd_t_pvar_session_s *MPI_T_pvar_session;
+typedef struct rd_t_event_instance_s *MPI_T_event_instance;
+typedef struct rd_t_event_registration_s *MPI_T_event_registration;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)-1)
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 221, MPI_T_VERBOSITY_USER_DETAIL, MPI_T_VERBOSITY_USER_ALL,
+    MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_VERBOSITY_TUNER_DETAIL, MPI_T_VERBOSITY_TUNER_ALL,
+    MPI_T_VERBOSITY_MPIDEV_BASIC, MPI_T_VERBOSITY_MPIDEV_DETAIL, MPI_T_VERBOSITY_MPIDEV_ALL
+};
+enum {
+    MPI_T_BIND_NO_OBJECT = 241, MPI_T_BIND_MPI_COMM, MPI_T_BIND_MPI_DATATYPE, MPI_T_BIND_MPI_ERRHANDLER,
+    MPI_T_BIND_MPI_FILE, MPI_T_BIND_MPI_GROUP, MPI_T_BIND_MPI_OP, MPI_T_BIND_MPI_REQUEST, MPI_T_BIND_MPI_WIN,
+    MPI_T_BIND_MPI_MESSAGE, MPI_T_BIND_MPI_INFO, MPI_T_BIND_MPI_SESSION
+};
+enum {
+    MPI_T_SCOPE_CONSTANT = 261, MPI_T_SCOPE_READONLY, MPI_T_SCOPE_LOCAL, MPI_T_SCOPE_GROUP,
+    MPI_T_SCOPE_GROUP_EQ, MPI_T_SCOPE_ALL, MPI_T_SCOPE_ALL_EQ
+};
+enum {
+    MPI_T_PVAR_CLASS_STATE = 281, MPI_T_PVAR_CLASS_LEVEL, MPI_T_PVAR_CLASS_SIZE, MPI_T_PVAR_CLASS_PERCENTAGE,
+    MPI_T_PVAR_CLASS_HIGHWATERMARK, MPI_T_PVAR_CLASS_LOWWATERMARK, MPI_T_PVAR_CLASS_COUNTER,
+    MPI_T_PVAR_CLASS_AGGREGATE, MPI_T_PVAR_CLASS_TIMER, MPI_T_PVAR_CLASS_GENERIC
+};
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0, MPI_T_CB_REQUIRE_MPI_RESTRICTED, MPI_T_CB_REQUIRE_THREAD_SAFE,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order { MPI_T_SOURCE_ORDERED = 0, MPI_T_SOURCE_UNORDERED } MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                     void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                          void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count, MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety, void *user_data);
+RD_MPI_PROTO(int, T_init_thread, (int required, int *provided))
+RD_MPI_PROTO(int, T_finalize, (void))
+RD_MPI_PROTO(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
+RD_MPI_PROTO(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name, int *name_len))
+RD_MPI_PROTO(int, T_cvar_get_num, (int *num_cvar))
+RD_MPI_PROTO(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbosity,
+                                    MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                                    int *bind, int *scope))
+RD_MPI_PROTO(int, T_cvar_get_index, (const char *name, int *cvar_index))
+RD_MPI_PROTO(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count))
+RD_MPI_PROTO(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
+RD_MPI_PROTO(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf))
+RD_MPI_PROTO(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
+RD_MPI_PROTO(int, T_pvar_get_num, (int *num_pvar))
+RD_MPI_PROTO(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                                    MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                                    int *bind, int *readonly, int *continuous, int *atomic))
+RD_MPI_PROTO(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index))
+RD_MPI_PROTO(int, T_pvar_session_create, (MPI_T_pvar_session *session))
+RD_MPI_PROTO(int, T_pvar_session_free, (MPI_T_pvar_session *session))
+RD_MPI_PROTO(int, T_pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                                        MPI_T_pvar_handle *handle, int *count))
+RD_MPI_PROTO(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle))
+RD_MPI_PROTO(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+RD_MPI_PROTO(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+RD_MPI_PROTO(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+RD_MPI_PROTO(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf))
+RD_MPI_PROTO(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+RD_MPI_PROTO(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+RD_MPI_PROTO(int, T_category_get_num, (int *num_cat))
+RD_MPI_PROTO(int, T_category_get_info, (int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                                        int *num_cvars, int *num_pvars, int *num_categories))
+RD_MPI_PROTO(int, T_category_get_num_events, (int cat_index, int *num_events))
+RD_MPI_PROTO(int, T_category_get_index, (const char *name, int *cat_index))
+RD_MPI_PROTO(int, T_category_get_cvars, (int cat_index, int len, int indices[]))
+RD_MPI_PROTO(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
+RD_MPI_PROTO(int, T_category_get_events, (int cat_index, int len, int indices[]))
+RD_MPI_PROTO(int, T_category_get_categories, (int cat_index, int len, int indices[]))
+RD_MPI_PROTO(int, T_category_changed, (int *update_number))
+RD_MPI_PROTO(int, T_source_get_num, (int *num_sources))
+RD_MPI_PROTO(int, T_source_get_info, (int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                                      MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
+                                      MPI_Count *max_ticks, MPI_Info *info))
+RD_MPI_PROTO(int, T_source_get_timestamp, (int source_index, MPI_Count *timestamp))
+RD_MPI_PROTO(int, T_event_get_num, (int *num_events))
+RD_MPI_PROTO(int, T_event_get_info, (int event_index, char *name, int *name_len, int *verbosity,
+                                     MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                                     int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                                     int *desc_len, int *bind))
+RD_MPI_PROTO(int, T_event_get_index, (const char *name, int *event_index))
+RD_MPI_PROTO(int, T_event_handle_alloc, (int event_index, void *obj_handle, MPI_Info info,
+                                         MPI_T_event_registration *event_registration))
+RD_MPI_PROTO(int, T_event_handle_set_info, (MPI_T_event_registration event_registration, MPI_Info info))
+RD_MPI_PROTO(int, T_event_handle_get_info, (MPI_T_event_registration event_registration, MPI_Info *info_used))
+RD_MPI_PROTO(int, T_event_register_callback, (MPI_T_event_registration event_registration,
+                                              MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                                              MPI_T_event_cb_function *event_cb_function))
+RD_MPI_PROTO(int, T_event_callback_set_info, (MPI_T_event_registration event_registration,
+                                              MPI_T_cb_safety cb_safety, MPI_Info info))
+RD_MPI_PROTO(int, T_event_callback_get_info, (MPI_T_event_registration event_registration,
+                                              MPI_T_cb_safety cb_safety, MPI_Info *info_used))
+RD_MPI_PROTO(int, T_event_handle_free, (MPI_T_event_registration event_registration, void *user_data,
+                                        MPI_T_event_free_cb_function *free_cb_function))
+RD_MPI_PROTO(int, T_event_set_dropped_handler, (MPI_T_event_registration event_registration,
+                                                MPI_T_event_dropped_cb_function *dropped_cb_function))
+RD_MPI_PROTO(int, T_event_read, (MPI_T_event_instance event_instance, int element_index, void *buffer))
+RD_MPI_PROTO(int, T_event_copy, (MPI_T_event_instance event_instance, void *buffer))
+RD_MPI_PROTO(int, T_event_get_timestamp, (MPI_T_event_instance event_instance, MPI_Count *event_timestamp))
+RD_MPI_PROTO(int, T_event_get_source, (MPI_T_event_instance event_instance, int *source_index))
+
 /* ------------------------------------------------------------ removed in MPI-3.0 */
 /* MPI-1's names of MPI-2 functions (see the top of this file): the same
  * semantics as the replacement named beside each. */

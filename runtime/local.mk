@@ -8,7 +8,7 @@ EXTRA_DIST += runtime/base/README.md runtime/objects/README.md \
 noinst_LTLIBRARIES += librdutil.la
 librdutil_la_SOURCES = \
 	runtime/base/params.c runtime/base/params.h \
-	runtime/base/log.c runtime/base/log.h
+	runtime/base/log.c runtime/base/log.h runtime/base/pvar.c runtime/base/pvar.h
 
 # The parameters: each component declares its own in a params.def of its
 # folder (runtime/base/params.h); the build joins the library's and the
@@ -25,9 +25,11 @@ nodist_librdutil_la_SOURCES = runtime/base/params_lib.def runtime/base/params_to
 BUILT_SOURCES += runtime/base/params_lib.def runtime/base/params_tools.def
 CLEANFILES += runtime/base/params_lib.def runtime/base/params_tools.def
 runtime/base/params_lib.def: $(rd_params_lib)
-	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_lib) > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+	$(AM_V_GEN)$(MKDIR_P) runtime/base && for f in $(rd_params_lib); do d=$${f%/params.def}; \
+	  printf '#undef RD_PARAM_COMPONENT\n#define RD_PARAM_COMPONENT "%s"\n' "$${d##*/}"; cat $$f; done > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 runtime/base/params_tools.def: $(rd_params_tools)
-	$(AM_V_GEN)$(MKDIR_P) runtime/base && cat $(rd_params_tools) > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+	$(AM_V_GEN)$(MKDIR_P) runtime/base && for f in $(rd_params_tools); do d=$${f%/params.def}; \
+	  printf '#undef RD_PARAM_COMPONENT\n#define RD_PARAM_COMPONENT "%s"\n' "$${d##*/}"; cat $$f; done > $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # The point-to-point engine (runtime/p2p/ but the transport loader,
 # tl_load.c: transports/local.mk): one list, for the library and for the
@@ -56,7 +58,8 @@ librdmpi_la_SOURCES = \
 	runtime/objects/session.h runtime/objects/session.c \
 	runtime/api/greq.c runtime/api/greq.h \
 	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \
-	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h
+	runtime/api/cart.c runtime/api/graph.c runtime/api/topo.h runtime/api/op.c runtime/objects/op.h \
+	runtime/api/mpit.c
 # one-sided communication (runtime/rma/) and its entry points
 librdmpi_la_SOURCES += runtime/rma/rma.h runtime/rma/rma_int.h runtime/rma/win.c runtime/rma/am.c \
 	runtime/rma/ops.c runtime/rma/sync.c runtime/rma/progress.c runtime/rma/rdma.c runtime/rma/counter.c \

@@ -26,6 +26,8 @@ RD_MPI_TESTS += test/mpi/errcodes
 RD_MPI_TESTS += test/mpi/comm
 RD_MPI_TESTS += test/mpi/session
 RD_MPI_TESTS += test/mpi/comm_threads
+# the tool information interface (MPI_T)
+RD_MPI_TESTS += test/mpi/mpit
 RD_MPI_TESTS += test/mpi/attr
 RD_MPI_TESTS += test/mpi/greq
 RD_MPI_TESTS += test/mpi/cart

@@ -15,12 +15,16 @@ struct rd_param_values rd_param;
 struct rd_tool_param_values rd_tool_param;
 
 #define RD_PARAM_STR(P, C) #C "|"
-#define RD_PARAM_INT(name, def, min, max, doc) {#name, RD_PT_INT, def, min, max, NULL, doc, offsetof(VALUES, name)},
-#define RD_PARAM_SIZE(name, def, min, max, doc) {#name, RD_PT_SIZE, def, min, max, NULL, doc, offsetof(VALUES, name)},
-#define RD_PARAM_BOOL(name, def, doc) {#name, RD_PT_BOOL, def, 0, 1, NULL, doc, offsetof(VALUES, name)},
-#define RD_PARAM_STRING(name, def, doc) {#name, RD_PT_STRING, def, 0, 0, NULL, doc, offsetof(VALUES, name)},
-#define RD_PARAM_ENUM(name, NAME, def, doc, ...) \
-    {#name, RD_PT_ENUM, def, 0, RD_##NAME##_COUNT - 1, RD_PARAM_EACH(RD_PARAM_STR, _, __VA_ARGS__), doc, offsetof(VALUES, name)},
+#define RD_PARAM_INT(name, def, min, max, doc) \
+    {#name, RD_PT_INT, def, min, max, NULL, doc, offsetof(VALUES, name), RD_PARAM_COMPONENT},
+#define RD_PARAM_SIZE(name, def, min, max, doc) \
+    {#name, RD_PT_SIZE, def, min, max, NULL, doc, offsetof(VALUES, name), RD_PARAM_COMPONENT},
+#define RD_PARAM_BOOL(name, def, doc) {#name, RD_PT_BOOL, def, 0, 1, NULL, doc, offsetof(VALUES, name), RD_PARAM_COMPONENT},
+#define RD_PARAM_STRING(name, def, doc) \
+    {#name, RD_PT_STRING, def, 0, 0, NULL, doc, offsetof(VALUES, name), RD_PARAM_COMPONENT},
+#define RD_PARAM_ENUM(name, NAME, def, doc, ...)                                                              \
+    {#name, RD_PT_ENUM, def, 0, RD_##NAME##_COUNT - 1, RD_PARAM_EACH(RD_PARAM_STR, _, __VA_ARGS__), doc, \
+     offsetof(VALUES, name), RD_PARAM_COMPONENT},
 #define VALUES struct rd_param_values
 static const struct rd_param_desc lib_table[] = {
 #include "runtime/base/params_lib.def"
@@ -31,6 +35,30 @@ static const struct rd_param_desc tool_table[] = {
 #include "runtime/base/params_tools.def"
 };
 #undef VALUES
+
+/* The RD_CVAR declarations (params.h): the library's table only. */
+#undef RD_PARAM_INT
+#undef RD_PARAM_SIZE
+#undef RD_PARAM_BOOL
+#undef RD_PARAM_STRING
+#undef RD_PARAM_ENUM
+#undef RD_CVAR
+#define RD_PARAM_INT(name, def, min, max, doc)
+#define RD_PARAM_SIZE(name, def, min, max, doc)
+#define RD_PARAM_BOOL(name, def, doc)
+#define RD_PARAM_STRING(name, def, doc)
+#define RD_PARAM_ENUM(name, NAME, def, doc, ...)
+#define RD_CVAR(name, scope, when) {#name, RD_PS_##scope, RD_CVAR_##when},
+enum { RD_CVAR_INIT, RD_CVAR_LIVE };
+static const struct {
+    const char *name;
+    enum rd_param_scope scope;
+    int live;
+} cvar_decls[] = {
+#include "runtime/base/params_lib.def"
+    {NULL, RD_PS_ALL_EQ, 0}};
+#undef RD_CVAR
+#define RD_CVAR(name, scope, when)
 
 static const struct {
     const struct rd_param_desc *desc;
@@ -197,12 +225,15 @@ static int load_table(size_t t, char *err, size_t errlen)
             snprintf(err, errlen, "internal: bad default '%s' for %s", d->def, name);
             return -1;
         }
+        /* a bad value keeps the default (and the first one is reported):
+         * every value is set whatever the outcome (MPI_T reads them all) */
         int prc = s ? parse_one(d, s, slot) : 0;
+        if (prc != 0 && rc < 0)
+            continue;
         if (prc == -2) {
             snprintf(err, errlen, "%s='%s' is not in [%ld, %ld]", name, s, d->min, d->max);
-            return -1;
-        }
-        if (prc != 0) {
+            rc = -1;
+        } else if (prc != 0) {
             if (d->type == RD_PT_ENUM) {
                 char c[256];
                 choices_text(d, c, sizeof(c));
@@ -210,9 +241,11 @@ static int load_table(size_t t, char *err, size_t errlen)
             } else {
                 snprintf(err, errlen, "%s='%s' is not a valid %s", name, s, type_name(d->type));
             }
-            return -1;
+            rc = -1;
         }
     }
+    if (rc < 0)
+        return rc;
     /* unknown RDMPI_* variables are most likely typos: report the first */
     for (char **e = environ; e && *e; e++) {
         if (strncmp(*e, "RDMPI_", 6) != 0)
@@ -235,6 +268,92 @@ int rd_params_load(char *err, size_t errlen)
 int rd_params_load_tools(char *err, size_t errlen)
 {
     return load_table(1, err, errlen);
+}
+
+int rd_params_load_once(char *err, size_t errlen)
+{
+    static int done, rc;
+    static char msg[512];
+    if (!done) {
+        rc = load_table(0, msg, sizeof(msg));
+        if (rc >= 0) {
+            char terr[512];
+            int trc = load_table(1, terr, sizeof(terr));
+            if (trc < 0) {
+                snprintf(msg, sizeof(msg), "%s", terr);
+                rc = trc;
+            }
+        }
+        done = 1;
+    }
+    snprintf(err, errlen, "%s", msg);
+    return rc;
+}
+
+size_t rd_params_count(int table)
+{
+    return table >= 0 && (size_t)table < NTABLES ? tables[table].n : 0;
+}
+
+const struct rd_param_desc *rd_param_at(int table, size_t i)
+{
+    return i < rd_params_count(table) ? &tables[table].desc[i] : NULL;
+}
+
+static size_t table_of(const struct rd_param_desc *d)
+{
+    for (size_t t = 0; t < NTABLES; t++)
+        if (d >= tables[t].desc && d < tables[t].desc + tables[t].n)
+            return t;
+    return NTABLES;
+}
+
+void *rd_param_slot(const struct rd_param_desc *d)
+{
+    size_t t = table_of(d);
+    return t < NTABLES ? (char *)tables[t].values + d->offset : NULL;
+}
+
+enum rd_param_scope rd_param_scope_of(const struct rd_param_desc *d, int *live)
+{
+    *live = 0;
+    if (table_of(d) != 0)
+        return RD_PS_READONLY;
+    for (size_t i = 0; cvar_decls[i].name; i++)
+        if (strcmp(cvar_decls[i].name, d->name) == 0) {
+            *live = cvar_decls[i].live;
+            return cvar_decls[i].scope;
+        }
+    return RD_PS_ALL_EQ;
+}
+
+/* The strings MPI_T wrote: kept for the process's life (the library may
+ * hold any of them until it ends). */
+static struct kept {
+    struct kept *next;
+    char s[];
+} *kept;
+
+int rd_param_set(const struct rd_param_desc *d, long v, const char *s)
+{
+    void *slot = rd_param_slot(d);
+    if (!slot)
+        return -1;
+    if (d->type == RD_PT_STRING) {
+        size_t n = strlen(s) + 1;
+        struct kept *k = malloc(sizeof(*k) + n);
+        if (!k)
+            return -1;
+        memcpy(k->s, s, n);
+        k->next = kept;
+        kept = k;
+        __atomic_store_n((const char **)slot, k->s, __ATOMIC_RELEASE);
+        return 0;
+    }
+    if (d->type == RD_PT_BOOL ? (v != 0 && v != 1) : (v < d->min || v > d->max))
+        return -1;
+    __atomic_store_n((long *)slot, v, __ATOMIC_RELAXED);
+    return 0;
 }
 
 void rd_params_print(FILE *out)

@@ -18,8 +18,21 @@
  * naming the variable. An ENUM's choices are written in upper case and
  * become the constants RD_<NAME>_<CHOICE> (0, 1, ...); users write them in
  * lower case (case-blind). The build joins the fragments into
- * runtime/base/params_lib.def and params_tools.def (runtime/local.mk).
- * `rdmpi_info --params` lists both tables; MPI_T will expose them. */
+ * runtime/base/params_lib.def and params_tools.def (runtime/local.mk),
+ * each fragment preceded by `#define RD_PARAM_COMPONENT "<folder>"`.
+ *
+ * MPI_T makes every parameter a control variable (runtime/api/mpit.c).
+ * Who may write one, and when, is declared beside it:
+ *
+ *   RD_CVAR(name, SCOPE, WHEN)
+ *
+ * SCOPE: ALL_EQ (every rank of the job must hold the same value: the
+ * default for a parameter not listed), LOCAL (each rank its own) or
+ * READONLY (never written through MPI_T); WHEN: INIT (written only
+ * before the library is up, i.e. between MPI_T_init_thread and
+ * MPI_Init / the first session: the default) or LIVE (the code reads it
+ * at each use, so a write takes effect from the next use on).
+ * `rdmpi_info --params` lists both tables. */
 #ifndef RD_PARAMS_H
 #define RD_PARAMS_H
 
@@ -27,6 +40,10 @@
 #include <stdio.h>
 
 enum rd_param_type { RD_PT_INT, RD_PT_SIZE, RD_PT_BOOL, RD_PT_STRING, RD_PT_ENUM };
+enum rd_param_scope { RD_PS_ALL_EQ, RD_PS_LOCAL, RD_PS_READONLY };
+
+#define RD_CVAR(name, scope, when)
+#define RD_PARAM_COMPONENT "base"
 
 /* ---- calling a macro on each of up to 12 choices */
 #define RD_PARAM_NARGS(...) RD_PARAM_NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -93,6 +110,7 @@ struct rd_param_desc {
     const char *choices; /* ENUM: "A|B|C|" as declared */
     const char *doc;
     size_t offset;       /* of the value in its values struct */
+    const char *component; /* the folder that declares it: "p2p", "shm", ... */
 };
 
 /* Read the library's table (the tools': rd_params_load_tools) from the
@@ -101,6 +119,24 @@ struct rd_param_desc {
  * neither table declares is reported in err as a warning, returning 1. */
 int rd_params_load(char *err, size_t errlen);
 int rd_params_load_tools(char *err, size_t errlen);
+
+/* rd_params_load and rd_params_load_tools once for the process (MPI_T
+ * and MPI_Init both ask; what MPI_T wrote before MPI_Init stays): later
+ * calls return the first call's result and message. */
+int rd_params_load_once(char *err, size_t errlen);
+
+/* The tables, for MPI_T: table 0 the library's, 1 the tools'. */
+size_t rd_params_count(int table);
+const struct rd_param_desc *rd_param_at(int table, size_t i);
+/* Where d's value lives (long, or const char *). */
+void *rd_param_slot(const struct rd_param_desc *d);
+/* d's RD_CVAR declaration: its scope, and *live 1 for LIVE. The tools'
+ * parameters are READONLY (they are read by rrun and the wrappers). */
+enum rd_param_scope rd_param_scope_of(const struct rd_param_desc *d, int *live);
+/* Set d's value: v for INT, SIZE, BOOL and ENUM (checked against the
+ * range / the choices), s for STRING (copied; kept for the process's
+ * life). 0, or -1 when refused. */
+int rd_param_set(const struct rd_param_desc *d, long v, const char *s);
 
 /* Print both tables (name, type, default, current value, doc). */
 void rd_params_print(FILE *out);

@@ -64,6 +64,8 @@ static inline rd_status send_start(struct rd_request_s *req, struct rd_peer *p, 
         pd->data = req->tmp;
     }
     pd->len = req->bytes;
+    if (RD_PV_ON())
+        rd_pv_msg(0, RD_PV_EAGER, p->proto.tl, req->bytes);
     if (!p->pend_head) {
         rd_status st = p->ep->tl->ops->am_send(p->ep, pd->id, pd->hdr, pd->hlen, pd->data, pd->len);
         if (st == RD_OK) {
@@ -137,9 +139,11 @@ rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest
     struct rd_wire_env env = {comm->ctx, comm->rank, tag, p->send_seq, bytes};
     st = p->ep->tl->ops->am_send(p->ep, RD_AM_EAGER, &env, sizeof(env),
                                  (const char *)buf + dt->true_lb, bytes);
-    if (st == RD_OK)
+    if (st == RD_OK) {
         p->send_seq++;
-    else if (st == RD_ERR_AGAIN)
+        if (RD_PV_ON())
+            rd_pv_msg(0, RD_PV_EAGER, p->proto.tl, bytes);
+    } else if (st == RD_ERR_AGAIN)
         send_miss(p, w, bytes, 1);
     return st;
 }

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/base/pvar.h"
 #include "runtime/objects/comm.h"
 #include "runtime/p2p/p2p.h"
 #include "runtime/p2p/wire.h"
@@ -97,7 +98,12 @@ struct rd_proto {
     uint32_t eager_limit; /* messages up to this many bytes go eagerly (below am_max) */
     uint8_t small, large;
     uint8_t exchange;     /* contiguous sends flagged RD_SEND_EXCHANGE, any size */
+    uint8_t tl;           /* the transport, as MPI_T counts it (RD_PV_TL_*) */
 };
+_Static_assert(RD_RNDV_GET + 1 == RD_PV_GET && RD_RNDV_PUT + 1 == RD_PV_PUT &&
+                   RD_RNDV_PIPELINE + 1 == RD_PV_PIPELINE && RD_RNDV_SPLIT + 1 == RD_PV_SPLIT &&
+                   RD_RNDV_TRANSPORT + 1 == RD_PV_TRANSPORT,
+               "MPI_T's protocols are eager, then the rendezvous ones in order");
 
 /* The rendezvous protocol of a send of `bytes` (> eager_limit) with the
  * request's flags; non-contiguous data streams in fragments packed

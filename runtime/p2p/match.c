@@ -202,6 +202,7 @@ static rd_status match_arrival(int wsrc, unsigned id, const void *hdr, const voi
     struct rd_message_s *m = message_copy(wsrc, id, hdr, data, len);
     if (!m)
         return RD_ERR_NOMEM;
+    rd_pv_unexpected(1);
     if (q->unexp_tail)
         q->unexp_tail->next = m;
     else
@@ -215,6 +216,9 @@ static void arrive(int wsrc, unsigned id, const void *hdr, const void *data, siz
     struct rd_peer *p = &rd_eng.peers[wsrc];
     const struct rd_wire_env *env = hdr;
     rd_status st;
+    if (RD_PV_ON())
+        rd_pv_msg(1, id == RD_AM_RTS ? 1 + (int)((const struct rd_wire_rts *)hdr)->proto : RD_PV_EAGER,
+                  p->proto.tl, env->len);
     if (env->seq != p->recv_seq) {
         /* ahead of its turn: keep it, sorted, until the gap fills */
         struct rd_message_s *m = message_copy(wsrc, id, hdr, data, len), **pp = &p->ooo;
@@ -295,6 +299,7 @@ static void take_unexpected(struct rd_ctxq *q, struct rd_message_s *prev, struct
     if (q->unexp_tail == m)
         q->unexp_tail = prev;
     m->next = NULL;
+    rd_pv_unexpected(-1);
 }
 
 static rd_status deliver_message(struct rd_request_s *req, struct rd_message_s *m)
@@ -494,6 +499,7 @@ void rd_eng_free_messages(void)
         free(rd_eng.ctxq[c]);
     }
     free(rd_eng.ctxq);
+    __atomic_store_n(&rd_pv.unexpected, 0, __ATOMIC_RELAXED);
     for (int w = 0; rd_eng.peers && w < rd_job.size; w++) {
         struct rd_message_s *m = rd_eng.peers[w].ooo;
         while (m) {

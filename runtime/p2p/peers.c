@@ -95,6 +95,7 @@ rd_status rd_eng_connect(int w)
             return st;
         }
         proto_choose(&p->proto, tl);
+        p->proto.tl = (uint8_t)rd_pv_tl_index(tl->ops->name);
         if (RD_LOG_DEBUG <= rd_log_threshold && rd_log_component_enabled("p2p")) {
             char line[192];
             proto_print(line, sizeof(line), &p->proto);

@@ -17,6 +17,7 @@
 
 #include "runtime/base/job.h"
 #include "runtime/base/params.h"
+#include "runtime/base/pvar.h"
 #include "runtime/base/report.h"
 #include "runtime/objects/comm.h"
 #include "runtime/objects/datatype.h"
@@ -170,7 +171,7 @@ void rd_req_complete_slow(struct rd_request_s *req)
 /* yields of a blocked wait, after its spins, before RDMPI_WAIT_SLEEP lets it sleep */
 #define RD_WAIT_YIELDS 100
 
-void rd_wait_step(long *idle)
+static void wait_step(long *idle)
 {
     long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
     rd_report_poll();
@@ -190,6 +191,18 @@ void rd_wait_step(long *idle)
     } else if (rd_threaded) {
         RD_UNLOCK();
         RD_LOCK();
+    }
+}
+
+/* MPI_T's p2p_wait_time: the time in the steps, while it is counted */
+void rd_wait_step(long *idle)
+{
+    if (RD_PV_ON()) {
+        uint64_t t0 = rd_pv_now_ns();
+        wait_step(idle);
+        __atomic_fetch_add(&rd_pv.wait_ns, rd_pv_now_ns() - t0, __ATOMIC_RELAXED);
+    } else {
+        wait_step(idle);
     }
 }
 
@@ -233,6 +246,7 @@ static void io_sleep(uint32_t seq)
 
 void rd_wait_step_io(long *idle, uint32_t seq)
 {
+    uint64_t t0 = RD_PV_ON() ? rd_pv_now_ns() : 0;
     long spins = rd_job.oversubscribed ? 0 : rd_param.spin_count;
     rd_report_poll();
     if (rd_progress() > 0) {
@@ -245,6 +259,8 @@ void rd_wait_step_io(long *idle, uint32_t seq)
         RD_UNLOCK();
         RD_LOCK();
     }
+    if (t0)
+        __atomic_fetch_add(&rd_pv.wait_ns, rd_pv_now_ns() - t0, __ATOMIC_RELAXED);
 }
 
 void rd_req_wait_io(struct rd_request_s *req)
