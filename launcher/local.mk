@@ -10,7 +10,8 @@ launcher_rdmpi_info_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) \
 	-DRD_INFO_UCX_LIBS='"$(UCX_LIBS)"' -DRD_INFO_OFI_LIBS='"$(OFI_LIBS)"' \
 	-DRD_INFO_IBVERBS_LIBS='"$(IBVERBS_LIBS)"' -DRD_INFO_RDMACM_LIBS='"$(RDMACM_LIBS)"' \
 	-DRD_INFO_UCM_LIBS='"$(UCM_LIBS)"'
-launcher_rdmpi_info_LDADD = librdutil.la
+# (librdmpi: --mpit reads the variables through MPI_T, as any tool would)
+launcher_rdmpi_info_LDADD = librdutil.la librdmpi.la
 
 # ---------------------------------------------------------------- rdmpicc, rdmpicxx, rdmpifort
 # One template, launcher/rdmpicc.in, makes each wrapper twice:

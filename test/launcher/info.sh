@@ -50,7 +50,7 @@ perl -0777 -ne '
     }' "$RD_BUILDDIR/runtime/base/params_lib.def" "$RD_BUILDDIR/runtime/base/params_tools.def" >params.txt
 nparams=$(wc -l <params.txt)
 
-plan $((20 + 2 * nparams))
+plan $((25 + 2 * nparams))
 
 # ------------------------------------------------------------ the summary
 out=$(clean "$info"); rc=$?
@@ -69,7 +69,8 @@ is "$(field librdmacm)" "$(found RDMACM)" "librdmacm: as configure found it"
 like "$(field libucm)" "^$(found UCM) \(" "libucm: as configure found it, with what it is for"
 is "$(clean "$info" --version)" "rdmpi $version" "--version"
 out=$(clean "$info" --help); rc=$?
-is "$rc:$(printf '%s\n' "$out" | head -n 1)" "0:usage: rdmpi_info [--params | --help | --version]" "--help: usage, exit 0"
+is "$rc:$(printf '%s\n' "$out" | head -n 1)" "0:usage: rdmpi_info [--params | --mpit | --help | --version]" \
+    "--help: usage, exit 0"
 clean "$info" --bogus >out.txt 2>err.txt; rc=$?
 is "$rc:$(head -n 1 err.txt):$(cat out.txt)" "2:rdmpi_info: unknown argument '--bogus':" \
     "a bad argument: message and usage on stderr, exit 2"
@@ -95,5 +96,14 @@ like "$rc:$(cat err.txt)" '^0:rdmpi_info: warning: .*unknown parameter RDMPI_BOG
 clean RDMPI_OVERSUBSCRIBED=maybe "$info" --params >out.txt 2>err.txt; rc=$?
 like "$rc:$(cat err.txt)" "^1:rdmpi_info: error: .*RDMPI_OVERSUBSCRIBED='maybe'" \
     "a bad value: an error naming the variable, exit 1"
+
+# ------------------------------------------------------------ --mpit
+clean RDMPI_EAGER_LIMIT=123 RDMPI_RNDV_PROTOCOL=put "$info" --mpit >mpit.out 2>err.txt; rc=$?
+is "$rc:$(cat err.txt)" "0:" "--mpit exits 0 and says nothing on stderr"
+is "$(grep -c '^  cvar ' mpit.out)" "$nparams" "--mpit lists one control variable per declared parameter"
+like "$(grep '^  cvar eager_limit ' mpit.out)" ' 123 \(unsigned long long, all, equal\)$' \
+    "--mpit reads eager_limit's value from the environment"
+like "$(grep '^  cvar rndv_protocol ' mpit.out)" ' put \(int, all, equal\)$' "--mpit names an enum's value"
+like "$(grep '^  pvar p2p_sent_msgs ' mpit.out)" ' counter, unsigned long long$' "--mpit lists the counters"
 
 done_testing
