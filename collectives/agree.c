@@ -177,7 +177,7 @@ rd_status rd_comm_sendrecv(MPI_Comm c, const void *sb, size_t sn, int dst, void 
 /* The k-th free pair of map, k from a hash of (parent's context, tag,
  * round) below min(free pairs, 16): after a clash, two agreements that
  * clashed most likely pick apart (every member computes the same). */
-static rd_status spread_ctx(const uint64_t *map, uint32_t seed, uint32_t *ctx)
+rd_status rd_comm_spread_ctx(const uint64_t *map, uint32_t seed, uint32_t *ctx)
 {
     int nfree = 0;
     for (int i = 0; i < RD_CTX_WORDS; i++)
@@ -202,8 +202,7 @@ static rd_status spread_ctx(const uint64_t *map, uint32_t seed, uint32_t *ctx)
  * hold: rd_comm_ctx_offer keeps the highest free ones back) each member
  * claims the pick (rd_comm_ctx_claim) and the members AND the claims: all
  * held, it is theirs; else the holders give it back and they agree again,
- * picking apart (spread_ctx). */
-#define RD_CTX_THREADED_BIT (1ULL << 63)
+ * picking apart (rd_comm_spread_ctx). */
 rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
                                   uint32_t *ctx)
 {
@@ -217,11 +216,10 @@ rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, in
         rd_status st = run(&j, tag);
         if (st != RD_OK)
             return st;
-        int single = (map[RD_CTX_WORDS - 1] & RD_CTX_THREADED_BIT) != 0;
-        map[RD_CTX_WORDS - 1] &= ~RD_CTX_THREADED_BIT;
+        int single = rd_ctx_map_single(map);
         uint32_t pick;
         st = round == 0 ? rd_comm_lowest_ctx(map, UINT32_MAX, &pick)
-                        : spread_ctx(map, parent->ctx * 2654435761u ^ (uint32_t)tag ^ round * 40503u, &pick);
+                        : rd_comm_spread_ctx(map, parent->ctx * 2654435761u ^ (uint32_t)tag ^ round * 40503u, &pick);
         if (st != RD_OK || single) {
             if (st == RD_OK)
                 *ctx = pick;
@@ -246,6 +244,14 @@ rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, in
 rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map)
 {
     rd_comm_ctx_offer(map);
+    map[RD_CTX_WORDS - 1] &= ~RD_CTX_THREADED_BIT;
+    if (!rd_threaded)
+        map[RD_CTX_WORDS - 1] |= RD_CTX_THREADED_BIT;
+    return rd_comm_and(comm, map);
+}
+
+rd_status rd_comm_and(MPI_Comm comm, uint64_t *map)
+{
     struct job j = {.kind = J_AND, .comm = comm, .n = comm->size, .me = comm->rank, .rb = map};
     return run(&j, RD_TAG_CTX);
 }
@@ -265,17 +271,59 @@ rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, i
     return run(&j, RD_TAG_BCAST);
 }
 
-rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only)
+/* The same seed on every rank of both groups: from the map they share. */
+static uint32_t map_seed(const uint64_t *map, uint32_t round)
+{
+    uint64_t h = 1469598103934665603ull ^ round;
+    for (int i = 0; i < RD_CTX_WORDS; i++)
+        h = (h ^ map[i]) * 1099511628211ull;
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+rd_status rd_comm_agree_ctx_inter(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int btag,
+                                  uint32_t *ctx, uint32_t *lctx)
 {
     enum { N = RD_CTX_WORDS };
-    uint64_t theirs[N];
-    rd_status st = rd_comm_free_map(inter->local, local_only);
-    if (st == RD_OK)
-        st = rd_comm_leader_exchange(inter->local, 0, inter, 0, RD_TAG_INTER, local_only,
-                                     sizeof(theirs), theirs, sizeof(theirs));
-    for (int i = 0; st == RD_OK && i < N; i++)
-        both[i] = local_only[i] & theirs[i];
-    return st;
+    for (uint32_t round = 0;; round++) {
+        uint64_t local[N], theirs[N], both[N];
+        rd_status st = rd_comm_free_map(group, local);
+        if (st == RD_OK)
+            st = rd_comm_leader_exchange(group, leader, bridge, rleader, btag, local, sizeof(local), theirs,
+                                         sizeof(theirs));
+        if (st != RD_OK)
+            return st;
+        for (int i = 0; i < N; i++)
+            both[i] = local[i] & theirs[i];
+        int single = rd_ctx_map_single(both); /* (no rank of either group runs threads) */
+        (void)rd_ctx_map_single(local);
+        /* the pair of both groups, then the local group's apart from it */
+        st = round == 0 ? rd_comm_lowest_ctx(both, UINT32_MAX, ctx)
+                        : rd_comm_spread_ctx(both, map_seed(both, round), ctx);
+        if (st == RD_OK && lctx) {
+            local[*ctx / 2 / 64] &= ~(1ULL << (*ctx / 2 % 64));
+            st = round == 0 ? rd_comm_lowest_ctx(local, *ctx, lctx)
+                            : rd_comm_spread_ctx(local, map_seed(local, round), lctx);
+        }
+        if (st != RD_OK || single)
+            return st;
+        /* some rank runs threads: every rank of both groups claims the
+         * picks, and all of them must hold them */
+        int held = rd_comm_ctx_claim(*ctx), lheld = held && lctx ? rd_comm_ctx_claim(*lctx) : 0;
+        uint64_t all[N], theirs_all[N];
+        memset(all, held && (!lctx || lheld) ? 0xff : 0, sizeof(all));
+        st = rd_comm_and(group, all);
+        if (st == RD_OK)
+            st = rd_comm_leader_exchange(group, leader, bridge, rleader, btag, all, sizeof(all), theirs_all,
+                                         sizeof(theirs_all));
+        if (st == RD_OK && all[0] && theirs_all[0])
+            return RD_OK;
+        if (held)
+            rd_comm_ctx_unclaim(*ctx);
+        if (lheld)
+            rd_comm_ctx_unclaim(*lctx);
+        if (st != RD_OK)
+            return st;
+    }
 }
 
 rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx)

@@ -50,8 +50,24 @@ rd_status rd_comm_agree_ctx(MPI_Comm parent, uint32_t *ctx);
 rd_status rd_comm_agree_ctx_among(MPI_Comm parent, const int *members, int n, int me, int tag,
                                   uint32_t *ctx);
 /* The context pairs free on every rank of comm (an intracommunicator),
- * as a bitmap of RD_CTX_WORDS words; collective over comm. */
+ * as a bitmap of RD_CTX_WORDS words; collective over comm. The last
+ * word's top bit (a pair no offer holds: rd_comm_ctx_offer keeps the
+ * highest back) says that no rank of comm runs threads: read it, and
+ * clear it before picking, with rd_ctx_map_single. */
 rd_status rd_comm_free_map(MPI_Comm comm, uint64_t *map);
+#define RD_CTX_THREADED_BIT (1ULL << 63)
+static inline int rd_ctx_map_single(uint64_t *map)
+{
+    int single = (map[RD_CTX_WORDS - 1] & RD_CTX_THREADED_BIT) != 0;
+    map[RD_CTX_WORDS - 1] &= ~RD_CTX_THREADED_BIT;
+    return single;
+}
+/* AND map (RD_CTX_WORDS words) over every rank of comm. */
+rd_status rd_comm_and(MPI_Comm comm, uint64_t *map);
+/* The k-th free pair of map, k from seed, below min(free pairs, 16): what
+ * agreements pick again after a clash, so that they most likely pick
+ * apart (every member computes the same from the same seed). */
+rd_status rd_comm_spread_ctx(const uint64_t *map, uint32_t seed, uint32_t *ctx);
 /* One blocking exchange on comm's library context: send sn bytes to dst
  * and receive rn bytes from src (either < 0: none), both with tag. */
 rd_status rd_comm_sendrecv(MPI_Comm comm, const void *sb, size_t sn, int dst, void *rb, size_t rn,
@@ -62,10 +78,17 @@ rd_status rd_comm_bcast(MPI_Comm comm, int root, void *buf, size_t bytes);
 rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int tag,
                                   const void *mine, size_t mine_bytes, void *theirs,
                                   size_t theirs_bytes);
-/* For a new communicator made from intercommunicator inter: the pairs
- * free on every rank of both groups (both) and on every rank of the local
- * group (local_only). Collective over both groups. */
-rd_status rd_comm_inter_free_maps(MPI_Comm inter, uint64_t *both, uint64_t *local_only);
+/* The context pair of a new communicator across two groups: *ctx free on
+ * every rank of both, and (lctx not NULL) *lctx, another, free on every
+ * rank of the local group (the new intercommunicator's local
+ * intracommunicator). The local group `group` agrees through its leader,
+ * which talks to the other group's leader rleader over bridge with btag
+ * (rd_comm_leader_exchange); collective over both groups. When a rank of
+ * either group runs threads, every rank claims the picks
+ * (rd_comm_ctx_claim) and all must hold them, else the holders give them
+ * back and both groups pick again, apart (as rd_comm_agree_ctx_among). */
+rd_status rd_comm_agree_ctx_inter(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int btag,
+                                  uint32_t *ctx, uint32_t *lctx);
 /* Allgather of bytes over comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
 

@@ -68,15 +68,6 @@ static int make_inter(MPI_Comm parent, const char *call, int rank, int ln, int *
     return MPI_SUCCESS;
 }
 
-/* The context pair of a new intercommunicator (free on both groups) and
- * of its local intracommunicator (free on the local group), from the
- * maps; the same on every rank of a group. */
-static rd_status pick_ctx(const uint64_t *both, const uint64_t *local, uint32_t *ctx, uint32_t *lctx)
-{
-    rd_status st = rd_comm_lowest_ctx(both, UINT32_MAX, ctx);
-    return st != RD_OK ? st : rd_comm_lowest_ctx(local, *ctx, lctx);
-}
-
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -103,8 +94,7 @@ static int common_member(const int *a, int na, const int *b, int nb, int *dup)
 /* ------------------------------------------------------------ MPI_Intercomm_create */
 
 struct rd_ic_hello {
-    int size;                   /* the leader's group size */
-    uint64_t map[RD_CTX_WORDS]; /* pairs free on all of its group */
+    int size; /* the leader's group size */
 };
 
 struct rd_ic_result {
@@ -130,13 +120,9 @@ static int intercomm_create(const char *call, MPI_Comm local_comm, int local_lea
     struct rd_ic_hello mine = {.size = ln};
     struct rd_ic_result res = {.err = MPI_SUCCESS};
     char why[160] = "";
+    rd_status st = RD_OK;
     if (!lw)
         return fail(local_comm, call, RD_ERR_NOMEM);
-    rd_status st = rd_comm_free_map(local_comm, mine.map);
-    if (st != RD_OK) {
-        free(lw);
-        return fail(local_comm, call, st);
-    }
 
     /* the leader checks what only it uses and talks to the other leader */
     if (leader) {
@@ -200,11 +186,10 @@ static int intercomm_create(const char *call, MPI_Comm local_comm, int local_lea
         return rd_err_raise(local_comm, MPI_ERR_COMM, call,
                             "the local and remote groups overlap (world rank %d is in both)", dup);
     }
-    uint64_t both[RD_CTX_WORDS];
+    /* (the bridge and its tag: the leader's only) */
     uint32_t ctx, lctx;
-    for (int i = 0; i < RD_CTX_WORDS; i++)
-        both[i] = mine.map[i] & res.remote.map[i];
-    st = pick_ctx(both, mine.map, &ctx, &lctx);
+    st = rd_comm_agree_ctx_inter(local_comm, local_leader, peer_comm, remote_leader,
+                                 libtag ? libtag : rd_comm_intercomm_tag(tag), &ctx, &lctx);
     if (st != RD_OK) {
         free(lw);
         free(rw);
@@ -246,14 +231,11 @@ static int intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return rd_err_raise(intercomm, MPI_ERR_ARG, call, "newintracomm is NULL");
     MPI_Comm c = intercomm;
     int mine = high ? 1 : 0, theirs = 0;
-    uint64_t both[RD_CTX_WORDS], local[RD_CTX_WORDS];
     uint32_t ctx;
     rd_status st = rd_comm_leader_exchange(c->local, 0, c, 0, RD_TAG_INTER, &mine, sizeof(mine), &theirs,
                                            sizeof(theirs));
     if (st == RD_OK)
-        st = rd_comm_inter_free_maps(c, both, local);
-    if (st == RD_OK)
-        st = rd_comm_lowest_ctx(both, UINT32_MAX, &ctx);
+        st = rd_comm_agree_ctx_inter(c->local, 0, c, 0, RD_TAG_INTER, &ctx, NULL);
     if (st != RD_OK)
         return fail(c, call, st);
     /* the group with high = false first; on a tie, the group whose rank 0
@@ -328,11 +310,8 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 
 int rd_inter_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 {
-    uint64_t both[RD_CTX_WORDS], local[RD_CTX_WORDS];
     uint32_t ctx, lctx;
-    rd_status st = rd_comm_inter_free_maps(comm, both, local);
-    if (st == RD_OK)
-        st = pick_ctx(both, local, &ctx, &lctx);
+    rd_status st = rd_comm_agree_ctx_inter(comm->local, 0, comm, 0, RD_TAG_INTER, &ctx, &lctx);
     if (st != RD_OK)
         return fail(comm, call, st);
     int *lw = rd_comm_world_ranks_copy(comm), *rw = malloc(sizeof(int) * (size_t)comm->remote_size);
@@ -375,7 +354,6 @@ int rd_inter_split(MPI_Comm comm, const char *call, int color, int key, MPI_Comm
     struct rd_split_entry me = {color, key, comm->rank};
     struct rd_split_entry *mine = malloc(sizeof(*mine) * (size_t)ln);
     struct rd_split_entry *theirs = malloc(sizeof(*theirs) * (size_t)rn);
-    uint64_t both[RD_CTX_WORDS], local[RD_CTX_WORDS];
     uint32_t ctx, lctx;
     rd_status st = mine && theirs ? RD_OK : RD_ERR_NOMEM;
     /* each group gathers its colours; the leaders swap them */
@@ -385,9 +363,7 @@ int rd_inter_split(MPI_Comm comm, const char *call, int color, int key, MPI_Comm
         st = rd_comm_leader_exchange(comm->local, 0, comm, 0, RD_TAG_INTER, mine, sizeof(*mine) * (size_t)ln,
                                      theirs, sizeof(*theirs) * (size_t)rn);
     if (st == RD_OK)
-        st = rd_comm_inter_free_maps(comm, both, local);
-    if (st == RD_OK)
-        st = pick_ctx(both, local, &ctx, &lctx);
+        st = rd_comm_agree_ctx_inter(comm->local, 0, comm, 0, RD_TAG_INTER, &ctx, &lctx);
     if (st != RD_OK) {
         free(mine);
         free(theirs);

@@ -2,7 +2,8 @@
  * (MPI_THREAD_MULTIPLE): 100 times, 2 new threads per rank each make a
  * communicator at once (MPI_Comm_dup of its own parent, or
  * MPI_Comm_create_from_group of a session's mpi://WORLD with its own string
- * tag) and pass a value of its own around a ring on it, with the same tag
+ * tag, or MPI_Comm_dup of its own intercommunicator and MPI_Intercomm_merge
+ * of the copy) and pass a value of its own around a ring on it, with the same tag
  * as the other thread, thread 0's receive posted first and thread 1's
  * message sent first: two communicators given the same context would hand
  * thread 1's value to thread 0. Every value is checked. */
@@ -15,7 +16,7 @@
 #define ROUNDS 100
 
 static int rank, size;
-static MPI_Comm parent[2];
+static MPI_Comm parent[2], inter[2];
 static MPI_Session session;
 static int bad[2], made[2], turn;
 static pthread_barrier_t both;
@@ -28,13 +29,23 @@ static void *worker(void *arg)
         MPI_Group_from_session_pset(session, "mpi://WORLD", &g);
     for (int i = turn; i < turn + 1; i++) {
         MPI_Comm c;
-        if (g != MPI_GROUP_NULL)
+        if (g != MPI_GROUP_NULL) {
             MPI_Comm_create_from_group(g, t ? "thread.one" : "thread.zero", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &c);
-        else
+        } else if (inter[t] != MPI_COMM_NULL) {
+            /* two agreements across the groups: the copy's pair and its
+             * local group's, then the merged communicator's */
+            MPI_Comm ic;
+            MPI_Comm_dup(inter[t], &ic);
+            MPI_Intercomm_merge(ic, rank % 2, &c);
+            MPI_Comm_free(&ic);
+        } else {
             MPI_Comm_dup(parent[t], &c);
+        }
         made[t]++;
-        int right = (rank + 1) % size, left = (rank + size - 1) % size;
-        int out = 1000000 * t + 1000 * rank + i, in = -1;
+        int me; /* (a merged communicator orders the ranks its own way) */
+        MPI_Comm_rank(c, &me);
+        int right = (me + 1) % size, left = (me + size - 1) % size;
+        int out = 1000000 * t + 1000 * me + i, in = -1;
         /* thread 0's receive is posted first, thread 1's message sent
          * first: were the two communicators of one context, thread 0 would
          * take thread 1's message */
@@ -85,10 +96,22 @@ int main(int argc, char **argv)
     mt_is_int(provided, MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE provided");
     MPI_Comm_dup(MPI_COMM_WORLD, &parent[0]);
     MPI_Comm_dup(MPI_COMM_WORLD, &parent[1]);
+    inter[0] = inter[1] = MPI_COMM_NULL;
     run("MPI_Comm_dup of two parents");
     MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &session);
     run("MPI_Comm_create_from_group with two string tags");
     MPI_Session_finalize(&session);
+    session = MPI_SESSION_NULL;
+    /* each thread's own intercommunicator: even ranks with odd ones */
+    for (int t = 0; t < 2; t++) {
+        MPI_Comm half;
+        MPI_Comm_split(parent[t], rank % 2, rank, &half);
+        MPI_Intercomm_create(half, 0, parent[t], rank % 2 ? 0 : 1, 5, &inter[t]);
+        MPI_Comm_free(&half);
+    }
+    run("MPI_Comm_dup of two intercommunicators and MPI_Intercomm_merge");
+    MPI_Comm_free(&inter[0]);
+    MPI_Comm_free(&inter[1]);
     MPI_Comm_free(&parent[0]);
     MPI_Comm_free(&parent[1]);
     MPI_Barrier(MPI_COMM_WORLD);
