@@ -271,17 +271,18 @@ rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, i
     return run(&j, RD_TAG_BCAST);
 }
 
-/* The same seed on every rank of both groups: from the map they share. */
-static uint32_t map_seed(const uint64_t *map, uint32_t round)
+/* The same seed on every rank of both groups: from the map they share,
+ * the agreement's salt and the round. */
+static uint32_t map_seed(const uint64_t *map, uint32_t salt, uint32_t round)
 {
-    uint64_t h = 1469598103934665603ull ^ round;
+    uint64_t h = (1469598103934665603ull ^ salt) * 1099511628211ull ^ round;
     for (int i = 0; i < RD_CTX_WORDS; i++)
         h = (h ^ map[i]) * 1099511628211ull;
     return (uint32_t)(h ^ (h >> 32));
 }
 
 rd_status rd_comm_agree_ctx_inter(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int btag,
-                                  uint32_t *ctx, uint32_t *lctx)
+                                  uint32_t salt, uint32_t *ctx, uint32_t *lctx)
 {
     enum { N = RD_CTX_WORDS };
     for (uint32_t round = 0;; round++) {
@@ -297,25 +298,30 @@ rd_status rd_comm_agree_ctx_inter(MPI_Comm group, int leader, MPI_Comm bridge, i
         int single = rd_ctx_map_single(both); /* (no rank of either group runs threads) */
         (void)rd_ctx_map_single(local);
         /* the pair of both groups, then the local group's apart from it */
-        st = round == 0 ? rd_comm_lowest_ctx(both, UINT32_MAX, ctx)
-                        : rd_comm_spread_ctx(both, map_seed(both, round), ctx);
-        if (st == RD_OK && lctx) {
+        rd_status pst = round == 0 ? rd_comm_lowest_ctx(both, UINT32_MAX, ctx)
+                                   : rd_comm_spread_ctx(both, map_seed(both, salt, round), ctx);
+        if (pst == RD_OK && lctx) { /* (the local map differs by group: so may its outcome) */
             local[*ctx / 2 / 64] &= ~(1ULL << (*ctx / 2 % 64));
-            st = round == 0 ? rd_comm_lowest_ctx(local, *ctx, lctx)
-                            : rd_comm_spread_ctx(local, map_seed(local, round), lctx);
+            pst = round == 0 ? rd_comm_lowest_ctx(local, *ctx, lctx)
+                             : rd_comm_spread_ctx(local, map_seed(local, salt, round), lctx);
         }
-        if (st != RD_OK || single)
-            return st;
-        /* some rank runs threads: every rank of both groups claims the
-         * picks, and all of them must hold them */
-        int held = rd_comm_ctx_claim(*ctx), lheld = held && lctx ? rd_comm_ctx_claim(*lctx) : 0;
+        /* every rank of both groups learns whether all picked (one group
+         * out of pairs fails both), and, when some rank runs threads,
+         * claims the picks, all of which must hold them */
+        int held = 0, lheld = 0;
+        if (pst == RD_OK && !single) {
+            held = rd_comm_ctx_claim(*ctx);
+            lheld = held && lctx ? rd_comm_ctx_claim(*lctx) : 0;
+        }
+        int ok = pst == RD_OK && (single || (held && (!lctx || lheld)));
         uint64_t all[N], theirs_all[N];
-        memset(all, held && (!lctx || lheld) ? 0xff : 0, sizeof(all));
+        memset(all, 0, sizeof(all));
+        all[0] = (ok ? 1u : 0u) | (pst == RD_OK ? 2u : 0u); /* (ANDed: 1 all held, 2 all picked) */
         st = rd_comm_and(group, all);
         if (st == RD_OK)
             st = rd_comm_leader_exchange(group, leader, bridge, rleader, btag, all, sizeof(all), theirs_all,
                                          sizeof(theirs_all));
-        if (st == RD_OK && all[0] && theirs_all[0])
+        if (st == RD_OK && (all[0] & theirs_all[0] & 1u))
             return RD_OK;
         if (held)
             rd_comm_ctx_unclaim(*ctx);
@@ -323,6 +329,8 @@ rd_status rd_comm_agree_ctx_inter(MPI_Comm group, int leader, MPI_Comm bridge, i
             rd_comm_ctx_unclaim(*lctx);
         if (st != RD_OK)
             return st;
+        if (!(all[0] & theirs_all[0] & 2u))
+            return RD_ERR_NOMEM; /* some rank of either group has no pair left */
     }
 }
 

@@ -83,12 +83,17 @@ rd_status rd_comm_leader_exchange(MPI_Comm group, int leader, MPI_Comm bridge, i
  * rank of the local group (the new intercommunicator's local
  * intracommunicator). The local group `group` agrees through its leader,
  * which talks to the other group's leader rleader over bridge with btag
- * (rd_comm_leader_exchange); collective over both groups. When a rank of
- * either group runs threads, every rank claims the picks
- * (rd_comm_ctx_claim) and all must hold them, else the holders give them
- * back and both groups pick again, apart (as rd_comm_agree_ctx_among). */
+ * (rd_comm_leader_exchange); collective over both groups. After the pick
+ * both groups learn whether every rank of either picked (a group out of
+ * local pairs fails both with RD_ERR_NOMEM) and, when a rank of either
+ * runs threads, every rank claims the picks (rd_comm_ctx_claim) and all
+ * must hold them, else the holders give them back and both groups pick
+ * again, apart (as rd_comm_agree_ctx_among). salt: the same on every rank
+ * of both groups, different for agreements that may run at once (the
+ * intercommunicator's context, the bridge's and tag), so that two that
+ * clashed pick apart. */
 rd_status rd_comm_agree_ctx_inter(MPI_Comm group, int leader, MPI_Comm bridge, int rleader, int btag,
-                                  uint32_t *ctx, uint32_t *lctx);
+                                  uint32_t salt, uint32_t *ctx, uint32_t *lctx);
 /* Allgather of bytes over comm's library context: used by comm creation. */
 rd_status rd_comm_allgather(MPI_Comm comm, const void *mine, size_t bytes, void *all);
 

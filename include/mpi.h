@@ -1199,6 +1199,55 @@ RD_MPI_PROTO(int, Intercomm_create_from_groups, (MPI_Group local_group, int loca
                                                  int remote_leader, const char *stringtag, MPI_Info info,
                                                  MPI_Errhandler errhandler, MPI_Comm *newintercomm))
 
+/* ================================================================ large counts (MPI 4.0): the
+ * calls with MPI_Count counts, the same code as their int twins
+ * (runtime/api/README.md, "Large counts") */
+RD_MPI_PROTO(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+RD_MPI_PROTO(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                            MPI_Request *request))
+RD_MPI_PROTO(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request))
+RD_MPI_PROTO(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request))
+RD_MPI_PROTO(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request))
+RD_MPI_PROTO(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                           MPI_Status *status))
+RD_MPI_PROTO(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                            MPI_Request *request))
+RD_MPI_PROTO(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                            MPI_Status *status))
+RD_MPI_PROTO(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                             MPI_Request *request))
+RD_MPI_PROTO(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                               MPI_Comm comm, MPI_Status *status))
+RD_MPI_PROTO(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                                int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                                int recvtag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                                       int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+RD_MPI_PROTO(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                                        int source, int recvtag, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                                MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+RD_MPI_PROTO(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+RD_MPI_PROTO(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
+RD_MPI_PROTO(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+RD_MPI_PROTO(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+
 /* ================================================================ the tool information interface
  * (MPI 4.1 chapter 15; runtime/api/mpit.c): control variables (every
  * RDMPI_* parameter), performance variables (the engine's counters),

@@ -16,6 +16,8 @@ RD_MPI_TESTS += test/mpi/p2p_nomem
 RD_MPI_TESTS += test/mpi/p2p_buffers
 RD_MPI_TESTS += test/mpi/p2p_part
 RD_MPI_TESTS += test/mpi/p2p_hints
+# the large-count calls (MPI_Send_c ...)
+RD_MPI_TESTS += test/mpi/p2p_count_c
 RD_MPI_TESTS += test/mpi/p2p_types
 RD_MPI_TESTS += test/mpi/p2p_large
 RD_MPI_TESTS += test/mpi/p2p_stress

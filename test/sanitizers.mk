@@ -60,7 +60,7 @@ rd_san_tests = \
 	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched test/unit/io_aio \
 	test/mpi/p2p_wild.sh test/mpi/p2p_probe.sh \
 	test/mpi/p2p_wait.sh test/mpi/p2p_trunc.sh \
-	test/mpi/p2p_cancel.sh test/mpi/p2p_sendrecv.sh test/mpi/p2p_buffers.sh test/mpi/p2p_part.sh test/mpi/p2p_hints.sh \
+	test/mpi/p2p_cancel.sh test/mpi/p2p_sendrecv.sh test/mpi/p2p_buffers.sh test/mpi/p2p_part.sh test/mpi/p2p_hints.sh test/mpi/p2p_count_c.sh \
 	test/mpi/p2p_types.sh \
 	test/mpi/p2p_threads.sh test/mpi/p2p_reuse.sh test/mpi/p2p_dtypes.sh test/mpi/greq.sh \
 	test/mpi/intercoll.sh \
@@ -81,7 +81,7 @@ rd_san_progs = \
 	test/unit/p2p_match test/unit/p2p_rndv test/unit/coll_sched test/unit/io_aio \
 	test/mpi/p2p_order test/mpi/p2p_wild test/mpi/p2p_probe test/mpi/p2p_wait \
 	test/mpi/p2p_sync test/mpi/p2p_trunc test/mpi/p2p_cancel test/mpi/p2p_persist \
-	test/mpi/p2p_sendrecv test/mpi/p2p_buffers test/mpi/p2p_part test/mpi/p2p_hints test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \
+	test/mpi/p2p_sendrecv test/mpi/p2p_buffers test/mpi/p2p_part test/mpi/p2p_hints test/mpi/p2p_count_c test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \
 	test/mpi/p2p_threads test/mpi/p2p_reuse test/mpi/p2p_dtypes test/mpi/greq \
 	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm test/mpi/session test/mpi/mpit \
 	test/mpi/coll_persist test/mpi/pcoll \

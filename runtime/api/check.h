@@ -3,7 +3,9 @@
 #ifndef RD_API_CHECK_H
 #define RD_API_CHECK_H
 
+#include <limits.h>
 #include <mpi.h>
+#include <stdint.h>
 
 #include "runtime/base/state.h"
 #include "runtime/objects/comm.h"
@@ -57,18 +59,23 @@ static inline int rd_check_intra(const char *call, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-static inline int rd_check_buf(const char *call, MPI_Comm comm, const void *buf, int count,
+/* count: an int of the plain calls or an MPI_Count of the _c ones */
+static inline int rd_check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count count,
                                MPI_Datatype dt)
 {
     if (count < 0)
-        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %d is negative", count);
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %lld is negative", (long long)count);
     if (!rd_dt_valid(dt))
         return rd_err_raise(comm, MPI_ERR_TYPE, call, "invalid datatype");
     if (!dt->committed)
         return rd_err_raise(comm, MPI_ERR_TYPE, call, "datatype %s is not committed", dt->name);
     /* MPI_BOTTOM (NULL) is fine with a type of absolute addresses */
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
-        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "buffer is NULL for %d elements", count);
+        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "buffer is NULL for %lld elements", (long long)count);
+    /* (only a _c call's count can get here) */
+    if (__builtin_expect(count > INT_MAX, 0) && dt->size > 0 && (size_t)count > (size_t)INT64_MAX / dt->size)
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %lld of %zu-byte elements is more bytes than "
+                            "memory has", (long long)count, (size_t)dt->size);
     return MPI_SUCCESS;
 }
 

@@ -28,14 +28,26 @@ int PMPI_Type_size(MPI_Datatype dt, int *size)
     return MPI_SUCCESS;
 }
 
+/* MPI_Type_size_x and MPI_Type_size_c (MPI 4.0's name of the same) */
+static int size_count(const char *call, MPI_Datatype dt, MPI_Count *size)
+{
+    RD_TRY(check_type(call, dt));
+    if (!size)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "size is NULL");
+    *size = (MPI_Count)dt->size;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Type_size_x = PMPI_Type_size_x
 int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
 {
-    RD_TRY(check_type("MPI_Type_size_x", dt));
-    if (!size)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_size_x", "size is NULL");
-    *size = (MPI_Count)dt->size;
-    return MPI_SUCCESS;
+    return size_count("MPI_Type_size_x", dt, size);
+}
+
+#pragma weak MPI_Type_size_c = PMPI_Type_size_c
+int PMPI_Type_size_c(MPI_Datatype dt, MPI_Count *size)
+{
+    return size_count("MPI_Type_size_c", dt, size);
 }
 
 /* MPI_Type_get_extent, and MPI-1's MPI_Type_extent, MPI_Type_lb and
@@ -124,40 +136,66 @@ int PMPI_Type_free(MPI_Datatype *dt)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_count = PMPI_Get_count
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
+/* The whole elements of dt in the status's bytes into *count (MPI_Count:
+ * MPI_Get_count_c); MPI_UNDEFINED when they are not whole, or more than max. */
+static int get_count(const char *call, const MPI_Status *status, MPI_Datatype dt, MPI_Count *count, MPI_Count max)
 {
     if (!status || !count)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "%s is NULL", status ? "count" : "status");
-    RD_TRY(check_type("MPI_Get_count", dt));
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", status ? "count" : "status");
+    RD_TRY(check_type(call, dt));
     MPI_Count bytes = status->rd_bytes;
     if (dt->size == 0)
         *count = 0;
-    else if ((size_t)bytes % dt->size != 0 || (size_t)bytes / dt->size > INT_MAX)
+    else if ((size_t)bytes % dt->size != 0 || (size_t)bytes / dt->size > (size_t)max)
         *count = MPI_UNDEFINED;
     else
-        *count = (int)((size_t)bytes / dt->size);
+        *count = (MPI_Count)((size_t)bytes / dt->size);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_count = PMPI_Get_count
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
+{
+    MPI_Count n = 0;
+    RD_TRY(get_count("MPI_Get_count", status, dt, count ? &n : NULL, INT_MAX));
+    *count = (int)n;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_count_c = PMPI_Get_count_c
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+{
+    return get_count("MPI_Get_count_c", status, dt, count, INT64_MAX);
+}
+
+/* The basic elements (MPI_Get_elements_x, _c) */
+static int get_elements(const char *call, const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+{
+    if (!status || !count)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", status ? "count" : "status");
+    RD_TRY(check_type(call, dt));
+    MPI_Count n = rd_dt_elements(dt, status->rd_bytes);
+    *count = n < 0 ? MPI_UNDEFINED : n;
     return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
 {
-    if (!status || !count)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements_x", "%s is NULL", status ? "count" : "status");
-    RD_TRY(check_type("MPI_Get_elements_x", dt));
-    MPI_Count n = rd_dt_elements(dt, status->rd_bytes);
-    *count = n < 0 ? MPI_UNDEFINED : n;
-    return MPI_SUCCESS;
+    return get_elements("MPI_Get_elements_x", status, dt, count);
+}
+
+#pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+{
+    return get_elements("MPI_Get_elements_c", status, dt, count);
 }
 
 #pragma weak MPI_Get_elements = PMPI_Get_elements
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
     MPI_Count n = 0;
-    int rc = PMPI_Get_elements_x(status, dt, &n);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    RD_TRY(get_elements("MPI_Get_elements", status, dt, count ? &n : NULL));
     *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;
 }
@@ -203,15 +241,33 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
     return MPI_SUCCESS;
 }
 
+/* The _x and _c forms of MPI_Type_get_extent and _true_extent (true: the true ones) */
+static int extent_count(const char *call, MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent, int true_)
+{
+    RD_TRY(check_type(call, dt));
+    if (!lb || !extent)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "a NULL argument");
+    *lb = true_ ? dt->true_lb : dt->lb;
+    *extent = true_ ? dt->true_extent : dt->extent;
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
 int PMPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
 {
-    RD_TRY(check_type("MPI_Type_get_extent_x", dt));
-    if (!lb || !extent)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_extent_x", "a NULL argument");
-    *lb = dt->lb;
-    *extent = dt->extent;
-    return MPI_SUCCESS;
+    return extent_count("MPI_Type_get_extent_x", dt, lb, extent, 0);
+}
+
+#pragma weak MPI_Type_get_extent_c = PMPI_Type_get_extent_c
+int PMPI_Type_get_extent_c(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
+{
+    return extent_count("MPI_Type_get_extent_c", dt, lb, extent, 0);
+}
+
+#pragma weak MPI_Type_get_true_extent_c = PMPI_Type_get_true_extent_c
+int PMPI_Type_get_true_extent_c(MPI_Datatype dt, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    return extent_count("MPI_Type_get_true_extent_c", dt, true_lb, true_extent, 1);
 }
 
 #pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
@@ -228,12 +284,7 @@ int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *true_lb, MPI_Aint *true
 #pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
 int PMPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *true_lb, MPI_Count *true_extent)
 {
-    RD_TRY(check_type("MPI_Type_get_true_extent_x", dt));
-    if (!true_lb || !true_extent)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_true_extent_x", "a NULL argument");
-    *true_lb = dt->true_lb;
-    *true_extent = dt->true_extent;
-    return MPI_SUCCESS;
+    return extent_count("MPI_Type_get_true_extent_x", dt, true_lb, true_extent, 1);
 }
 
 #pragma weak MPI_Type_set_name = PMPI_Type_set_name

@@ -99,6 +99,7 @@ struct rd_ic_hello {
 
 struct rd_ic_result {
     int err;                    /* an MPI class the leader found, or MPI_SUCCESS */
+    uint32_t salt;              /* the context agreement's (the same in both groups: from peer_comm and the tag) */
     struct rd_ic_hello remote;
 };
 
@@ -142,6 +143,7 @@ static int intercomm_create(const char *call, MPI_Comm local_comm, int local_lea
         }
         if (res.err == MPI_SUCCESS) {
             int t = libtag ? libtag : rd_comm_intercomm_tag(tag);
+            res.salt = peer_comm->ctx * 2654435761u ^ (uint32_t)t;
             st = rd_comm_sendrecv(peer_comm, &mine, sizeof(mine), remote_leader, &res.remote,
                                   sizeof(res.remote), remote_leader, t);
             if (st == RD_OK && res.remote.size <= 0) {
@@ -189,7 +191,7 @@ static int intercomm_create(const char *call, MPI_Comm local_comm, int local_lea
     /* (the bridge and its tag: the leader's only) */
     uint32_t ctx, lctx;
     st = rd_comm_agree_ctx_inter(local_comm, local_leader, peer_comm, remote_leader,
-                                 libtag ? libtag : rd_comm_intercomm_tag(tag), &ctx, &lctx);
+                                 libtag ? libtag : rd_comm_intercomm_tag(tag), res.salt, &ctx, &lctx);
     if (st != RD_OK) {
         free(lw);
         free(rw);
@@ -235,7 +237,7 @@ static int intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     rd_status st = rd_comm_leader_exchange(c->local, 0, c, 0, RD_TAG_INTER, &mine, sizeof(mine), &theirs,
                                            sizeof(theirs));
     if (st == RD_OK)
-        st = rd_comm_agree_ctx_inter(c->local, 0, c, 0, RD_TAG_INTER, &ctx, NULL);
+        st = rd_comm_agree_ctx_inter(c->local, 0, c, 0, RD_TAG_INTER, c->ctx ^ 0x6d657267u, &ctx, NULL);
     if (st != RD_OK)
         return fail(c, call, st);
     /* the group with high = false first; on a tie, the group whose rank 0
@@ -311,7 +313,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 int rd_inter_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 {
     uint32_t ctx, lctx;
-    rd_status st = rd_comm_agree_ctx_inter(comm->local, 0, comm, 0, RD_TAG_INTER, &ctx, &lctx);
+    rd_status st = rd_comm_agree_ctx_inter(comm->local, 0, comm, 0, RD_TAG_INTER, comm->ctx ^ 0x64757075u, &ctx, &lctx);
     if (st != RD_OK)
         return fail(comm, call, st);
     int *lw = rd_comm_world_ranks_copy(comm), *rw = malloc(sizeof(int) * (size_t)comm->remote_size);
@@ -363,7 +365,7 @@ int rd_inter_split(MPI_Comm comm, const char *call, int color, int key, MPI_Comm
         st = rd_comm_leader_exchange(comm->local, 0, comm, 0, RD_TAG_INTER, mine, sizeof(*mine) * (size_t)ln,
                                      theirs, sizeof(*theirs) * (size_t)rn);
     if (st == RD_OK)
-        st = rd_comm_agree_ctx_inter(comm->local, 0, comm, 0, RD_TAG_INTER, &ctx, &lctx);
+        st = rd_comm_agree_ctx_inter(comm->local, 0, comm, 0, RD_TAG_INTER, comm->ctx ^ 0x73706c69u, &ctx, &lctx);
     if (st != RD_OK) {
         free(mine);
         free(theirs);

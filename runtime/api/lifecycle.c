@@ -29,6 +29,7 @@ rd_status rd_init(int required, int *provided, char *err, size_t errlen)
     char perr[256];
     rd_status st;
 
+    rd_params_freeze(); /* (MPI_T writes only LIVE ones from here) */
     int prc = rd_params_load_once(perr, sizeof(perr)); /* (MPI_T may have loaded and written them) */
     if (prc < 0) {
         snprintf(err, errlen, "%s", perr);

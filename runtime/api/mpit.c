@@ -249,6 +249,10 @@ static int build(void)
 {
     if (built)
         return MPI_SUCCESS;
+    /* (again after a failure: from nothing; what the last try made is
+     * kept, reachable, since it is small and a failure rare) */
+    ncvars = npvars = nenums = ncats = 0;
+    memset(cats, 0, sizeof(cats));
     size_t nlib = rd_params_count(0), ntools = rd_params_count(1);
     size_t nenum_params = 0;
     for (int t = 0; t < 2; t++)
@@ -398,7 +402,7 @@ int PMPI_T_finalize(void)
 
 static int enum_valid(MPI_T_enum e)
 {
-    return e && e >= enums && e < enums + nenums;
+    return e && e >= enums && e < enums + nenums && ((const char *)e - (const char *)enums) % sizeof(*enums) == 0;
 }
 
 #pragma weak MPI_T_enum_get_info = PMPI_T_enum_get_info
@@ -582,32 +586,24 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
     const struct cvar *c = &cvars[handle->index];
     if (c->scope == MPI_T_SCOPE_READONLY)
         T_RETURN(MPI_T_ERR_CVAR_SET_NEVER);
-    if (!c->live && atomic_load(&rd_state.phase) != RD_PHASE_NONE)
-        T_RETURN(MPI_T_ERR_CVAR_SET_NOT_NOW);
-    void *slot = rd_param_slot(c->d);
     if (c->type == MPI_CHAR) {
         const char *s = buf;
         if (strnlen(s, (size_t)handle->count) >= (size_t)handle->count)
             T_RETURN(MPI_T_ERR_INVALID);
-        const char *old = *(const char **)slot;
-        if (rd_param_set(c->d, 0, s) != 0)
-            T_RETURN(MPI_T_ERR_MEMORY);
-        /* the logging setting takes effect here (and is checked) */
-        if (strcmp(c->d->name, "log") == 0 && rd_log_configure(s) != 0) {
-            *(const char **)slot = old;
-            (void)rd_log_configure(old);
+        /* the logging setting is checked and takes effect here (a bad one
+         * changes nothing) */
+        if (strcmp(c->d->name, "log") == 0 && rd_log_configure(s) != 0)
             T_RETURN(MPI_T_ERR_INVALID);
-        }
-        T_RETURN(MPI_SUCCESS);
+        int rc = rd_param_set(c->d, 0, s, c->live);
+        T_RETURN(rc == 0 ? MPI_SUCCESS : rc == -2 ? MPI_T_ERR_CVAR_SET_NOT_NOW : MPI_T_ERR_MEMORY);
     }
     long v = c->type == MPI_INT     ? (long)*(const int *)buf
              : c->type == MPI_COUNT ? (long)*(const MPI_Count *)buf
                                     : (*(const unsigned long long *)buf > (unsigned long long)LONG_MAX
                                            ? -1
                                            : (long)*(const unsigned long long *)buf);
-    if (rd_param_set(c->d, v, NULL) != 0)
-        T_RETURN(MPI_T_ERR_INVALID);
-    T_RETURN(MPI_SUCCESS);
+    int rc = rd_param_set(c->d, v, NULL, c->live);
+    T_RETURN(rc == 0 ? MPI_SUCCESS : rc == -2 ? MPI_T_ERR_CVAR_SET_NOT_NOW : MPI_T_ERR_INVALID);
 }
 
 /* ================================================================ performance variables */

@@ -1,5 +1,7 @@
 /* Point-to-point calls: the send modes, receives, sendrecv, probes and
- * matched probes. Argument checks here; the protocols live in runtime/p2p. */
+ * matched probes. Argument checks here; the protocols live in runtime/p2p.
+ * Each call with counts has its large-count twin (MPI_Send_c ...): the
+ * same code, whose counts are MPI_Count (the int call's converted). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,7 @@ static void proc_null_status(MPI_Status *st)
  * into each entry point, where the mode and whether there is a request
  * are constants (MPI_Isend: 392 -> 345 instructions a call). */
 static inline __attribute__((always_inline)) int
-send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+send_common(const char *call, int mode, const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag,
             MPI_Comm comm, MPI_Request *reqp)
 {
     RD_API_READY(call);
@@ -132,67 +134,72 @@ send_common(const char *call, int mode, const void *buf, int count, MPI_Datatype
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Send = PMPI_Send
-int PMPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    return send_common("MPI_Send", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, NULL);
-}
-
-#pragma weak MPI_Ssend = PMPI_Ssend
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    return send_common("MPI_Ssend", RD_MODE_SYNC, buf, count, dt, dest, tag, comm, NULL);
-}
-
-#pragma weak MPI_Rsend = PMPI_Rsend
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    /* a ready send may go as a standard one: the receive is posted */
-    return send_common("MPI_Rsend", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, NULL);
-}
-
-#pragma weak MPI_Bsend = PMPI_Bsend
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    return send_common("MPI_Bsend", RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, NULL);
-}
-
 static int check_reqp(const char *call, MPI_Comm comm, MPI_Request *r)
 {
     return r ? MPI_SUCCESS : rd_err_raise(comm, MPI_ERR_REQUEST, call, "request pointer is NULL");
 }
 
+/* The eight send calls, with int counts and with MPI_Count ones (a ready
+ * send may go as a standard one: its receive is posted). */
+#define RD_SEND_ENTRIES(SFX, CT)                                                                          \
+    int PMPI_Send##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)     \
+    {                                                                                                     \
+        return send_common("MPI_Send" #SFX, RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, NULL);    \
+    }                                                                                                     \
+    int PMPI_Ssend##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)    \
+    {                                                                                                     \
+        return send_common("MPI_Ssend" #SFX, RD_MODE_SYNC, buf, count, dt, dest, tag, comm, NULL);       \
+    }                                                                                                     \
+    int PMPI_Rsend##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)    \
+    {                                                                                                     \
+        return send_common("MPI_Rsend" #SFX, RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, NULL);   \
+    }                                                                                                     \
+    int PMPI_Bsend##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)    \
+    {                                                                                                     \
+        return send_common("MPI_Bsend" #SFX, RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, NULL);   \
+    }                                                                                                     \
+    int PMPI_Isend##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,    \
+                        MPI_Request *r)                                                                   \
+    {                                                                                                     \
+        RD_TRY(check_reqp("MPI_Isend" #SFX, comm, r));                                                   \
+        return send_common("MPI_Isend" #SFX, RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);      \
+    }                                                                                                     \
+    int PMPI_Issend##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,   \
+                         MPI_Request *r)                                                                  \
+    {                                                                                                     \
+        RD_TRY(check_reqp("MPI_Issend" #SFX, comm, r));                                                  \
+        return send_common("MPI_Issend" #SFX, RD_MODE_SYNC, buf, count, dt, dest, tag, comm, r);         \
+    }                                                                                                     \
+    int PMPI_Irsend##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,   \
+                         MPI_Request *r)                                                                  \
+    {                                                                                                     \
+        RD_TRY(check_reqp("MPI_Irsend" #SFX, comm, r));                                                  \
+        return send_common("MPI_Irsend" #SFX, RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);     \
+    }                                                                                                     \
+    int PMPI_Ibsend##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,   \
+                         MPI_Request *r)                                                                  \
+    {                                                                                                     \
+        RD_TRY(check_reqp("MPI_Ibsend" #SFX, comm, r));                                                  \
+        return send_common("MPI_Ibsend" #SFX, RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, r);     \
+    }
+#pragma weak MPI_Send = PMPI_Send
+#pragma weak MPI_Ssend = PMPI_Ssend
+#pragma weak MPI_Rsend = PMPI_Rsend
+#pragma weak MPI_Bsend = PMPI_Bsend
 #pragma weak MPI_Isend = PMPI_Isend
-int PMPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-               MPI_Request *r)
-{
-    RD_TRY(check_reqp("MPI_Isend", comm, r));
-    return send_common("MPI_Isend", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);
-}
-
 #pragma weak MPI_Issend = PMPI_Issend
-int PMPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-                MPI_Request *r)
-{
-    RD_TRY(check_reqp("MPI_Issend", comm, r));
-    return send_common("MPI_Issend", RD_MODE_SYNC, buf, count, dt, dest, tag, comm, r);
-}
-
 #pragma weak MPI_Irsend = PMPI_Irsend
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-                MPI_Request *r)
-{
-    RD_TRY(check_reqp("MPI_Irsend", comm, r));
-    return send_common("MPI_Irsend", RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);
-}
-
 #pragma weak MPI_Ibsend = PMPI_Ibsend
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-                MPI_Request *r)
-{
-    RD_TRY(check_reqp("MPI_Ibsend", comm, r));
-    return send_common("MPI_Ibsend", RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, r);
-}
+RD_SEND_ENTRIES(, int)
+#pragma weak MPI_Send_c = PMPI_Send_c
+#pragma weak MPI_Ssend_c = PMPI_Ssend_c
+#pragma weak MPI_Rsend_c = PMPI_Rsend_c
+#pragma weak MPI_Bsend_c = PMPI_Bsend_c
+#pragma weak MPI_Isend_c = PMPI_Isend_c
+#pragma weak MPI_Issend_c = PMPI_Issend_c
+#pragma weak MPI_Irsend_c = PMPI_Irsend_c
+#pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
+RD_SEND_ENTRIES(_c, MPI_Count)
 
 /* Copy a completed receive's outcome to the user's status. */
 static int recv_error(MPI_Comm comm, const char *call, const struct rd_request_s *req)
@@ -208,7 +215,7 @@ static int recv_error(MPI_Comm comm, const char *call, const struct rd_request_s
 /* Inlined into each entry point, as send_common (MPI_Irecv: 232 -> 193
  * instructions a call). */
 static inline __attribute__((always_inline)) int
-recv_common(const char *call, void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+recv_common(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
             MPI_Status *status, MPI_Request *reqp)
 {
     RD_API_READY(call);
@@ -255,20 +262,24 @@ recv_common(const char *call, void *buf, int count, MPI_Datatype dt, int source,
     return recv_error(comm, call, &copy);
 }
 
+#define RD_RECV_ENTRIES(SFX, CT)                                                                           \
+    int PMPI_Recv##SFX(void *buf, CT count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,          \
+                       MPI_Status *status)                                                                 \
+    {                                                                                                      \
+        return recv_common("MPI_Recv" #SFX, buf, count, dt, source, tag, comm, status, NULL);             \
+    }                                                                                                      \
+    int PMPI_Irecv##SFX(void *buf, CT count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,         \
+                        MPI_Request *r)                                                                    \
+    {                                                                                                      \
+        RD_TRY(check_reqp("MPI_Irecv" #SFX, comm, r));                                                    \
+        return recv_common("MPI_Irecv" #SFX, buf, count, dt, source, tag, comm, NULL, r);                 \
+    }
 #pragma weak MPI_Recv = PMPI_Recv
-int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
-{
-    return recv_common("MPI_Recv", buf, count, dt, source, tag, comm, status, NULL);
-}
-
 #pragma weak MPI_Irecv = PMPI_Irecv
-int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-               MPI_Request *r)
-{
-    RD_TRY(check_reqp("MPI_Irecv", comm, r));
-    return recv_common("MPI_Irecv", buf, count, dt, source, tag, comm, NULL, r);
-}
+RD_RECV_ENTRIES(, int)
+#pragma weak MPI_Recv_c = PMPI_Recv_c
+#pragma weak MPI_Irecv_c = PMPI_Irecv_c
+RD_RECV_ENTRIES(_c, MPI_Count)
 
 /* A posted receive whose send did not start: cancelled and waited for,
  * so that it does not stay posted. */
@@ -281,19 +292,17 @@ static void unpost(MPI_Request *rr)
     PMPI_Wait(rr, MPI_STATUS_IGNORE);
 }
 
-#pragma weak MPI_Sendrecv = PMPI_Sendrecv
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm, MPI_Status *status)
+static int sendrecv_common(const char *call, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     MPI_Request rr = MPI_REQUEST_NULL;
-    RD_API_READY("MPI_Sendrecv");
-    RD_TRY(rd_check_comm("MPI_Sendrecv", comm));
-    RD_TRY(rd_check_buf("MPI_Sendrecv", comm, sendbuf, sendcount, sendtype));
-    RD_TRY(rd_check_dest("MPI_Sendrecv", comm, dest, sendtag));
-    RD_TRY(recv_common("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, NULL, &rr));
-    int rc = send_common("MPI_Sendrecv", RD_MODE_STANDARD, sendbuf, sendcount, sendtype, dest,
-                         sendtag, comm, NULL);
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    RD_TRY(rd_check_buf(call, comm, sendbuf, sendcount, sendtype));
+    RD_TRY(rd_check_dest(call, comm, dest, sendtag));
+    RD_TRY(recv_common(call, recvbuf, recvcount, recvtype, source, recvtag, comm, NULL, &rr));
+    int rc = send_common(call, RD_MODE_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, comm, NULL);
     if (rc != MPI_SUCCESS) { /* (reported): the receive does not stay posted */
         unpost(&rr);
         return rc;
@@ -330,7 +339,7 @@ static int packed_send(const char *call, void *copy, size_t bytes, int dest, int
 /* The _replace calls' start: buf packed into *copy, the receive into buf
  * posted (*rr), then the copy's send started (*sr). On failure (reported)
  * nothing stays posted or allocated. */
-static int replace_start(const char *call, void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
+static int replace_start(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, void **copy, MPI_Request *sr, MPI_Request *rr)
 {
     size_t bytes = (size_t)count * dt->size;
@@ -370,12 +379,10 @@ static int pair_up(const char *call, MPI_Comm comm, MPI_Request sr, MPI_Request 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Isendrecv = PMPI_Isendrecv
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                   MPI_Comm comm, MPI_Request *request)
+static int isendrecv_common(const char *call, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                            int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    const char *call = "MPI_Isendrecv";
     RD_API_READY(call);
     RD_TRY(rd_check_comm(call, comm));
     RD_TRY(check_reqp(call, comm, request));
@@ -391,11 +398,9 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     return pair_up(call, comm, sr, rr, NULL, request);
 }
 
-#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag, int source,
-                           int recvtag, MPI_Comm comm, MPI_Request *request)
+static int isendrecv_replace_common(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                                    int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    const char *call = "MPI_Isendrecv_replace";
     RD_API_READY(call);
     RD_TRY(rd_check_comm(call, comm));
     RD_TRY(check_reqp(call, comm, request));
@@ -408,11 +413,9 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int 
     return pair_up(call, comm, sr, rr, copy, request);
 }
 
-#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag, int source,
-                          int recvtag, MPI_Comm comm, MPI_Status *status)
+static int sendrecv_replace_common(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                                   int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    const char *call = "MPI_Sendrecv_replace";
     RD_API_READY(call);
     RD_TRY(rd_check_comm(call, comm));
     RD_TRY(rd_check_buf(call, comm, buf, count, dt));
@@ -426,6 +429,45 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
     free(copy);
     return rc != MPI_SUCCESS ? rc : rc2;
 }
+
+/* the four, with int counts and with MPI_Count ones */
+#define RD_SENDRECV_ENTRIES(SFX, CT)                                                                          \
+    int PMPI_Sendrecv##SFX(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, int dest, int sendtag,  \
+                           void *recvbuf, CT recvcount, MPI_Datatype recvtype, int source, int recvtag,      \
+                           MPI_Comm comm, MPI_Status *status)                                                \
+    {                                                                                                         \
+        return sendrecv_common("MPI_Sendrecv" #SFX, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,    \
+                               recvcount, recvtype, source, recvtag, comm, status);                          \
+    }                                                                                                         \
+    int PMPI_Isendrecv##SFX(const void *sendbuf, CT sendcount, MPI_Datatype sendtype, int dest, int sendtag, \
+                            void *recvbuf, CT recvcount, MPI_Datatype recvtype, int source, int recvtag,     \
+                            MPI_Comm comm, MPI_Request *request)                                             \
+    {                                                                                                         \
+        return isendrecv_common("MPI_Isendrecv" #SFX, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,  \
+                                recvcount, recvtype, source, recvtag, comm, request);                        \
+    }                                                                                                         \
+    int PMPI_Sendrecv_replace##SFX(void *buf, CT count, MPI_Datatype dt, int dest, int sendtag, int source,  \
+                                   int recvtag, MPI_Comm comm, MPI_Status *status)                           \
+    {                                                                                                         \
+        return sendrecv_replace_common("MPI_Sendrecv_replace" #SFX, buf, count, dt, dest, sendtag, source,   \
+                                       recvtag, comm, status);                                               \
+    }                                                                                                         \
+    int PMPI_Isendrecv_replace##SFX(void *buf, CT count, MPI_Datatype dt, int dest, int sendtag, int source, \
+                                    int recvtag, MPI_Comm comm, MPI_Request *request)                        \
+    {                                                                                                         \
+        return isendrecv_replace_common("MPI_Isendrecv_replace" #SFX, buf, count, dt, dest, sendtag, source, \
+                                        recvtag, comm, request);                                             \
+    }
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+#pragma weak MPI_Isendrecv = PMPI_Isendrecv
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
+RD_SENDRECV_ENTRIES(, int)
+#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
+#pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
+#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
+#pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
+RD_SENDRECV_ENTRIES(_c, MPI_Count)
 
 /* ------------------------------------------------------------ probes */
 
@@ -527,7 +569,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     return probe_common("MPI_Improbe", source, tag, comm, 0, flag, message, status);
 }
 
-static int mrecv_common(const char *call, void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+static int mrecv_common(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message,
                         MPI_Status *status, MPI_Request *reqp)
 {
     RD_API_READY(call);
@@ -567,16 +609,20 @@ static int mrecv_common(const char *call, void *buf, int count, MPI_Datatype dt,
     return copy.error == MPI_SUCCESS ? MPI_SUCCESS : recv_error(MPI_COMM_WORLD, call, &copy);
 }
 
+#define RD_MRECV_ENTRIES(SFX, CT)                                                                          \
+    int PMPI_Mrecv##SFX(void *buf, CT count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)   \
+    {                                                                                                      \
+        return mrecv_common("MPI_Mrecv" #SFX, buf, count, dt, message, status, NULL);                     \
+    }                                                                                                      \
+    int PMPI_Imrecv##SFX(void *buf, CT count, MPI_Datatype dt, MPI_Message *message, MPI_Request *r)      \
+    {                                                                                                      \
+        if (!r)                                                                                            \
+            return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Imrecv" #SFX, "request pointer is NULL"); \
+        return mrecv_common("MPI_Imrecv" #SFX, buf, count, dt, message, NULL, r);                         \
+    }
 #pragma weak MPI_Mrecv = PMPI_Mrecv
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)
-{
-    return mrecv_common("MPI_Mrecv", buf, count, dt, message, status, NULL);
-}
-
 #pragma weak MPI_Imrecv = PMPI_Imrecv
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request *r)
-{
-    if (!r)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Imrecv", "request pointer is NULL");
-    return mrecv_common("MPI_Imrecv", buf, count, dt, message, NULL, r);
-}
+RD_MRECV_ENTRIES(, int)
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+RD_MRECV_ENTRIES(_c, MPI_Count)

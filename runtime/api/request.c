@@ -630,7 +630,7 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 
 /* ------------------------------------------------------------ persistent requests */
 
-static int init_common(const char *call, int kind, int mode, const void *buf, int count,
+static int init_common(const char *call, int kind, int mode, const void *buf, MPI_Count count,
                        MPI_Datatype dt, int peer, int tag, MPI_Comm comm, MPI_Request *r)
 {
     RD_API_READY(call);
@@ -652,35 +652,50 @@ static int init_common(const char *call, int kind, int mode, const void *buf, in
     return MPI_SUCCESS;
 }
 
+/* The five, with int counts and with MPI_Count ones (MPI_Send_init_c ...) */
+#define RD_INIT_ENTRIES(SFX, CT)                                                                                \
+    int PMPI_Send_init##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,      \
+                            MPI_Request *r)                                                                    \
+    {                                                                                                          \
+        return init_common("MPI_Send_init" #SFX, RD_REQ_SEND, RD_MODE_STANDARD, buf, count, dt, dest, tag,     \
+                           comm, r);                                                                           \
+    }                                                                                                          \
+    int PMPI_Ssend_init##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,     \
+                             MPI_Request *r)                                                                   \
+    {                                                                                                          \
+        return init_common("MPI_Ssend_init" #SFX, RD_REQ_SEND, RD_MODE_SYNC, buf, count, dt, dest, tag, comm,  \
+                           r);                                                                                 \
+    }                                                                                                          \
+    int PMPI_Rsend_init##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,     \
+                             MPI_Request *r)                                                                   \
+    {                                                                                                          \
+        return init_common("MPI_Rsend_init" #SFX, RD_REQ_SEND, RD_MODE_READY, buf, count, dt, dest, tag, comm, \
+                           r);                                                                                 \
+    }                                                                                                          \
+    int PMPI_Bsend_init##SFX(const void *buf, CT count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,     \
+                             MPI_Request *r)                                                                   \
+    {                                                                                                          \
+        return init_common("MPI_Bsend_init" #SFX, RD_REQ_SEND, RD_MODE_BUFFERED, buf, count, dt, dest, tag,    \
+                           comm, r);                                                                           \
+    }                                                                                                          \
+    int PMPI_Recv_init##SFX(void *buf, CT count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,          \
+                            MPI_Request *r)                                                                    \
+    {                                                                                                          \
+        return init_common("MPI_Recv_init" #SFX, RD_REQ_RECV, RD_MODE_STANDARD, buf, count, dt, source, tag,   \
+                           comm, r);                                                                           \
+    }
 #pragma weak MPI_Send_init = PMPI_Send_init
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
-{
-    return init_common("MPI_Send_init", RD_REQ_SEND, RD_MODE_STANDARD, buf, count, dt, dest, tag, comm, r);
-}
-
 #pragma weak MPI_Ssend_init = PMPI_Ssend_init
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
-{
-    return init_common("MPI_Ssend_init", RD_REQ_SEND, RD_MODE_SYNC, buf, count, dt, dest, tag, comm, r);
-}
-
 #pragma weak MPI_Rsend_init = PMPI_Rsend_init
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
-{
-    return init_common("MPI_Rsend_init", RD_REQ_SEND, RD_MODE_READY, buf, count, dt, dest, tag, comm, r);
-}
-
 #pragma weak MPI_Bsend_init = PMPI_Bsend_init
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, MPI_Request *r)
-{
-    return init_common("MPI_Bsend_init", RD_REQ_SEND, RD_MODE_BUFFERED, buf, count, dt, dest, tag, comm, r);
-}
-
 #pragma weak MPI_Recv_init = PMPI_Recv_init
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, MPI_Request *r)
-{
-    return init_common("MPI_Recv_init", RD_REQ_RECV, RD_MODE_STANDARD, buf, count, dt, source, tag, comm, r);
-}
+RD_INIT_ENTRIES(, int)
+#pragma weak MPI_Send_init_c = PMPI_Send_init_c
+#pragma weak MPI_Ssend_init_c = PMPI_Ssend_init_c
+#pragma weak MPI_Rsend_init_c = PMPI_Rsend_init_c
+#pragma weak MPI_Bsend_init_c = PMPI_Bsend_init_c
+#pragma weak MPI_Recv_init_c = PMPI_Recv_init_c
+RD_INIT_ENTRIES(_c, MPI_Count)
 
 /* Start one persistent request (lock held). */
 static int start_one(const char *call, struct rd_request_s *req)

@@ -2,6 +2,7 @@
 #include "runtime/base/params.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -270,24 +271,38 @@ int rd_params_load_tools(char *err, size_t errlen)
     return load_table(1, err, errlen);
 }
 
+/* once: the first load's outcome; frozen: the library has started
+ * reading the values (rd_params_freeze), so only LIVE ones may change */
+static pthread_mutex_t once_lock = PTHREAD_MUTEX_INITIALIZER;
+static int once_done, once_rc, frozen;
+static char once_msg[512];
+
 int rd_params_load_once(char *err, size_t errlen)
 {
-    static int done, rc;
-    static char msg[512];
-    if (!done) {
-        rc = load_table(0, msg, sizeof(msg));
-        if (rc >= 0) {
-            char terr[512];
-            int trc = load_table(1, terr, sizeof(terr));
-            if (trc < 0) {
-                snprintf(msg, sizeof(msg), "%s", terr);
-                rc = trc;
-            }
+    pthread_mutex_lock(&once_lock);
+    if (!once_done) {
+        /* both tables whatever the first says (every value is set: a bad
+         * one keeps its default), the first problem reported */
+        char terr[512];
+        once_rc = load_table(0, once_msg, sizeof(once_msg));
+        int trc = load_table(1, terr, sizeof(terr));
+        if (trc < 0 && once_rc >= 0) {
+            snprintf(once_msg, sizeof(once_msg), "%s", terr);
+            once_rc = trc;
         }
-        done = 1;
+        once_done = 1;
     }
-    snprintf(err, errlen, "%s", msg);
+    snprintf(err, errlen, "%s", once_msg);
+    int rc = once_rc;
+    pthread_mutex_unlock(&once_lock);
     return rc;
+}
+
+void rd_params_freeze(void)
+{
+    pthread_mutex_lock(&once_lock);
+    frozen = 1;
+    pthread_mutex_unlock(&once_lock);
 }
 
 size_t rd_params_count(int table)
@@ -334,26 +349,33 @@ static struct kept {
     char s[];
 } *kept;
 
-int rd_param_set(const struct rd_param_desc *d, long v, const char *s)
+int rd_param_set(const struct rd_param_desc *d, long v, const char *s, int live)
 {
     void *slot = rd_param_slot(d);
     if (!slot)
         return -1;
-    if (d->type == RD_PT_STRING) {
+    int rc = 0;
+    pthread_mutex_lock(&once_lock);
+    if (frozen && !live) {
+        rc = -2;
+    } else if (d->type == RD_PT_STRING) {
         size_t n = strlen(s) + 1;
         struct kept *k = malloc(sizeof(*k) + n);
-        if (!k)
-            return -1;
-        memcpy(k->s, s, n);
-        k->next = kept;
-        kept = k;
-        __atomic_store_n((const char **)slot, k->s, __ATOMIC_RELEASE);
-        return 0;
+        if (k) {
+            memcpy(k->s, s, n);
+            k->next = kept;
+            kept = k;
+            __atomic_store_n((const char **)slot, k->s, __ATOMIC_RELEASE);
+        } else {
+            rc = -1;
+        }
+    } else if (d->type == RD_PT_BOOL ? (v != 0 && v != 1) : (v < d->min || v > d->max)) {
+        rc = -1;
+    } else {
+        __atomic_store_n((long *)slot, v, __ATOMIC_RELAXED);
     }
-    if (d->type == RD_PT_BOOL ? (v != 0 && v != 1) : (v < d->min || v > d->max))
-        return -1;
-    __atomic_store_n((long *)slot, v, __ATOMIC_RELAXED);
-    return 0;
+    pthread_mutex_unlock(&once_lock);
+    return rc;
 }
 
 void rd_params_print(FILE *out)

@@ -124,6 +124,9 @@ int rd_params_load_tools(char *err, size_t errlen);
  * and MPI_Init both ask; what MPI_T wrote before MPI_Init stays): later
  * calls return the first call's result and message. */
 int rd_params_load_once(char *err, size_t errlen);
+/* The library starts reading the values (rd_init): from here on only the
+ * LIVE ones may be written (rd_param_set). */
+void rd_params_freeze(void);
 
 /* The tables, for MPI_T: table 0 the library's, 1 the tools'. */
 size_t rd_params_count(int table);
@@ -135,8 +138,9 @@ void *rd_param_slot(const struct rd_param_desc *d);
 enum rd_param_scope rd_param_scope_of(const struct rd_param_desc *d, int *live);
 /* Set d's value: v for INT, SIZE, BOOL and ENUM (checked against the
  * range / the choices), s for STRING (copied; kept for the process's
- * life). 0, or -1 when refused. */
-int rd_param_set(const struct rd_param_desc *d, long v, const char *s);
+ * life); live: d is declared LIVE. 0; -1 refused (out of range, no
+ * memory); -2 not now (the library has frozen the values, d is not LIVE). */
+int rd_param_set(const struct rd_param_desc *d, long v, const char *s, int live);
 
 /* Print both tables (name, type, default, current value, doc). */
 void rd_params_print(FILE *out);

@@ -4,9 +4,9 @@
  * The engine counts messages and bytes, per transport and protocol, only
  * while rd_pv_on is set: while some MPI_T performance-variable session
  * exists. Off, each counting point costs one predictable branch on a
- * global. The unexpected queue's length and high-water mark and the
- * collectives' last choices are kept always (they change on slow paths
- * only). Every counter is written with relaxed atomics and read the same
+ * global; the collectives record their choices under the same condition.
+ * The unexpected queue's length and high-water mark are kept always
+ * (they change on its slow path only). Every counter is written with relaxed atomics and read the same
  * way, from any thread. */
 #ifndef RD_PVAR_H
 #define RD_PVAR_H

@@ -171,7 +171,7 @@ void rd_bsend_release(void *block)
         free(b);
 }
 
-rd_status rd_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+rd_status rd_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag,
                          MPI_Comm comm, int *mpi_err)
 {
     size_t bytes = (size_t)count * dt->size;

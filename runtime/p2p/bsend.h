@@ -35,7 +35,7 @@ void rd_bsend_release(void *block);
  * session's (MPI_Session_attach_buffer), else the process's, and send it from there with an internal request that frees
  * the room when done. *mpi_err is MPI_ERR_BUFFER (and nothing is sent)
  * when there is no room. */
-rd_status rd_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+rd_status rd_bsend_start(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                          int *mpi_err);
 
 #endif

@@ -64,8 +64,6 @@ static inline rd_status send_start(struct rd_request_s *req, struct rd_peer *p, 
         pd->data = req->tmp;
     }
     pd->len = req->bytes;
-    if (RD_PV_ON())
-        rd_pv_msg(0, RD_PV_EAGER, p->proto.tl, req->bytes);
     if (!p->pend_head) {
         rd_status st = p->ep->tl->ops->am_send(p->ep, pd->id, pd->hdr, pd->hlen, pd->data, pd->len);
         if (st == RD_OK) {
@@ -88,6 +86,8 @@ static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, 
     rd_status st = send_start(req, p, eager);
     if (st != RD_OK)
         p->send_seq--;
+    else if (RD_PV_ON()) /* (MPI_T: a message that left or waits in the peer's queue) */
+        rd_pv_msg(0, eager ? RD_PV_EAGER : 1 + req->proto, p->proto.tl, req->bytes);
     return st;
 }
 
@@ -123,7 +123,7 @@ static inline rd_status send_miss(struct rd_peer *p, int w, size_t bytes, int ea
     return RD_ERR_AGAIN;
 }
 
-rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+rd_status rd_p2p_send_fast(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag,
                            MPI_Comm comm)
 {
     rd_status st;

@@ -34,7 +34,7 @@ rd_status rd_p2p_start_recv(struct rd_request_s *req);
  * request path does not look the peer up or test the eager limit again.
  * (Kept in the engine, not handed back through an argument: a seventh
  * argument costs the caller of every fast send 6 instructions.) */
-rd_status rd_p2p_send_fast(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+rd_status rd_p2p_send_fast(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag,
                            MPI_Comm comm);
 rd_status rd_p2p_start_send_missed(struct rd_request_s *req);
 

@@ -121,7 +121,7 @@ struct rd_request_s *rd_req_alloc(int kind)
     return r;
 }
 
-struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, int count, MPI_Datatype dt,
+struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, MPI_Count count, MPI_Datatype dt,
                                 int peer, int tag, MPI_Comm comm)
 {
     struct rd_request_s *req = rd_req_alloc(kind);

@@ -58,7 +58,7 @@ struct rd_request_s {
 
     /* what the user asked */
     void *buf;
-    int count;
+    MPI_Count count;       /* (the _c calls' large counts too) */
     MPI_Datatype dt;
     MPI_Comm comm;
     int peer;              /* comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL */
@@ -100,7 +100,7 @@ struct rd_request_s *rd_req_alloc(int kind);
 void rd_req_release(struct rd_request_s *req);
 /* A request for an operation on (buf, count, dt) with peer and tag in comm;
  * it holds a reference to dt. */
-struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, int count, MPI_Datatype dt,
+struct rd_request_s *rd_req_new(int kind, int mode, const void *buf, MPI_Count count, MPI_Datatype dt,
                                 int peer, int tag, MPI_Comm comm);
 
 /* Copy a completed operation's status to the user's (NULL: ignored);

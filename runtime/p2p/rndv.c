@@ -86,8 +86,6 @@ rd_status rd_eng_rndv_start(struct rd_request_s *req, struct rd_peer *p)
     h->sreq = (uint64_t)(uintptr_t)req;
     h->proto = (uint32_t)proto;
     req->proto = (uint8_t)proto;
-    if (RD_PV_ON())
-        rd_pv_msg(0, 1 + proto, p->proto.tl, req->bytes);
     pd->req = req;
     pd->id = RD_AM_RTS;
     pd->hlen = sizeof(*h);

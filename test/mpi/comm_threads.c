@@ -86,6 +86,43 @@ static void run(const char *what)
           "%s: 2 threads x %d communicators at once, every message to its own thread", what, ROUNDS);
 }
 
+/* Rank 0 uses up its context pairs (MPI_Comm_dup of MPI_COMM_SELF until
+ * it fails), then ranks 0 and 1 make an intercommunicator: rank 0 has no
+ * pair for its local group, and both must fail (rank 1 once went on alone,
+ * or, under threads, waited for ever); with the pairs back, both succeed. */
+static void out_of_pairs(void)
+{
+    static MPI_Comm d[8192];
+    int n = 0, rc = MPI_SUCCESS, cls = -1;
+    MPI_Comm self, ic = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_SELF, &self);
+    MPI_Comm_set_errhandler(self, MPI_ERRORS_RETURN);
+    if (rank == 0)
+        while (n < 8192 && (rc = MPI_Comm_dup(self, &d[n])) == MPI_SUCCESS)
+            n++;
+    if (rank == 0)
+        mt_ok(rc != MPI_SUCCESS && n > 1000, "rank 0 ran out of context pairs after %d communicators", n);
+    if (n > 0)
+        MPI_Comm_free(&d[--n]); /* (one back: the intercommunicator's pair, but none for its local group) */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank < 2) {
+        rc = MPI_Intercomm_create(self, 0, MPI_COMM_WORLD, 1 - rank, 77, &ic);
+        MPI_Error_class(rc, &cls);
+        mt_ok(rc != MPI_SUCCESS && ic == MPI_COMM_NULL, "MPI_Intercomm_create with rank 0 out of pairs fails on "
+              "both ranks (class %d)", cls);
+    }
+    while (n > 0)
+        MPI_Comm_free(&d[--n]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank < 2) {
+        rc = MPI_Intercomm_create(self, 0, MPI_COMM_WORLD, 1 - rank, 78, &ic);
+        mt_ok(rc == MPI_SUCCESS && ic != MPI_COMM_NULL, "with the pairs back, it succeeds");
+        if (ic != MPI_COMM_NULL)
+            MPI_Comm_free(&ic);
+    }
+    MPI_Comm_free(&self);
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -112,6 +149,7 @@ int main(int argc, char **argv)
     run("MPI_Comm_dup of two intercommunicators and MPI_Intercomm_merge");
     MPI_Comm_free(&inter[0]);
     MPI_Comm_free(&inter[1]);
+    out_of_pairs();
     MPI_Comm_free(&parent[0]);
     MPI_Comm_free(&parent[1]);
     MPI_Barrier(MPI_COMM_WORLD);

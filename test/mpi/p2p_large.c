@@ -5,6 +5,9 @@
  *     word i is a + i * b, so no other content passes, whatever the buffer
  *     held before); Get_count 2049 and Get_elements
  *     MPI_UNDEFINED (2^31 + 2^20 bytes do not fit an int)
+ *   - with a third argument "c": the same buffer back 1 -> 0 (another
+ *     pattern) by MPI_Send_c / MPI_Recv_c, a count of 2^31 + 2^20
+ *     MPI_BYTEs; MPI_Get_count_c that count, MPI_Get_count MPI_UNDEFINED
  *   - 256 MiB of MPI_BYTE sent 1 -> 0 into a pre-posted receive
  * Memory: about 2.2 GiB on each of the two ranks, freed before the second
  * part. Arguments (for small machines, e.g. the RDMA test VM): the first
@@ -89,6 +92,29 @@ int main(int argc, char **argv)
         mt_ok(bad == 0, "every 64-bit word of the pattern arrived (%zu bad, first at word %zu)", bad, first);
     }
     printf("# [rank %d] %zu bytes in %.2f s\n", p2p_rank, bytes, MPI_Wtime() - t0);
+    if (argc > 3 && strcmp(argv[3], "c") == 0) {
+        /* back by the large-count calls, on the pages already touched */
+        MPI_Count n = (MPI_Count)bytes;
+        if (p2p_rank == 1) {
+            fill64(w, nw, seed + 7);
+            mt_is_int(MPI_Send_c(w, n, MPI_BYTE, 0, 5, MPI_COMM_WORLD), MPI_SUCCESS, "MPI_Send_c of %lld bytes",
+                      (long long)n);
+        } else {
+            MPI_Status st;
+            MPI_Count c = -1;
+            int ci = 0;
+            mt_is_int(MPI_Recv_c(w, n, MPI_BYTE, 1, 5, MPI_COMM_WORLD, &st), MPI_SUCCESS, "MPI_Recv_c of %lld bytes",
+                      (long long)n);
+            MPI_Get_count_c(&st, MPI_BYTE, &c);
+            MPI_Get_count(&st, MPI_BYTE, &ci);
+            mt_ok(c == n && ci == MPI_UNDEFINED, "MPI_Get_count_c: %lld (%lld); MPI_Get_count: MPI_UNDEFINED",
+                  (long long)n, (long long)c);
+            size_t first;
+            size_t bad = bad64(w, nw, seed + 7, &first);
+            mt_ok(bad == 0, "MPI_Recv_c: every 64-bit word (%zu bad, first at word %zu)", bad, first);
+        }
+        printf("# [rank %d] back by the _c calls: %.2f s in all\n", p2p_rank, MPI_Wtime() - t0);
+    }
     free(w);
     MPI_Type_free(&mib);
     mt_ok(mib == MPI_DATATYPE_NULL, "Type_free sets the handle to MPI_DATATYPE_NULL");

@@ -10,7 +10,7 @@
 . "$RD_SRCDIR/test/mpi/p2p_lib.sh"
 prog="$RD_BUILDDIR/test/mpi/p2p_large"
 P2P_TIMEOUT=300
-p2p_check "" 2 "$prog"
+p2p_check "" 2 "$prog" 2049 256 c # (and back by MPI_Send_c / MPI_Recv_c: a count beyond 2^31)
 p2p_check "RDMPI_RNDV_PROTOCOL=get" 2 "$prog"
 p2p_check "RDMPI_RNDV_PROTOCOL=pipeline" 2 "$prog"
 p2p_check "RDMPI_RNDV_PROTOCOL=put" 2 "$prog"
