@@ -1247,6 +1247,52 @@ RD_MPI_PROTO(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype dataty
 RD_MPI_PROTO(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
 RD_MPI_PROTO(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
 RD_MPI_PROTO(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+/* parallel I/O */
+RD_MPI_PROTO(int, File_read_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                               MPI_Status *status))
+RD_MPI_PROTO(int, File_write_at_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                MPI_Status *status))
+RD_MPI_PROTO(int, File_read_at_all_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Status *status))
+RD_MPI_PROTO(int, File_write_at_all_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Status *status))
+RD_MPI_PROTO(int, File_iread_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_at_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Request *request))
+RD_MPI_PROTO(int, File_iread_at_all_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_at_all_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                     MPI_Request *request))
+RD_MPI_PROTO(int, File_read_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_read_all_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_all_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_read_shared_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_shared_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_read_ordered_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_write_ordered_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status))
+RD_MPI_PROTO(int, File_iread_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Request *request))
+RD_MPI_PROTO(int, File_iread_all_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_all_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Request *request))
+RD_MPI_PROTO(int, File_iread_shared_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Request *request))
+RD_MPI_PROTO(int, File_iwrite_shared_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                     MPI_Request *request))
+RD_MPI_PROTO(int, File_read_at_all_begin_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                         MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_write_at_all_begin_c, (MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                          MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_read_all_begin_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_write_all_begin_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_read_ordered_begin_c, (MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_write_ordered_begin_c, (MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype))
+RD_MPI_PROTO(int, File_get_type_extent_c, (MPI_File fh, MPI_Datatype datatype, MPI_Count *extent))
 
 /* ================================================================ the tool information interface
  * (MPI 4.1 chapter 15; runtime/api/mpit.c): control variables (every

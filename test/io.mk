@@ -3,6 +3,8 @@
 # ---- the file object, open/close, contiguous access (PLAN stage 1)
 RD_MPI_TESTS += test/mpi/io_basic
 RD_MPI_TESTS += test/mpi/io_errors
+# the large-count accesses (MPI_File_read_c ...)
+RD_MPI_TESTS += test/mpi/io_count_c
 # hostile and unlucky use: odd paths, different files, huge offsets, garbage hints
 RD_MPI_TESTS += test/mpi/io_hostile
 # the Fortran programs (run by test/fortran/fortran.sh)

@@ -66,7 +66,7 @@ rd_san_tests = \
 	test/mpi/intercoll.sh \
 	test/mpi/io_view.sh test/mpi/io_bt.sh test/mpi/io_coll.sh test/mpi/io_hostile.sh \
 	test/mpi/io_atomic.sh test/mpi/io_nb.sh test/mpi/io_nbcoll.sh test/mpi/io_datarep.sh test/mpi/io_basic.sh \
-	test/mpi/io_errors.sh test/unit/ioview test/unit/iosieve test/unit/iocoll \
+	test/mpi/io_errors.sh test/mpi/io_count_c.sh test/unit/ioview test/unit/iosieve test/unit/iocoll \
 	test/mpi/comm.sh test/mpi/session.sh test/mpi/mpit.sh \
 	test/mpi/lifetime.sh test/mpi/memory.sh test/mpi/untouched.sh \
 	test/launcher/rrun_basic.sh \
@@ -87,7 +87,7 @@ rd_san_progs = \
 	test/mpi/coll_persist test/mpi/pcoll \
 	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
 	test/mpi/untouched test/mpi/hang \
-	test/mpi/io_basic test/mpi/io_errors test/mpi/io_hostile test/mpi/io_view test/mpi/io_datarep \
+	test/mpi/io_basic test/mpi/io_errors test/mpi/io_count_c test/mpi/io_hostile test/mpi/io_view test/mpi/io_datarep \
 	test/mpi/io_atomic test/mpi/io_coll test/mpi/io_bt test/mpi/io_shared test/mpi/io_nb test/mpi/io_nbcoll \
 	test/unit/ioview test/unit/iosieve test/unit/iocoll \
 	test/mpi/rma_core test/mpi/rma_core_progress test/mpi/rma_ops test/mpi/rma_sync \

@@ -22,17 +22,20 @@
 
 /* ------------------------------------------------------------ shared checks (fileio.h) */
 
-int rd_file_check_access(const char *call, MPI_File fh, int write, const void *buf, int count, MPI_Datatype dt)
+int rd_file_check_access(const char *call, MPI_File fh, int write, const void *buf, MPI_Count count, MPI_Datatype dt)
 {
     struct rd_io_file *io = rd_file_io(fh);
     if (count < 0)
-        return rd_err_raise_file(fh, MPI_ERR_COUNT, call, "count %d is negative", count);
+        return rd_err_raise_file(fh, MPI_ERR_COUNT, call, "count %lld is negative", (long long)count);
+    if (rd_dt_valid(dt) && dt->size > 0 && (uint64_t)count > (uint64_t)INT64_MAX / dt->size)
+        return rd_err_raise_file(fh, MPI_ERR_COUNT, call, "count %lld of %zu-byte elements is more bytes than "
+                                 "memory has", (long long)count, (size_t)dt->size);
     if (!rd_dt_valid(dt))
         return rd_err_raise_file(fh, MPI_ERR_TYPE, call, "invalid datatype");
     if (!dt->committed)
         return rd_err_raise_file(fh, MPI_ERR_TYPE, call, "datatype %s is not committed", dt->name);
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
-        return rd_err_raise_file(fh, MPI_ERR_BUFFER, call, "buffer is NULL for %d elements", count);
+        return rd_err_raise_file(fh, MPI_ERR_BUFFER, call, "buffer is NULL for %lld elements", (long long)count);
     if (write && (fh->amode & MPI_MODE_RDONLY))
         return rd_err_raise_file(fh, MPI_ERR_READ_ONLY, call, "'%s' was opened MPI_MODE_RDONLY", io->path);
     if (!write && (fh->amode & MPI_MODE_WRONLY))
@@ -40,8 +43,8 @@ int rd_file_check_access(const char *call, MPI_File fh, int write, const void *b
     size_t bytes = (size_t)count * dt->size;
     if (io->view.esize > 1 && bytes % io->view.esize)
         return rd_err_raise_file(fh, MPI_ERR_IO, call,
-                                 "%d elements of %s are %zu bytes, not a whole number of etypes of %zu bytes",
-                                 count, dt->name, bytes, io->view.esize);
+                                 "%lld elements of %s are %zu bytes, not a whole number of etypes of %zu bytes",
+                                 (long long)count, dt->name, bytes, io->view.esize);
     return MPI_SUCCESS;
 }
 

@@ -53,7 +53,7 @@ static void file_op_finish(struct rd_aio_op *op)
     atomic_fetch_sub(&p->io->inflight, 1);
 }
 
-int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, MPI_Datatype dt,
+int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, MPI_Count count, MPI_Datatype dt,
                   MPI_Request *request, rd_io_why *why)
 {
     struct rd_io_file *io = rd_file_io(fh);
@@ -80,7 +80,7 @@ int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, M
 }
 
 int rd_file_istart(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll, void *buf,
-                   int count, MPI_Datatype dt, MPI_Request *request, int rc)
+                   MPI_Count count, MPI_Datatype dt, MPI_Request *request, int rc)
 {
     if (rc == MPI_SUCCESS && !request)
         rc = rd_err_raise_file(fh, MPI_ERR_ARG, call, "request is NULL");
@@ -119,63 +119,38 @@ int rd_file_istart(const char *call, MPI_File fh, int explicit, MPI_Offset offse
 }
 
 static int start_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
-                        void *buf, int count, MPI_Datatype dt, MPI_Request *request)
+                        void *buf, MPI_Count count, MPI_Datatype dt, MPI_Request *request)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
     return rd_file_istart(call, fh, explicit, offset, write, coll, buf, count, dt, request, MPI_SUCCESS);
 }
 
-#pragma weak MPI_File_iread_at = PMPI_File_iread_at
-int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                       MPI_Request *request)
-{
-    return start_access("MPI_File_iread_at", fh, 1, offset, 0, 0, buf, count, datatype, request);
-}
-
-#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
-int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
-                        MPI_Request *request)
-{
-    return start_access("MPI_File_iwrite_at", fh, 1, offset, 1, 0, (void *)buf, count, datatype, request);
-}
-
-#pragma weak MPI_File_iread = PMPI_File_iread
-int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
-{
-    return start_access("MPI_File_iread", fh, 0, 0, 0, 0, buf, count, datatype, request);
-}
-
-#pragma weak MPI_File_iwrite = PMPI_File_iwrite
-int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
-{
-    return start_access("MPI_File_iwrite", fh, 0, 0, 1, 0, (void *)buf, count, datatype, request);
-}
-
-/* the nonblocking collective forms (MPI-3.1 13.4.2-13.4.3): two-phase I/O
- * (or each rank's own access) as a schedule (runtime/io/coll.c) */
-#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
-int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                           MPI_Request *request)
-{
-    return start_access("MPI_File_iread_at_all", fh, 1, offset, 0, 1, buf, count, datatype, request);
-}
-
-#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
-int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype,
-                            MPI_Request *request)
-{
-    return start_access("MPI_File_iwrite_at_all", fh, 1, offset, 1, 1, (void *)buf, count, datatype, request);
-}
-
-#pragma weak MPI_File_iread_all = PMPI_File_iread_all
-int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
-{
-    return start_access("MPI_File_iread_all", fh, 0, 0, 0, 1, buf, count, datatype, request);
-}
-
-#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
-int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
-{
-    return start_access("MPI_File_iwrite_all", fh, 0, 0, 1, 1, (void *)buf, count, datatype, request);
-}
+/* the eight, with int counts and with MPI_Count ones (MPI_File_iread_at_c ...);
+ * the collective forms (MPI-3.1 13.4.2-13.4.3): two-phase I/O (or each
+ * rank's own access) as a schedule (runtime/io/coll.c) */
+#define RD_STR(x) #x
+#define RD_WEAK(NAME) _Pragma(RD_STR(weak MPI_File_##NAME = PMPI_File_##NAME))
+#define RD_IFILE_AT(NAME, WRITE, COLL, CB, SFX, CT)                                                      \
+    RD_WEAK(NAME##SFX)                                                                                   \
+    int PMPI_File_##NAME##SFX(MPI_File fh, MPI_Offset offset, CB void *buf, CT count, MPI_Datatype datatype, \
+                              MPI_Request *request)                                                      \
+    {                                                                                                    \
+        return start_access("MPI_File_" #NAME #SFX, fh, 1, offset, WRITE, COLL, (void *)buf, count, datatype, \
+                            request);                                                                    \
+    }
+#define RD_IFILE_PTR(NAME, WRITE, COLL, CB, SFX, CT)                                                     \
+    RD_WEAK(NAME##SFX)                                                                                   \
+    int PMPI_File_##NAME##SFX(MPI_File fh, CB void *buf, CT count, MPI_Datatype datatype, MPI_Request *request) \
+    {                                                                                                    \
+        return start_access("MPI_File_" #NAME #SFX, fh, 0, 0, WRITE, COLL, (void *)buf, count, datatype, request); \
+    }
+#define RD_IFILE_BOTH(M, NAME, WRITE, COLL, CB) M(NAME, WRITE, COLL, CB, , int) M(NAME, WRITE, COLL, CB, _c, MPI_Count)
+RD_IFILE_BOTH(RD_IFILE_AT,  iread_at,      0, 0, )
+RD_IFILE_BOTH(RD_IFILE_AT,  iwrite_at,     1, 0, const)
+RD_IFILE_BOTH(RD_IFILE_PTR, iread,         0, 0, )
+RD_IFILE_BOTH(RD_IFILE_PTR, iwrite,        1, 0, const)
+RD_IFILE_BOTH(RD_IFILE_AT,  iread_at_all,  0, 1, )
+RD_IFILE_BOTH(RD_IFILE_AT,  iwrite_at_all, 1, 1, const)
+RD_IFILE_BOTH(RD_IFILE_PTR, iread_all,     0, 1, )
+RD_IFILE_BOTH(RD_IFILE_PTR, iwrite_all,    1, 1, const)

@@ -22,7 +22,7 @@
  * interleave (or the hints ask for it), else each rank's part through the
  * independent path (runtime/io/coll.c, stage 3); collective over the
  * file's communicator, every rank returning the same class. */
-static int coll_access(MPI_File fh, int write, MPI_Offset o, void *buf, int count, MPI_Datatype dt,
+static int coll_access(MPI_File fh, int write, MPI_Offset o, void *buf, MPI_Count count, MPI_Datatype dt,
                        size_t *bytes, rd_io_why *why)
 {
     RD_LOCK();
@@ -33,7 +33,7 @@ static int coll_access(MPI_File fh, int write, MPI_Offset o, void *buf, int coun
 
 /* The checks of one rank's access, each reported on failure. */
 static int check_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, void *buf,
-                        int count, MPI_Datatype dt)
+                        MPI_Count count, MPI_Datatype dt)
 {
     RD_TRY(rd_file_check_not_seq(call, fh));
     RD_TRY(rd_file_check_access(call, fh, write, buf, count, dt));
@@ -42,7 +42,7 @@ static int check_access(const char *call, MPI_File fh, int explicit, MPI_Offset 
     return rd_file_check_range(call, fh, explicit, explicit ? offset : rd_file_io(fh)->fp, count, dt);
 }
 
-int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset at, int count, MPI_Datatype dt)
+int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset at, MPI_Count count, MPI_Datatype dt)
 {
     struct rd_io_file *io = rd_file_io(fh);
     /* the last byte must be a file offset (off_t): no wrap past INT64_MAX */
@@ -51,7 +51,7 @@ int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset 
         __builtin_add_overflow(first, io->view.disp, &last) ||
         __builtin_add_overflow(last, (MPI_Offset)((size_t)count * dt->size), &last))
         return rd_err_raise_file(fh, MPI_ERR_ARG, call,
-                                 "%d elements of %s at %s %lld pass the largest file offset (%lld)", count,
+                                 "%lld elements of %s at %s %lld pass the largest file offset (%lld)", (long long)count,
                                  dt->name, explicit ? "offset" : "position", (long long)at, (long long)INT64_MAX);
     return MPI_SUCCESS;
 }
@@ -60,7 +60,7 @@ int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset 
  * (etypes), else at the individual pointer, which then moves past the
  * etypes moved. */
 static int do_access(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
-                     void *buf, int count, MPI_Datatype dt, size_t *bytes)
+                     void *buf, MPI_Count count, MPI_Datatype dt, size_t *bytes)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
@@ -90,7 +90,7 @@ static int do_access(const char *call, MPI_File fh, int explicit, MPI_Offset off
 }
 
 static int access_call(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll,
-                       void *buf, int count, MPI_Datatype dt, MPI_Status *status)
+                       void *buf, MPI_Count count, MPI_Datatype dt, MPI_Status *status)
 {
     size_t bytes;
     int rc = do_access(call, fh, explicit, offset, write, coll, buf, count, dt, &bytes);
@@ -160,7 +160,7 @@ int rd_file_split_end(const char *call, MPI_File fh, int op, MPI_Status *status)
  * starts as MPI_File_iread_all's does (runtime/io/coll.c) and the end
  * waits for it, so the program computes while it runs. */
 static int begin_call(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int op,
-                      void *buf, int count, MPI_Datatype dt)
+                      void *buf, MPI_Count count, MPI_Datatype dt)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
@@ -183,64 +183,68 @@ static int end_call(const char *call, MPI_File fh, int op, MPI_Status *status)
 #define RD_STR(x) #x
 #define RD_WEAK(NAME) _Pragma(RD_STR(weak MPI_File_##NAME = PMPI_File_##NAME))
 
-/* explicit offsets: NAME, write, collective, the buffer's const */
-#define RD_FILE_AT(NAME, WRITE, COLL, CB)                                              \
-    RD_WEAK(NAME)                                                                      \
-    int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, CB void *buf, int count,      \
-                         MPI_Datatype datatype, MPI_Status *status)                    \
+/* explicit offsets: NAME, write, collective, the buffer's const; SFX and
+ * CT: the int call ("", int) or its large-count twin (_c, MPI_Count) */
+#define RD_FILE_AT(NAME, WRITE, COLL, CB, SFX, CT)                                     \
+    RD_WEAK(NAME##SFX)                                                                 \
+    int PMPI_File_##NAME##SFX(MPI_File fh, MPI_Offset offset, CB void *buf, CT count,  \
+                              MPI_Datatype datatype, MPI_Status *status)               \
     {                                                                                  \
-        return access_call("MPI_File_" #NAME, fh, 1, offset, WRITE, COLL, (void *)buf, count, datatype, \
-                           status);                                                    \
+        return access_call("MPI_File_" #NAME #SFX, fh, 1, offset, WRITE, COLL, (void *)buf, count, \
+                           datatype, status);                                          \
     }
 /* the individual file pointer */
-#define RD_FILE_PTR(NAME, WRITE, COLL, CB)                                             \
-    RD_WEAK(NAME)                                                                      \
-    int PMPI_File_##NAME(MPI_File fh, CB void *buf, int count, MPI_Datatype datatype,  \
-                         MPI_Status *status)                                           \
+#define RD_FILE_PTR(NAME, WRITE, COLL, CB, SFX, CT)                                    \
+    RD_WEAK(NAME##SFX)                                                                 \
+    int PMPI_File_##NAME##SFX(MPI_File fh, CB void *buf, CT count, MPI_Datatype datatype, \
+                              MPI_Status *status)                                      \
     {                                                                                  \
-        return access_call("MPI_File_" #NAME, fh, 0, 0, WRITE, COLL, (void *)buf, count, datatype, status); \
+        return access_call("MPI_File_" #NAME #SFX, fh, 0, 0, WRITE, COLL, (void *)buf, count, datatype, \
+                           status);                                                    \
     }
-/* split collectives: begin and end */
-#define RD_FILE_AT_SPLIT(NAME, WRITE, OP, CB)                                          \
-    RD_WEAK(NAME##_begin)                                                              \
-    int PMPI_File_##NAME##_begin(MPI_File fh, MPI_Offset offset, CB void *buf, int count, \
-                                 MPI_Datatype datatype)                                \
+/* split collectives: begin (and its large-count twin), end */
+#define RD_FILE_AT_BEGIN(NAME, WRITE, OP, CB, SFX, CT)                                 \
+    RD_WEAK(NAME##_begin##SFX)                                                         \
+    int PMPI_File_##NAME##_begin##SFX(MPI_File fh, MPI_Offset offset, CB void *buf, CT count, \
+                                      MPI_Datatype datatype)                           \
     {                                                                                  \
-        return begin_call("MPI_File_" #NAME "_begin", fh, 1, offset, WRITE, OP, (void *)buf, count, datatype); \
-    }                                                                                  \
+        return begin_call("MPI_File_" #NAME "_begin" #SFX, fh, 1, offset, WRITE, OP, (void *)buf, count, \
+                          datatype);                                                   \
+    }
+#define RD_FILE_PTR_BEGIN(NAME, WRITE, OP, CB, SFX, CT)                                \
+    RD_WEAK(NAME##_begin##SFX)                                                         \
+    int PMPI_File_##NAME##_begin##SFX(MPI_File fh, CB void *buf, CT count, MPI_Datatype datatype) \
+    {                                                                                  \
+        return begin_call("MPI_File_" #NAME "_begin" #SFX, fh, 0, 0, WRITE, OP, (void *)buf, count, \
+                          datatype);                                                   \
+    }
+#define RD_FILE_END(NAME, OP, CB)                                                      \
     RD_WEAK(NAME##_end)                                                                \
     int PMPI_File_##NAME##_end(MPI_File fh, CB void *buf, MPI_Status *status)          \
     {                                                                                  \
         (void)buf;                                                                     \
         return end_call("MPI_File_" #NAME "_end", fh, OP, status);                     \
     }
-#define RD_FILE_PTR_SPLIT(NAME, WRITE, OP, CB)                                         \
-    RD_WEAK(NAME##_begin)                                                              \
-    int PMPI_File_##NAME##_begin(MPI_File fh, CB void *buf, int count, MPI_Datatype datatype) \
-    {                                                                                  \
-        return begin_call("MPI_File_" #NAME "_begin", fh, 0, 0, WRITE, OP, (void *)buf, count, datatype); \
-    }                                                                                  \
-    RD_WEAK(NAME##_end)                                                                \
-    int PMPI_File_##NAME##_end(MPI_File fh, CB void *buf, MPI_Status *status)          \
-    {                                                                                  \
-        (void)buf;                                                                     \
-        return end_call("MPI_File_" #NAME "_end", fh, OP, status);                     \
-    }
+#define RD_FILE_BOTH(M, NAME, WRITE, X, CB) M(NAME, WRITE, X, CB, , int) M(NAME, WRITE, X, CB, _c, MPI_Count)
 
-/*          name          write collective    buffer */
-RD_FILE_AT(read_at,       0,    0,            )
-RD_FILE_AT(write_at,      1,    0,            const)
-RD_FILE_AT(read_at_all,   0,    1,            )
-RD_FILE_AT(write_at_all,  1,    1,            const)
-RD_FILE_PTR(read,         0,    0,            )
-RD_FILE_PTR(write,        1,    0,            const)
-RD_FILE_PTR(read_all,     0,    1,            )
-RD_FILE_PTR(write_all,    1,    1,            const)
-/*                name          write split op               buffer */
-RD_FILE_AT_SPLIT(read_at_all,   0,    RD_IO_OP_READ_AT_ALL,  )
-RD_FILE_AT_SPLIT(write_at_all,  1,    RD_IO_OP_WRITE_AT_ALL, const)
-RD_FILE_PTR_SPLIT(read_all,     0,    RD_IO_OP_READ_ALL,     )
-RD_FILE_PTR_SPLIT(write_all,    1,    RD_IO_OP_WRITE_ALL,    const)
+/*                        name          write collective    buffer */
+RD_FILE_BOTH(RD_FILE_AT,  read_at,      0,    0,            )
+RD_FILE_BOTH(RD_FILE_AT,  write_at,     1,    0,            const)
+RD_FILE_BOTH(RD_FILE_AT,  read_at_all,  0,    1,            )
+RD_FILE_BOTH(RD_FILE_AT,  write_at_all, 1,    1,            const)
+RD_FILE_BOTH(RD_FILE_PTR, read,         0,    0,            )
+RD_FILE_BOTH(RD_FILE_PTR, write,        1,    0,            const)
+RD_FILE_BOTH(RD_FILE_PTR, read_all,     0,    1,            )
+RD_FILE_BOTH(RD_FILE_PTR, write_all,    1,    1,            const)
+/*                              name          write split op               buffer */
+RD_FILE_BOTH(RD_FILE_AT_BEGIN,  read_at_all,  0,    RD_IO_OP_READ_AT_ALL,  )
+RD_FILE_BOTH(RD_FILE_AT_BEGIN,  write_at_all, 1,    RD_IO_OP_WRITE_AT_ALL, const)
+RD_FILE_BOTH(RD_FILE_PTR_BEGIN, read_all,     0,    RD_IO_OP_READ_ALL,     )
+RD_FILE_BOTH(RD_FILE_PTR_BEGIN, write_all,    1,    RD_IO_OP_WRITE_ALL,    const)
+RD_FILE_END(read_at_all,  RD_IO_OP_READ_AT_ALL,  )
+RD_FILE_END(write_at_all, RD_IO_OP_WRITE_AT_ALL, const)
+RD_FILE_END(read_all,     RD_IO_OP_READ_ALL,     )
+RD_FILE_END(write_all,    RD_IO_OP_WRITE_ALL,    const)
 
 /* ------------------------------------------------------------ positions and the view */
 
@@ -358,10 +362,9 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_D
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
-int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+/* MPI_File_get_type_extent and its MPI_Count twin */
+static int type_extent(const char *call, MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
 {
-    const char *call = "MPI_File_get_type_extent";
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
     if (!rd_dt_valid(datatype))
@@ -376,4 +379,19 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
     rd_io_why why = {""};
     int cls = rd_io_datarep_extent(v->rep, datatype, extent, &why);
     return cls == MPI_SUCCESS ? MPI_SUCCESS : rd_file_raise(fh, cls, call, &why);
+}
+
+#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    return type_extent("MPI_File_get_type_extent", fh, datatype, extent);
+}
+
+#pragma weak MPI_File_get_type_extent_c = PMPI_File_get_type_extent_c
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
+{
+    MPI_Aint e = 0;
+    RD_TRY(type_extent("MPI_File_get_type_extent_c", fh, datatype, extent ? &e : NULL));
+    *extent = (MPI_Count)e;
+    return MPI_SUCCESS;
 }

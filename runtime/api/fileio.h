@@ -30,12 +30,15 @@ static inline int rd_check_file(const char *call, MPI_File fh)
                              fh == MPI_FILE_NULL ? "the file is MPI_FILE_NULL" : "invalid file handle");
 }
 
+/* Counts are MPI_Count: the large-count calls (MPI_File_read_c ...) are
+ * their int twins' code. */
+
 /* The checks of a data access of count elements of dt at buf, reading
  * (write 0) or writing: count (MPI_ERR_COUNT), the type (MPI_ERR_TYPE),
  * the buffer (MPI_ERR_BUFFER), the access mode (writing a RDONLY file:
  * MPI_ERR_READ_ONLY; reading a WRONLY one: MPI_ERR_ACCESS), whole etypes
  * (MPI_ERR_IO). Not the handle (rd_check_file first). */
-int rd_file_check_access(const char *call, MPI_File fh, int write, const void *buf, int count, MPI_Datatype dt);
+int rd_file_check_access(const char *call, MPI_File fh, int write, const void *buf, MPI_Count count, MPI_Datatype dt);
 /* A call that needs a file pointer of its own or an explicit offset, on
  * a file opened with MPI_MODE_SEQUENTIAL: MPI_ERR_UNSUPPORTED_OPERATION. */
 int rd_file_check_not_seq(const char *call, MPI_File fh);
@@ -44,7 +47,7 @@ int rd_file_check_offset(const char *call, MPI_File fh, MPI_Offset offset);
 /* The access of count elements of dt at etype at (an explicit offset, or
  * the individual pointer) must end at a file offset (no wrap past
  * INT64_MAX): MPI_ERR_ARG. */
-int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset at, int count, MPI_Datatype dt);
+int rd_file_check_range(const char *call, MPI_File fh, int explicit, MPI_Offset at, MPI_Count count, MPI_Datatype dt);
 
 /* The status of an access that moved bytes data bytes (NULL or
  * MPI_STATUS_IGNORE: nothing). */
@@ -83,11 +86,11 @@ static inline int rd_file_raise(MPI_File fh, int cls, const char *call, const rd
  * individual pointer moved past it. A collective call that fails its
  * checks meets the other ranks in later progress (rd_io_coll_abstain_nb). */
 int rd_file_istart(const char *call, MPI_File fh, int explicit, MPI_Offset offset, int write, int coll, void *buf,
-                   int count, MPI_Datatype dt, MPI_Request *request, int rc);
+                   MPI_Count count, MPI_Datatype dt, MPI_Request *request, int rc);
 /* Start a nonblocking access of (buf, count, dt) at stream byte at on the
  * I/O engine (runtime/api/fileasync.c; the arguments checked, big lock
  * held): *request completes with it. Returns a class, *why the cause. */
-int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, int count, MPI_Datatype dt,
+int rd_file_async(MPI_File fh, int write, MPI_Offset at, void *buf, MPI_Count count, MPI_Datatype dt,
                   MPI_Request *request, rd_io_why *why);
 
 #endif

@@ -14,7 +14,7 @@
 #include "runtime/objects/datatype.h"
 
 /* read/write_shared (ordered 0) and read/write_ordered (ordered 1) */
-static int shared_access(const char *call, MPI_File fh, int ordered, int write, void *buf, int count,
+static int shared_access(const char *call, MPI_File fh, int ordered, int write, void *buf, MPI_Count count,
                          MPI_Datatype dt, size_t *bytes)
 {
     RD_API_READY(call);
@@ -30,7 +30,7 @@ static int shared_access(const char *call, MPI_File fh, int ordered, int write, 
     return cls == MPI_SUCCESS ? MPI_SUCCESS : rd_file_raise(fh, cls, call, &why);
 }
 
-static int shared_call(const char *call, MPI_File fh, int ordered, int write, void *buf, int count,
+static int shared_call(const char *call, MPI_File fh, int ordered, int write, void *buf, MPI_Count count,
                        MPI_Datatype dt, MPI_Status *status)
 {
     size_t bytes;
@@ -40,36 +40,28 @@ static int shared_call(const char *call, MPI_File fh, int ordered, int write, vo
     return rc;
 }
 
-#pragma weak MPI_File_read_shared = PMPI_File_read_shared
-int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
-{
-    return shared_call("MPI_File_read_shared", fh, 0, 0, buf, count, datatype, status);
-}
-
-#pragma weak MPI_File_write_shared = PMPI_File_write_shared
-int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
-{
-    return shared_call("MPI_File_write_shared", fh, 0, 1, (void *)buf, count, datatype, status);
-}
-
-#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
-int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
-{
-    return shared_call("MPI_File_read_ordered", fh, 1, 0, buf, count, datatype, status);
-}
-
-#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
-int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
-{
-    return shared_call("MPI_File_write_ordered", fh, 1, 1, (void *)buf, count, datatype, status);
-}
+/* every call with a count, with int counts and with MPI_Count ones
+ * (MPI_File_read_shared_c ...) */
+#define RD_STR(x) #x
+#define RD_WEAK(NAME) _Pragma(RD_STR(weak MPI_File_##NAME = PMPI_File_##NAME))
+#define RD_SHARED(NAME, ORDERED, WRITE, CB, SFX, CT)                                                     \
+    RD_WEAK(NAME##SFX)                                                                                   \
+    int PMPI_File_##NAME##SFX(MPI_File fh, CB void *buf, CT count, MPI_Datatype datatype, MPI_Status *status) \
+    {                                                                                                    \
+        return shared_call("MPI_File_" #NAME #SFX, fh, ORDERED, WRITE, (void *)buf, count, datatype, status); \
+    }
+#define RD_BOTH(M, NAME, A, B, CB) M(NAME, A, B, CB, , int) M(NAME, A, B, CB, _c, MPI_Count)
+RD_BOTH(RD_SHARED, read_shared,   0, 0, )
+RD_BOTH(RD_SHARED, write_shared,  0, 1, const)
+RD_BOTH(RD_SHARED, read_ordered,  1, 0, )
+RD_BOTH(RD_SHARED, write_ordered, 1, 1, const)
 
 /* iread/iwrite_shared: the place is taken at the call (the pointer moves
  * then, MPI-3.1 13.4.4), the access is run by the I/O engine
  * (runtime/io/aio.c) on its thread, which touches only the file's
  * descriptor and view, the user's buffer and the datatype (held until
  * the request completes). */
-static int shared_start(const char *call, MPI_File fh, int write, void *buf, int count, MPI_Datatype dt,
+static int shared_start(const char *call, MPI_File fh, int write, void *buf, MPI_Count count, MPI_Datatype dt,
                         MPI_Request *request)
 {
     RD_API_READY(call);
@@ -88,21 +80,19 @@ static int shared_start(const char *call, MPI_File fh, int write, void *buf, int
     return cls == MPI_SUCCESS ? MPI_SUCCESS : rd_file_raise(fh, cls, call, &why);
 }
 
-#pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
-int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
-{
-    return shared_start("MPI_File_iread_shared", fh, 0, buf, count, datatype, request);
-}
-
-#pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
-int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
-{
-    return shared_start("MPI_File_iwrite_shared", fh, 1, (void *)buf, count, datatype, request);
-}
+#define RD_ISHARED(NAME, WRITE, UNUSED, CB, SFX, CT)                                                    \
+    RD_WEAK(NAME##SFX)                                                                                   \
+    int PMPI_File_##NAME##SFX(MPI_File fh, CB void *buf, CT count, MPI_Datatype datatype, MPI_Request *request) \
+    {                                                                                                    \
+        return shared_start("MPI_File_" #NAME #SFX, fh, WRITE, (void *)buf, count, datatype, request);  \
+    }
+RD_BOTH(RD_ISHARED, iread_shared,  0, 0, )
+RD_BOTH(RD_ISHARED, iwrite_shared, 1, 0, const)
 
 /* The split forms: the access is done in the begin (as the other split
  * collectives' for now), the end hands its status back. */
-static int ordered_begin(const char *call, MPI_File fh, int write, int op, void *buf, int count, MPI_Datatype dt)
+static int ordered_begin(const char *call, MPI_File fh, int write, int op, void *buf, MPI_Count count,
+                         MPI_Datatype dt)
 {
     RD_API_READY(call);
     RD_TRY(rd_check_file(call, fh));
@@ -120,24 +110,20 @@ static int ordered_end(const char *call, MPI_File fh, int op, MPI_Status *status
     return rd_file_split_end(call, fh, op, status);
 }
 
-#pragma weak MPI_File_read_ordered_begin = PMPI_File_read_ordered_begin
-int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
-{
-    return ordered_begin("MPI_File_read_ordered_begin", fh, 0, RD_IO_OP_READ_ORDERED, buf, count, datatype);
-}
+#define RD_ORDERED_BEGIN(NAME, WRITE, OP, CB, SFX, CT)                                                   \
+    RD_WEAK(NAME##_begin##SFX)                                                                           \
+    int PMPI_File_##NAME##_begin##SFX(MPI_File fh, CB void *buf, CT count, MPI_Datatype datatype)        \
+    {                                                                                                    \
+        return ordered_begin("MPI_File_" #NAME "_begin" #SFX, fh, WRITE, OP, (void *)buf, count, datatype); \
+    }
+RD_BOTH(RD_ORDERED_BEGIN, read_ordered,  0, RD_IO_OP_READ_ORDERED,  )
+RD_BOTH(RD_ORDERED_BEGIN, write_ordered, 1, RD_IO_OP_WRITE_ORDERED, const)
 
 #pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
 int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
     (void)buf;
     return ordered_end("MPI_File_read_ordered_end", fh, RD_IO_OP_READ_ORDERED, status);
-}
-
-#pragma weak MPI_File_write_ordered_begin = PMPI_File_write_ordered_begin
-int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
-{
-    return ordered_begin("MPI_File_write_ordered_begin", fh, 1, RD_IO_OP_WRITE_ORDERED, (void *)buf, count,
-                         datatype);
 }
 
 #pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end
