@@ -1247,6 +1247,40 @@ RD_MPI_PROTO(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype dataty
 RD_MPI_PROTO(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
 RD_MPI_PROTO(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
 RD_MPI_PROTO(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+/* one-sided communication */
+RD_MPI_PROTO(int, Put_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                          MPI_Datatype target_datatype, MPI_Win win))
+RD_MPI_PROTO(int, Get_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win))
+RD_MPI_PROTO(int, Accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+RD_MPI_PROTO(int, Get_accumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                     void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype,
+                                     int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+RD_MPI_PROTO(int, Rput_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+RD_MPI_PROTO(int, Rget_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                           MPI_Request *request))
+RD_MPI_PROTO(int, Raccumulate_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request))
+RD_MPI_PROTO(int, Rget_accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+                                      MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                                      MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                                      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                      MPI_Request *request))
+RD_MPI_PROTO(int, Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                 MPI_Win *win))
+RD_MPI_PROTO(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                                   MPI_Win *win))
+RD_MPI_PROTO(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                                          void *baseptr, MPI_Win *win))
+RD_MPI_PROTO(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr))
 /* parallel I/O */
 RD_MPI_PROTO(int, File_read_at_c, (MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
                                MPI_Status *status))

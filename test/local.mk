@@ -40,6 +40,8 @@ RD_MPI_TESTS += test/mpi/mpi1
 # One-sided communication (runtime/rma/): every call once, on each path
 # and transport (the larger programs are test/mpi/rma_*.c)
 RD_MPI_TESTS += test/mpi/rma_core
+# the large-count calls (MPI_Put_c ..., MPI_Win_create_c ...)
+RD_MPI_TESTS += test/mpi/rma_count_c
 RD_MPI_PROGS += test/mpi/rma_core_progress
 # the one-sided programs written ahead of the implementation (test/README.md)
 RD_MPI_TESTS += test/mpi/rma_win

@@ -47,7 +47,7 @@ endif
 rd_san_tests = \
 	test/mpi/coll_mismatch.sh test/mpi/p2p_large.sh test/mpi/coll.sh \
 	test/mpi/coll_persist.sh test/mpi/pcoll.sh \
-	test/mpi/rma_core.sh test/mpi/rma_ops.sh test/mpi/rma_sync.sh \
+	test/mpi/rma_core.sh test/mpi/rma_count_c.sh test/mpi/rma_ops.sh test/mpi/rma_sync.sh \
 	test/mpi/rma_atomic.sh test/mpi/rma_errors.sh test/mpi/rma_win.sh \
 	test/mpi/rma_allocmem.sh test/mpi/io_shared.sh \
 	test/launcher/rrun_report.sh test/mpi/p2p_stress.sh test/mpi/p2p_order.sh \
@@ -90,7 +90,7 @@ rd_san_progs = \
 	test/mpi/io_basic test/mpi/io_errors test/mpi/io_count_c test/mpi/io_hostile test/mpi/io_view test/mpi/io_datarep \
 	test/mpi/io_atomic test/mpi/io_coll test/mpi/io_bt test/mpi/io_shared test/mpi/io_nb test/mpi/io_nbcoll \
 	test/unit/ioview test/unit/iosieve test/unit/iocoll \
-	test/mpi/rma_core test/mpi/rma_core_progress test/mpi/rma_ops test/mpi/rma_sync \
+	test/mpi/rma_core test/mpi/rma_count_c test/mpi/rma_core_progress test/mpi/rma_ops test/mpi/rma_sync \
 	test/mpi/rma_atomic test/mpi/rma_errors test/mpi/rma_win test/mpi/rma_allocmem \
 	test/progs/rrun_hello test/progs/rrun_fail test/progs/rrun_probe \
 	test/progs/rrun_mpi_abort test/progs/rrun_intruder test/progs/rrun_busy

@@ -622,7 +622,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
         switch (keyval) {
         case MPI_WIN_BASE: *(void **)value = win->base; break;
         case MPI_WIN_SIZE: *(void **)value = &win->size; break;
-        case MPI_WIN_DISP_UNIT: *(void **)value = &win->disp_unit; break;
+        case MPI_WIN_DISP_UNIT: *(void **)value = &win->disp_unit_attr; break;
         case MPI_WIN_CREATE_FLAVOR: *(void **)value = &win->flavor; break;
         default: *(void **)value = &model; break;
         }

@@ -17,14 +17,17 @@
 #include "runtime/p2p/p2p.h"
 #include "runtime/rma/rma.h"
 
-static int check_dt(const char *call, MPI_Win win, int count, MPI_Datatype dt, const char *what)
+static int check_dt(const char *call, MPI_Win win, MPI_Count count, MPI_Datatype dt, const char *what)
 {
     if (count < 0)
-        return rd_err_raise_win(win, MPI_ERR_COUNT, call, "%s count %d is negative", what, count);
+        return rd_err_raise_win(win, MPI_ERR_COUNT, call, "%s count %lld is negative", what, (long long)count);
     if (!rd_dt_valid(dt))
         return rd_err_raise_win(win, MPI_ERR_TYPE, call, "invalid %s datatype", what);
     if (!dt->committed)
         return rd_err_raise_win(win, MPI_ERR_TYPE, call, "the %s datatype %s is not committed", what, dt->name);
+    if (dt->size > 0 && (uint64_t)count > (uint64_t)INT64_MAX / dt->size)
+        return rd_err_raise_win(win, MPI_ERR_COUNT, call, "%s count %lld of %zu-byte elements is more bytes than "
+                                "memory has", what, (long long)count, (size_t)dt->size);
     return MPI_SUCCESS;
 }
 
@@ -90,58 +93,65 @@ static __attribute__((noinline)) int op(const char *call, MPI_Win win, struct rd
     return MPI_SUCCESS;
 }
 
+/* Put, Get, Accumulate and Get_accumulate, with int counts and with
+ * MPI_Count ones (MPI_Put_c ...): the node fast path first
+ * (runtime/rma/fast.c), which does the common case or leaves everything
+ * to the general call, checks included */
+#define RD_RMA_ENTRIES(SFX, CT)                                                                                  \
+    int PMPI_Put##SFX(const void *obuf, CT ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, CT tcount,     \
+                      MPI_Datatype tdt, MPI_Win win)                                                             \
+    {                                                                                                            \
+        if (rd_ready() && rd_win_valid(win) &&                                                                   \
+            rd_rma_put_fast(win, obuf, ocount, odt, target, tdisp, tcount, tdt) == MPI_SUCCESS)                  \
+            return MPI_SUCCESS;                                                                                  \
+        struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt,                  \
+                                .target = target, .tdisp = tdisp, .tcount = tcount, .tdt = tdt};                 \
+        return op("MPI_Put" #SFX, win, &o, NULL);                                                                \
+    }                                                                                                            \
+    int PMPI_Get##SFX(void *obuf, CT ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, CT tcount,           \
+                      MPI_Datatype tdt, MPI_Win win)                                                             \
+    {                                                                                                            \
+        if (rd_ready() && rd_win_valid(win) &&                                                                   \
+            rd_rma_get_fast(win, obuf, ocount, odt, target, tdisp, tcount, tdt) == MPI_SUCCESS)                  \
+            return MPI_SUCCESS;                                                                                  \
+        struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt,                  \
+                                .target = target, .tdisp = tdisp, .tcount = tcount, .tdt = tdt};                 \
+        return op("MPI_Get" #SFX, win, &o, NULL);                                                                \
+    }                                                                                                            \
+    int PMPI_Accumulate##SFX(const void *obuf, CT ocount, MPI_Datatype odt, int target, MPI_Aint tdisp,          \
+                             CT tcount, MPI_Datatype tdt, MPI_Op mop, MPI_Win win)                              \
+    {                                                                                                            \
+        if (rd_ready() && rd_win_valid(win) &&                                                                   \
+            rd_rma_acc_fast(win, obuf, ocount, odt, NULL, 0, MPI_DATATYPE_NULL, target, tdisp, tcount, tdt,      \
+                            mop) == MPI_SUCCESS)                                                                 \
+            return MPI_SUCCESS;                                                                                  \
+        struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt,                  \
+                                .target = target, .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};      \
+        return op("MPI_Accumulate" #SFX, win, &o, NULL);                                                         \
+    }                                                                                                            \
+    int PMPI_Get_accumulate##SFX(const void *obuf, CT ocount, MPI_Datatype odt, void *rbuf, CT rcount,           \
+                                 MPI_Datatype rdt, int target, MPI_Aint tdisp, CT tcount, MPI_Datatype tdt,      \
+                                 MPI_Op mop, MPI_Win win)                                                        \
+    {                                                                                                            \
+        if (rd_ready() && rd_win_valid(win) &&                                                                   \
+            rd_rma_acc_fast(win, obuf, ocount, odt, rbuf, rcount, rdt, target, tdisp, tcount, tdt, mop) ==       \
+                MPI_SUCCESS)                                                                                     \
+            return MPI_SUCCESS;                                                                                  \
+        struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,   \
+                                .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp,                  \
+                                .tcount = tcount, .tdt = tdt, .op = mop};                                        \
+        return op("MPI_Get_accumulate" #SFX, win, &o, NULL);                                                     \
+    }
 #pragma weak MPI_Put = PMPI_Put
-int PMPI_Put(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
-             MPI_Datatype tdt, MPI_Win win)
-{
-    /* the node fast path first (runtime/rma/fast.c): it does the common
-     * case or leaves everything to the general call, checks included */
-    if (rd_ready() && rd_win_valid(win) &&
-        rd_rma_put_fast(win, obuf, ocount, odt, target, tdisp, tcount, tdt) == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
-                          .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    return op("MPI_Put", win, &o, NULL);
-}
-
 #pragma weak MPI_Get = PMPI_Get
-int PMPI_Get(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
-             MPI_Datatype tdt, MPI_Win win)
-{
-    if (rd_ready() && rd_win_valid(win) &&
-        rd_rma_get_fast(win, obuf, ocount, odt, target, tdisp, tcount, tdt) == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt, .target = target,
-                          .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    return op("MPI_Get", win, &o, NULL);
-}
-
 #pragma weak MPI_Accumulate = PMPI_Accumulate
-int PMPI_Accumulate(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
-                    MPI_Datatype tdt, MPI_Op mop, MPI_Win win)
-{
-    if (rd_ready() && rd_win_valid(win) &&
-        rd_rma_acc_fast(win, obuf, ocount, odt, NULL, 0, MPI_DATATYPE_NULL, target, tdisp, tcount, tdt, mop) ==
-            MPI_SUCCESS)
-        return MPI_SUCCESS;
-    struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
-                          .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};
-    return op("MPI_Accumulate", win, &o, NULL);
-}
-
 #pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
-int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
-                        MPI_Datatype rdt, int target, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op mop,
-                        MPI_Win win)
-{
-    if (rd_ready() && rd_win_valid(win) &&
-        rd_rma_acc_fast(win, obuf, ocount, odt, rbuf, rcount, rdt, target, tdisp, tcount, tdt, mop) == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,
-                          .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp, .tcount = tcount,
-                          .tdt = tdt, .op = mop};
-    return op("MPI_Get_accumulate", win, &o, NULL);
-}
+RD_RMA_ENTRIES(, int)
+#pragma weak MPI_Put_c = PMPI_Put_c
+#pragma weak MPI_Get_c = PMPI_Get_c
+#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
+#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
+RD_RMA_ENTRIES(_c, MPI_Count)
 
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt, int target, MPI_Aint tdisp, MPI_Op mop,
@@ -175,43 +185,48 @@ static int rop(const char *name, MPI_Win win, struct rd_rma_call *o, MPI_Request
     return op(name, win, o, req);
 }
 
+/* the R-forms, with int counts and with MPI_Count ones */
+#define RD_RRMA_ENTRIES(SFX, CT)                                                                                 \
+    int PMPI_Rput##SFX(const void *obuf, CT ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, CT tcount,    \
+                       MPI_Datatype tdt, MPI_Win win, MPI_Request *req)                                          \
+    {                                                                                                            \
+        struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt,                  \
+                                .target = target, .tdisp = tdisp, .tcount = tcount, .tdt = tdt};                 \
+        return rop("MPI_Rput" #SFX, win, &o, req);                                                               \
+    }                                                                                                            \
+    int PMPI_Rget##SFX(void *obuf, CT ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, CT tcount,          \
+                       MPI_Datatype tdt, MPI_Win win, MPI_Request *req)                                          \
+    {                                                                                                            \
+        struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt,                  \
+                                .target = target, .tdisp = tdisp, .tcount = tcount, .tdt = tdt};                 \
+        return rop("MPI_Rget" #SFX, win, &o, req);                                                               \
+    }                                                                                                            \
+    int PMPI_Raccumulate##SFX(const void *obuf, CT ocount, MPI_Datatype odt, int target, MPI_Aint tdisp,         \
+                              CT tcount, MPI_Datatype tdt, MPI_Op mop, MPI_Win win, MPI_Request *req)           \
+    {                                                                                                            \
+        struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt,                  \
+                                .target = target, .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};      \
+        return rop("MPI_Raccumulate" #SFX, win, &o, req);                                                        \
+    }                                                                                                            \
+    int PMPI_Rget_accumulate##SFX(const void *obuf, CT ocount, MPI_Datatype odt, void *rbuf, CT rcount,          \
+                                  MPI_Datatype rdt, int target, MPI_Aint tdisp, CT tcount, MPI_Datatype tdt,     \
+                                  MPI_Op mop, MPI_Win win, MPI_Request *req)                                     \
+    {                                                                                                            \
+        struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,   \
+                                .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp,                  \
+                                .tcount = tcount, .tdt = tdt, .op = mop};                                        \
+        return rop("MPI_Rget_accumulate" #SFX, win, &o, req);                                                    \
+    }
 #pragma weak MPI_Rput = PMPI_Rput
-int PMPI_Rput(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
-              MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
-{
-    struct rd_rma_call o = {.kind = RD_RMA_PUT, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
-                            .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    return rop("MPI_Rput", win, &o, req);
-}
-
 #pragma weak MPI_Rget = PMPI_Rget
-int PMPI_Rget(void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
-              MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
-{
-    struct rd_rma_call o = {.kind = RD_RMA_GET, .rbuf = obuf, .rcount = ocount, .rdt = odt, .target = target,
-                            .tdisp = tdisp, .tcount = tcount, .tdt = tdt};
-    return rop("MPI_Rget", win, &o, req);
-}
-
 #pragma weak MPI_Raccumulate = PMPI_Raccumulate
-int PMPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype odt, int target, MPI_Aint tdisp, int tcount,
-                     MPI_Datatype tdt, MPI_Op mop, MPI_Win win, MPI_Request *req)
-{
-    struct rd_rma_call o = {.kind = RD_RMA_ACC, .obuf = obuf, .ocount = ocount, .odt = odt, .target = target,
-                            .tdisp = tdisp, .tcount = tcount, .tdt = tdt, .op = mop};
-    return rop("MPI_Raccumulate", win, &o, req);
-}
-
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
-int PMPI_Rget_accumulate(const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
-                         MPI_Datatype rdt, int target, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op mop,
-                         MPI_Win win, MPI_Request *req)
-{
-    struct rd_rma_call o = {.kind = RD_RMA_GACC, .obuf = obuf, .ocount = ocount, .odt = odt, .rbuf = rbuf,
-                            .rcount = rcount, .rdt = rdt, .target = target, .tdisp = tdisp, .tcount = tcount,
-                            .tdt = tdt, .op = mop};
-    return rop("MPI_Rget_accumulate", win, &o, req);
-}
+RD_RRMA_ENTRIES(, int)
+#pragma weak MPI_Rput_c = PMPI_Rput_c
+#pragma weak MPI_Rget_c = PMPI_Rget_c
+#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
+#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
+RD_RRMA_ENTRIES(_c, MPI_Count)
 
 /* ------------------------------------------------------------ synchronisation */
 
@@ -373,14 +388,29 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 
 /* ------------------------------------------------------------ memory, info */
 
+static int shared_query(const char *call, MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                        void *baseptr)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_win(call, win));
+    if (!size || !disp_unit || !baseptr)
+        return rd_err_raise_win(win, MPI_ERR_ARG, call, "an output argument is NULL");
+    RMA_CALL(call, win, rd_rma_shared_query(win, rank, size, disp_unit, baseptr, why));
+}
+
 #pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    RD_API_READY("MPI_Win_shared_query");
-    RD_TRY(rd_check_win("MPI_Win_shared_query", win));
-    if (!size || !disp_unit || !baseptr)
-        return rd_err_raise_win(win, MPI_ERR_ARG, "MPI_Win_shared_query", "an output argument is NULL");
-    RMA_CALL("MPI_Win_shared_query", win, rd_rma_shared_query(win, rank, size, disp_unit, baseptr, why));
+    MPI_Aint du = 0;
+    RD_TRY(shared_query("MPI_Win_shared_query", win, rank, size, disp_unit ? &du : NULL, baseptr));
+    *disp_unit = du > INT_MAX ? INT_MAX : (int)du; /* (a unit beyond an int: MPI_Win_shared_query_c's) */
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr)
+{
+    return shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, baseptr);
 }
 
 #pragma weak MPI_Win_attach = PMPI_Win_attach

@@ -21,7 +21,7 @@
 /* Every flavour: the checks, the window's own communicator (a duplicate),
  * then the one-sided state in three steps around the exchange of each
  * rank's size, disp_unit and window id (rma.h). */
-static int make_win(const char *call, int flavor, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+static int make_win(const char *call, int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                     MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     RD_API_READY(call);
@@ -33,7 +33,7 @@ static int make_win(const char *call, int flavor, void *base, MPI_Aint size, int
     if (size < 0)
         return rd_err_raise(comm, MPI_ERR_SIZE, call, "size %lld is negative", (long long)size);
     if (disp_unit <= 0)
-        return rd_err_raise(comm, MPI_ERR_DISP, call, "disp_unit %d is not positive", disp_unit);
+        return rd_err_raise(comm, MPI_ERR_DISP, call, "disp_unit %lld is not positive", (long long)disp_unit);
     if (flavor == MPI_WIN_FLAVOR_CREATE && size > 0 && !base)
         return rd_err_raise(comm, MPI_ERR_BASE, call, "base is NULL for %lld bytes", (long long)size);
     if ((flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) && !baseptr)
@@ -60,6 +60,7 @@ static int make_win(const char *call, int flavor, void *base, MPI_Aint size, int
     w->base = flavor == MPI_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM : base;
     w->size = size;
     w->disp_unit = disp_unit;
+    w->disp_unit_attr = disp_unit > INT_MAX ? INT_MAX : (int)disp_unit;
     w->flavor = flavor;
     w->errh = MPI_ERRORS_ARE_FATAL;
     char why[RD_RMA_WHY] = "";
@@ -107,26 +108,33 @@ static int make_win(const char *call, int flavor, void *base, MPI_Aint size, int
     return MPI_SUCCESS;
 }
 
+/* the three, with an int disp_unit and with an MPI_Aint one (MPI_Win_create_c ...) */
+#define RD_WIN_ENTRIES(SFX, DT)                                                                                \
+    int PMPI_Win_create##SFX(void *base, MPI_Aint size, DT disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) \
+    {                                                                                                          \
+        return make_win("MPI_Win_create" #SFX, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, \
+                        win);                                                                                  \
+    }                                                                                                          \
+    int PMPI_Win_allocate##SFX(MPI_Aint size, DT disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,       \
+                               MPI_Win *win)                                                                   \
+    {                                                                                                          \
+        return make_win("MPI_Win_allocate" #SFX, MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm,   \
+                        baseptr, win);                                                                         \
+    }                                                                                                          \
+    int PMPI_Win_allocate_shared##SFX(MPI_Aint size, DT disp_unit, MPI_Info info, MPI_Comm comm,               \
+                                      void *baseptr, MPI_Win *win)                                             \
+    {                                                                                                          \
+        return make_win("MPI_Win_allocate_shared" #SFX, MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info,    \
+                        comm, baseptr, win);                                                                   \
+    }
 #pragma weak MPI_Win_create = PMPI_Win_create
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-    return make_win("MPI_Win_create", MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win);
-}
-
 #pragma weak MPI_Win_allocate = PMPI_Win_allocate
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
-{
-    return make_win("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm, baseptr,
-                    win);
-}
-
 #pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                             MPI_Win *win)
-{
-    return make_win("MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm,
-                    baseptr, win);
-}
+RD_WIN_ENTRIES(, int)
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
+RD_WIN_ENTRIES(_c, MPI_Aint)
 
 #pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)

@@ -18,7 +18,8 @@ struct rd_win_s {
     MPI_Comm comm;          /* a duplicate of the creating communicator (owned) */
     void *base;
     MPI_Aint size;
-    int disp_unit;
+    MPI_Aint disp_unit;     /* (MPI_Win_create_c's may pass an int's range) */
+    int disp_unit_attr;     /* MPI_WIN_DISP_UNIT's value: an int, as the standard has it (cut to INT_MAX) */
     int flavor;             /* MPI_WIN_FLAVOR_* */
     MPI_Errhandler errh;
     struct rd_attr *attrs;  /* cached attributes (api/attr.c) */

@@ -49,6 +49,7 @@ int rd_rma_counter_open(MPI_Comm comm, int64_t init, struct rd_rma_counter **out
         w->comm = comm;
         w->size = comm->rank == 0 ? 8 : 0;
         w->disp_unit = 8;
+        w->disp_unit_attr = 8;
         w->flavor = MPI_WIN_FLAVOR_ALLOCATE;
         rc = rd_rma_win_open(w, MPI_WIN_FLAVOR_ALLOCATE, MPI_INFO_NULL, &mine, why);
         if (rc == MPI_SUCCESS && comm->rank == 0)

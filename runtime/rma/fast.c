@@ -322,15 +322,17 @@ static inline void copy(void *d, const void *s, uint64_t n)
     }
 }
 
-static inline int fast_type(int count, MPI_Datatype dt)
+static inline int fast_type(MPI_Count count, MPI_Datatype dt)
 {
-    return count > 0 && rd_dt_valid(dt) && dt->committed && dt->contig && dt->size > 0;
+    /* (a _c call's count whose bytes overflow: the general call refuses it) */
+    return count > 0 && rd_dt_valid(dt) && dt->committed && dt->contig && dt->size > 0 &&
+           (count <= INT32_MAX || (uint64_t)count <= (uint64_t)INT64_MAX / dt->size);
 }
 
 /* Put's and Get's common case: both sides contiguous, the same bytes,
  * the target's memory mapped here; where its n bytes are (NULL: the
  * general call) and the peer's entry in *pp */
-static inline char *fast_xfer(MPI_Win w, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+static inline char *fast_xfer(MPI_Win w, MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, MPI_Count tcount,
                               MPI_Datatype tdt, uint64_t *n, struct rma_peer **pp)
 {
     if (!fast_type(ocount, odt) || !fast_type(tcount, tdt))
@@ -342,7 +344,8 @@ static inline char *fast_xfer(MPI_Win w, int ocount, MPI_Datatype odt, int t, MP
     return p && p->fast ? fast_target(p, tdisp, tdt->true_lb, *n) : NULL;
 }
 
-int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+int rd_rma_put_fast(MPI_Win w, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint tdisp,
+                    MPI_Count tcount,
                     MPI_Datatype tdt)
 {
     uint64_t n;
@@ -419,7 +422,8 @@ void rma_split_serve(struct rd_rma_win *rw, const struct rma_hdr *h)
              ok ? "" : " (refused: the origin copies them)");
 }
 
-int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+int rd_rma_get_fast(MPI_Win w, void *obuf, MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint tdisp,
+                    MPI_Count tcount,
                     MPI_Datatype tdt)
 {
     uint64_t n;
@@ -436,8 +440,8 @@ int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, 
     return MPI_SUCCESS;
 }
 
-int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
-                    MPI_Datatype rdt, int t, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op op)
+int rd_rma_acc_fast(MPI_Win w, const void *obuf, MPI_Count ocount, MPI_Datatype odt, void *rbuf, MPI_Count rcount,
+                    MPI_Datatype rdt, int t, MPI_Aint tdisp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op)
 {
     /* one predefined element type with no padding, on every side */
     if (!fast_type(tcount, tdt) || !tdt->optype || !tdt->optype->predefined || !rd_op_valid(op) ||

@@ -90,7 +90,7 @@ int rd_rma_win_can_free(MPI_Win w, char *why);
 void rd_rma_win_close(MPI_Win w);
 
 int rd_rma_flavor(MPI_Win w);
-int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr, char *why);
+int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr, char *why);
 int rd_rma_attach(MPI_Win w, void *base, MPI_Aint size, char *why);
 int rd_rma_detach(MPI_Win w, const void *base, char *why);
 int rd_rma_get_info(MPI_Win w, MPI_Info *info, char *why);
@@ -101,10 +101,10 @@ int rd_rma_set_info(MPI_Win w, MPI_Info info, char *why);
 enum rd_rma_kind { RD_RMA_PUT, RD_RMA_GET, RD_RMA_ACC, RD_RMA_GACC, RD_RMA_CAS };
 struct rd_rma_call {
     int kind;
-    const void *obuf; int ocount; MPI_Datatype odt;   /* origin (ACC/GACC/PUT), compare+origin for CAS */
-    const void *cbuf;                                 /* CAS: compare */
-    void *rbuf; int rcount; MPI_Datatype rdt;         /* GET: origin; GACC/CAS: result */
-    int target; MPI_Aint tdisp; int tcount; MPI_Datatype tdt;
+    const void *obuf; MPI_Count ocount; MPI_Datatype odt; /* origin (ACC/GACC/PUT), compare+origin for CAS */
+    const void *cbuf;                                     /* CAS: compare */
+    void *rbuf; MPI_Count rcount; MPI_Datatype rdt;       /* GET: origin; GACC/CAS: result */
+    int target; MPI_Aint tdisp; MPI_Count tcount; MPI_Datatype tdt; /* (counts: the _c calls' too) */
     MPI_Op op;
 };
 int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, char *why);
@@ -122,13 +122,15 @@ int rd_rma_do(MPI_Win w, const struct rd_rma_call *o, struct rd_request_s *req, 
  * MPI_NO_OP) or Compare_and_swap of an 8-byte integer on a window by the
  * device's atomics one device atomic (fast.c, "the network's fast path"). */
 #define RD_RMA_SLOW (-1)
-int rd_rma_put_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+int rd_rma_put_fast(MPI_Win w, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint tdisp,
+                    MPI_Count tcount,
                     MPI_Datatype tdt);
-int rd_rma_get_fast(MPI_Win w, void *obuf, int ocount, MPI_Datatype odt, int t, MPI_Aint tdisp, int tcount,
+int rd_rma_get_fast(MPI_Win w, void *obuf, MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint tdisp,
+                    MPI_Count tcount,
                     MPI_Datatype tdt);
 /* Accumulate (rbuf NULL) and Get_accumulate, one predefined element type */
-int rd_rma_acc_fast(MPI_Win w, const void *obuf, int ocount, MPI_Datatype odt, void *rbuf, int rcount,
-                    MPI_Datatype rdt, int t, MPI_Aint tdisp, int tcount, MPI_Datatype tdt, MPI_Op op);
+int rd_rma_acc_fast(MPI_Win w, const void *obuf, MPI_Count ocount, MPI_Datatype odt, void *rbuf, MPI_Count rcount,
+                    MPI_Datatype rdt, int t, MPI_Aint tdisp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op);
 int rd_rma_fop_fast(MPI_Win w, const void *obuf, void *rbuf, MPI_Datatype dt, int t, MPI_Aint tdisp, MPI_Op op);
 int rd_rma_cas_fast(MPI_Win w, const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype dt, int t,
                     MPI_Aint tdisp);

@@ -383,7 +383,7 @@ int rd_rma_shared_map(MPI_Win w, int fd0, char *why)
     return MPI_SUCCESS;
 }
 
-int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr, char *why)
+int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr, char *why)
 {
     struct rd_rma_win *rw = rma_of(w);
     if (rw->flavor != MPI_WIN_FLAVOR_SHARED) {
@@ -403,7 +403,7 @@ int rd_rma_shared_query(MPI_Win w, int rank, MPI_Aint *size, int *disp_unit, voi
         return MPI_ERR_RANK;
     }
     *size = (MPI_Aint)rw->peers[rank].size;
-    *disp_unit = (int)rw->peers[rank].disp_unit;
+    *disp_unit = (MPI_Aint)rw->peers[rank].disp_unit;
     *(void **)baseptr = rw->peers[rank].mem;
     return MPI_SUCCESS;
 }
