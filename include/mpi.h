@@ -1247,6 +1247,18 @@ RD_MPI_PROTO(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype dataty
 RD_MPI_PROTO(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
 RD_MPI_PROTO(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
 RD_MPI_PROTO(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+/* packing */
+RD_MPI_PROTO(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                           MPI_Count outsize, MPI_Count *position, MPI_Comm comm))
+RD_MPI_PROTO(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                             MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm))
+RD_MPI_PROTO(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size))
+RD_MPI_PROTO(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount,
+                                    MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position))
+RD_MPI_PROTO(int, Unpack_external_c, (const char datarep[], const void *inbuf, MPI_Count insize,
+                                      MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype))
+RD_MPI_PROTO(int, Pack_external_size_c, (const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                                         MPI_Count *size))
 /* one-sided communication */
 RD_MPI_PROTO(int, Put_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,

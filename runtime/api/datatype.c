@@ -200,23 +200,40 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
     return MPI_SUCCESS;
 }
 
+/* MPI_Pack_size and MPI_Pack_size_c: the bytes into *size, at most max */
+static int pack_size(const char *call, MPI_Count incount, MPI_Datatype dt, MPI_Comm comm, MPI_Count *size,
+                     MPI_Count max)
+{
+    RD_API_READY(call);
+    RD_TRY(rd_check_comm(call, comm));
+    if (incount < 0)
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %lld is negative", (long long)incount);
+    if (!rd_dt_valid(dt))
+        return rd_err_raise(comm, MPI_ERR_TYPE, call, "invalid datatype");
+    if (!size)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "size is NULL");
+    /* packed data is the bytes of the elements, nothing more */
+    if (dt->size > 0 && (uint64_t)incount > (uint64_t)max / dt->size)
+        return rd_err_raise(comm, max == INT_MAX ? MPI_ERR_SIZE : MPI_ERR_COUNT, call,
+                            "%lld elements of %zu bytes do not fit in %s", (long long)incount, (size_t)dt->size,
+                            max == INT_MAX ? "an int" : "an MPI_Count");
+    *size = (MPI_Count)((size_t)incount * dt->size);
+    return MPI_SUCCESS;
+}
+
 #pragma weak MPI_Pack_size = PMPI_Pack_size
 int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
 {
-    RD_API_READY("MPI_Pack_size");
-    RD_TRY(rd_check_comm("MPI_Pack_size", comm));
-    if (incount < 0)
-        return rd_err_raise(comm, MPI_ERR_COUNT, "MPI_Pack_size", "count %d is negative", incount);
-    if (!rd_dt_valid(dt))
-        return rd_err_raise(comm, MPI_ERR_TYPE, "MPI_Pack_size", "invalid datatype");
-    if (!size)
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Pack_size", "size is NULL");
-    /* packed data is the bytes of the elements, nothing more */
-    size_t n = (size_t)incount * dt->size;
-    if (n > INT_MAX)
-        return rd_err_raise(comm, MPI_ERR_SIZE, "MPI_Pack_size", "%zu bytes do not fit in an int", n);
+    MPI_Count n = 0;
+    RD_TRY(pack_size("MPI_Pack_size", incount, dt, comm, size ? &n : NULL, INT_MAX));
     *size = (int)n;
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Pack_size_c = PMPI_Pack_size_c
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype dt, MPI_Comm comm, MPI_Count *size)
+{
+    return pack_size("MPI_Pack_size_c", incount, dt, comm, size, INT64_MAX);
 }
 
 #pragma weak MPI_Type_dup = PMPI_Type_dup
