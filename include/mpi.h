@@ -187,6 +187,7 @@ RD_MPI_PREDEFINED_TYPES(RD_MPI_DECLARE_TYPE)
 
 /* ------------------------------------------------------------ reduction operations */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
 #define RD_MPI_PREDEFINED_OPS(X)                                                       \
     X(max) X(min) X(sum) X(prod) X(land) X(band) X(lor) X(bor) X(lxor) X(bxor) X(maxloc) \
     X(minloc) X(replace) X(no_op)
@@ -1259,6 +1260,10 @@ RD_MPI_PROTO(int, Unpack_external_c, (const char datarep[], const void *inbuf, M
                                       MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype))
 RD_MPI_PROTO(int, Pack_external_size_c, (const char datarep[], MPI_Count incount, MPI_Datatype datatype,
                                          MPI_Count *size))
+/* reductions */
+RD_MPI_PROTO(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op))
+RD_MPI_PROTO(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Op op))
 /* one-sided communication */
 RD_MPI_PROTO(int, Put_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,

@@ -36,6 +36,7 @@ RD_MPI_TESTS += test/mpi/graph
 RD_MPI_TESTS += test/mpi/typeinfo
 # the large-count packing calls (MPI_Pack_c ...)
 RD_MPI_TESTS += test/mpi/pack_count_c
+RD_MPI_TESTS += test/mpi/op_count_c
 # the MPI-1 functions removed in MPI-3.0 (and their hiding by a macro)
 RD_MPI_TESTS += test/mpi/mpi1
 

@@ -7,21 +7,34 @@
 #include "runtime/objects/op.h"
 
 #pragma weak MPI_Op_create = PMPI_Op_create
-int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+/* MPI_Op_create (code RD_OP_USER) and MPI_Op_create_c (RD_OP_CUSER: its
+ * function takes an MPI_Count *len) */
+static int op_create(const char *call, void (*fn)(void), int code, int commute, MPI_Op *op)
 {
-    RD_API_READY("MPI_Op_create");
+    RD_API_READY(call);
     if (!fn || !op)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create", "%s is NULL", fn ? "op" : "user_fn");
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", fn ? "op" : "user_fn");
     struct rd_op_s *o = calloc(1, sizeof(*o));
     if (!o)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, call, "out of memory");
     o->magic = RD_OP_MAGIC;
     o->commute = commute != 0;
-    o->code = RD_OP_USER;
-    o->user = fn;
+    o->code = (uint16_t)code;
+    o->user = (MPI_User_function *)fn;
     atomic_init(&o->refs, 1);
     *op = o;
     return MPI_SUCCESS;
+}
+
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+{
+    return op_create("MPI_Op_create", (void (*)(void))fn, RD_OP_USER, commute, op);
+}
+
+#pragma weak MPI_Op_create_c = PMPI_Op_create_c
+int PMPI_Op_create_c(MPI_User_function_c *fn, int commute, MPI_Op *op)
+{
+    return op_create("MPI_Op_create_c", (void (*)(void))fn, RD_OP_CUSER, commute, op);
 }
 
 /* The Fortran glue's MPI_OP_CREATE: the op it has just made from a Fortran
@@ -60,10 +73,9 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Reduce_local = PMPI_Reduce_local
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
+static int reduce_local(const char *call, const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype dt,
+                        MPI_Op op)
 {
-    const char *call = "MPI_Reduce_local";
     RD_API_READY(call);
     if (!rd_op_valid(op))
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_OP, call, "invalid op");
@@ -75,4 +87,16 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     if (rc != MPI_SUCCESS)
         return rd_err_raise(MPI_COMM_WORLD, rc, call, "out of memory");
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
+{
+    return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, dt, op);
+}
+
+#pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op)
+{
+    return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, dt, op);
 }

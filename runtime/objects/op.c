@@ -6,6 +6,7 @@
  * except through restrict, no calls inside). */
 #include "runtime/objects/op.h"
 
+#include <limits.h>
 #include <complex.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -288,21 +289,37 @@ rd_kernel rd_op_kernel(MPI_Op op, MPI_Datatype dt, size_t *per)
     return kernel_for(op, dt);
 }
 
-int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt)
+int rd_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype dt)
 {
-    if (op->code == RD_OP_USER) {
-        int n = count;
+    if (op->code == RD_OP_CUSER) {
+        MPI_Count n = count;
         MPI_Datatype t = dt;
-        op->user((void *)in, inout, &n, &t);
+        ((MPI_User_function_c *)(void (*)(void))op->user)((void *)in, inout, &n, &t);
         return MPI_SUCCESS;
     }
-    if (op->code == RD_OP_FUSER) {
-        /* SUBROUTINE f(invec, inoutvec, len, datatype): all by reference,
-         * the datatype as its Fortran handle (the predefined ones have
-         * their indices: rd_mpi_f_op saw to it) */
-        typedef void rd_fuser(void *, void *, MPI_Fint *, MPI_Fint *);
-        MPI_Fint n = count, t = rd_fh_c2f(RD_FH_DATATYPE, dt, &dt->fidx);
-        ((rd_fuser *)(void (*)(void))op->user)((void *)in, inout, &n, &t);
+    if (op->code == RD_OP_USER || op->code == RD_OP_FUSER) {
+        /* an int len: a large count (MPI_Reduce_local_c) in chunks of at
+         * most INT_MAX elements, each the same elementwise reduction */
+        for (MPI_Count done = 0; done < count || done == 0; ) {
+            MPI_Count k = count - done > INT_MAX ? INT_MAX : count - done;
+            const char *i = (const char *)in + done * dt->extent;
+            char *io = (char *)inout + done * dt->extent;
+            if (op->code == RD_OP_USER) {
+                int n = (int)k;
+                MPI_Datatype t = dt;
+                op->user((void *)i, io, &n, &t);
+            } else {
+                /* SUBROUTINE f(invec, inoutvec, len, datatype): all by
+                 * reference, the datatype as its Fortran handle (the
+                 * predefined ones have their indices: rd_mpi_f_op saw to it) */
+                typedef void rd_fuser(void *, void *, MPI_Fint *, MPI_Fint *);
+                MPI_Fint n = (MPI_Fint)k, t = rd_fh_c2f(RD_FH_DATATYPE, dt, &dt->fidx);
+                ((rd_fuser *)(void (*)(void))op->user)((void *)i, io, &n, &t);
+            }
+            done += k;
+            if (k == 0)
+                break;
+        }
         return MPI_SUCCESS;
     }
     if (op->code == RD_OP_NO_OP)

@@ -15,6 +15,8 @@ enum rd_op_code {
     RD_OP_MAX, RD_OP_MIN, RD_OP_SUM, RD_OP_PROD, RD_OP_LAND, RD_OP_BAND, RD_OP_LOR, RD_OP_BOR,
     RD_OP_LXOR, RD_OP_BXOR, RD_OP_MAXLOC, RD_OP_MINLOC, RD_OP_REPLACE, RD_OP_NO_OP, RD_OP_USER,
     RD_OP_FUSER, /* a user op in Fortran (runtime/fortran/README.md): called with MPI_Fint * for the datatype */
+    RD_OP_CUSER, /* a large-count user op (MPI_Op_create_c): called with MPI_Count *len; user holds an
+                  * MPI_User_function_c * */
     RD_OP_NCODES
 };
 
@@ -56,7 +58,7 @@ static inline void rd_op_release(MPI_Op op)
 
 /* inout[i] = in[i] op inout[i] for count elements of dt. Returns
  * MPI_SUCCESS, or MPI_ERR_OP when op is not defined on dt. */
-int rd_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+int rd_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype dt);
 /* MPI_SUCCESS if op is defined on dt, else MPI_ERR_OP (checked before a
  * collective starts, so that no rank finds out half way). */
 int rd_op_check(MPI_Op op, MPI_Datatype dt);
