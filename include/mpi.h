@@ -1048,6 +1048,9 @@ typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype
                                             MPI_Offset position, void *extra_state);
 typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *file_extent, void *extra_state);
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf,
+                                              MPI_Offset position, void *extra_state);
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 /* access modes and whence values: ROMIO's (and Open MPI's) numbers */
 #define MPI_MODE_CREATE 1
 #define MPI_MODE_RDONLY 2
@@ -1118,6 +1121,10 @@ RD_MPI_PROTO(int, File_set_view, (MPI_File fh, MPI_Offset disp, MPI_Datatype ety
                                   const char *datarep, MPI_Info info))
 RD_MPI_PROTO(int, File_set_atomicity, (MPI_File fh, int flag))
 RD_MPI_PROTO(int, File_get_atomicity, (MPI_File fh, int *flag))
+RD_MPI_PROTO(int, Register_datarep_c, (const char *datarep,
+                                       MPI_Datarep_conversion_function_c *read_conversion_fn,
+                                       MPI_Datarep_conversion_function_c *write_conversion_fn,
+                                       MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state))
 RD_MPI_PROTO(int, Register_datarep, (const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                                      MPI_Datarep_conversion_function *write_conversion_fn,
                                      MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state))

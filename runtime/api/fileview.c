@@ -149,12 +149,12 @@ int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 
 /* ------------------------------------------------------------ representations */
 
-#pragma weak MPI_Register_datarep = PMPI_Register_datarep
-int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
-                          MPI_Datarep_conversion_function *write_conversion_fn,
-                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+/* MPI_Register_datarep and MPI_Register_datarep_c (large: its conversions
+ * take an MPI_Count count, datarep.c calls them so) */
+static int register_datarep(const char *call, const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                            MPI_Datarep_conversion_function *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state, int large)
 {
-    const char *call = "MPI_Register_datarep";
     RD_API_READY(call);
     /* errors go to MPI_FILE_NULL's handler (MPI-3.1 13.5.3) */
     if (!datarep)
@@ -163,10 +163,33 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     RD_LOCK(); /* the list of representations is the library's (MPI_THREAD_MULTIPLE) */
     int cls = rd_io_datarep_register(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                                      extra_state, &why);
+    if (cls == MPI_SUCCESS && large)
+        rd_io_datarep_large(datarep);
     RD_UNLOCK();
     if (cls != MPI_SUCCESS)
         return rd_err_raise_file(MPI_FILE_NULL, cls, call, "%s", why.msg);
     return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Register_datarep = PMPI_Register_datarep
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    return register_datarep("MPI_Register_datarep", datarep, read_conversion_fn, write_conversion_fn,
+                            dtype_file_extent_fn, extra_state, 0);
+}
+
+#pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c
+int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
+                            MPI_Datarep_conversion_function_c *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    /* (the pointers travel as the int form's type; datarep.c calls them as what they are) */
+    return register_datarep("MPI_Register_datarep_c", datarep,
+                            (MPI_Datarep_conversion_function *)(void (*)(void))read_conversion_fn,
+                            (MPI_Datarep_conversion_function *)(void (*)(void))write_conversion_fn,
+                            dtype_file_extent_fn, extra_state, 1);
 }
 
 /* The Fortran glue's MPI_REGISTER_DATAREP: the representation it has just

@@ -155,6 +155,13 @@ int rd_io_datarep_register(const char *name, rd_io_conv_fn read_fn, rd_io_conv_f
     return MPI_SUCCESS;
 }
 
+void rd_io_datarep_large(const char *name)
+{
+    for (struct rd_io_datarep *r = rd_reps; r; r = r->next)
+        if (!strcmp(r->name, name))
+            r->large = 1;
+}
+
 void rd_io_datarep_fortran(const char *name)
 {
     for (struct rd_io_datarep *r = rd_reps; r; r = r->next)
@@ -190,10 +197,13 @@ int rd_io_datarep_convert(const struct rd_io_datarep *rep, int write, void *buf,
     /* count: data items (basic elements); position: an index into the
      * typemap of dt tiled over buf (MPI-3.1 13.5.3) */
     MPI_Count items = (MPI_Count)k * dt->elements, pos = (MPI_Count)e0 * dt->elements;
-    if (items > 0x7fffffff)
+    if (items > 0x7fffffff && !rep->large)
         return rd_io_fail(why, MPI_ERR_CONVERSION, "%lld data items to convert at once", (long long)items);
     int rc;
-    if (rep->fortran) {
+    if (rep->large) {
+        typedef int rd_io_conv_c(void *, MPI_Datatype, MPI_Count, void *, MPI_Offset, void *);
+        rc = ((rd_io_conv_c *)(void (*)(void))fn)(buf, dt, items, filebuf, pos, rep->extra_state);
+    } else if (rep->fortran) {
         MPI_Fint fdt = rd_fh_c2f(RD_FH_DATATYPE, dt, &dt->fidx), cnt = (MPI_Fint)items, ierr = MPI_SUCCESS;
         MPI_Offset p = pos;
         MPI_Aint x = (MPI_Aint)rep->extra_state;

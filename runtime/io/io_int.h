@@ -124,6 +124,8 @@ struct rd_io_datarep {
     rd_io_extent_fn extent_fn;
     void *extra_state;
     int fortran;                  /* registered from Fortran: callbacks take Fortran arguments */
+    int large;                    /* MPI_Register_datarep_c: the conversions take an MPI_Count count
+                                   * (read_fn, write_fn hold MPI_Datarep_conversion_function_c *) */
     struct rd_io_datarep *next;
 };
 
@@ -144,6 +146,10 @@ int rd_io_datarep_extent(const struct rd_io_datarep *rep, MPI_Datatype dt, MPI_A
  * functions stand for MPI_CONVERSION_FN_NULL. */
 int rd_io_datarep_register(const char *name, rd_io_conv_fn read_fn, rd_io_conv_fn write_fn,
                            rd_io_extent_fn extent_fn, void *extra_state, rd_io_why *why);
+/* The representation name just registered by MPI_Register_datarep_c: its
+ * conversions are MPI_Datarep_conversion_function_c (rd_io_conv_fn's
+ * pointers hold them). */
+void rd_io_datarep_large(const char *name);
 /* The Fortran glue's MPI_REGISTER_DATAREP: name's callbacks are Fortran's. */
 void rd_io_datarep_fortran(const char *name);
 /* Elements [e0, e0 + k) of dt tiled over buf to (write) or from file

@@ -67,6 +67,23 @@ static int swap_r(void *userbuf, MPI_Datatype dt, int count, void *filebuf, MPI_
     return MPI_SUCCESS;
 }
 
+/* the same by MPI_Register_datarep_c's functions (an MPI_Count count) */
+static int calls_cw, calls_cr;
+static MPI_Count last_count_c;
+
+static int swap_cw(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf, MPI_Offset position, void *extra)
+{
+    calls_cw++;
+    last_count_c = count;
+    return swap_w(userbuf, dt, (int)count, filebuf, position, extra);
+}
+
+static int swap_cr(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf, MPI_Offset position, void *extra)
+{
+    calls_cr++;
+    return swap_r(userbuf, dt, (int)count, filebuf, position, extra);
+}
+
 static int fail_w(void *userbuf, MPI_Datatype dt, int count, void *filebuf, MPI_Offset position, void *extra)
 {
     return MPI_ERR_OTHER;
@@ -220,6 +237,26 @@ int main(int argc, char **argv)
           "\"swap32\": read through the read conversion equal");
     rc = MPI_File_get_type_extent(fh, MPI_INT, &ext);
     mt_ok(rc == MPI_SUCCESS && ext == 4, "\"swap32\": get_type_extent(MPI_INT) from its extent function: 4");
+    MPI_File_close(&fh);
+
+    /* MPI_Register_datarep_c: its conversions get the count as an MPI_Count */
+    rc = MPI_Register_datarep_c("swap32c", swap_cr, swap_cw, ext_fn, &seven);
+    mt_is_int(rc, MPI_SUCCESS, "Register_datarep_c \"swap32c\"");
+    rc = MPI_Register_datarep_c("swap32", swap_cr, swap_cw, ext_fn, &seven);
+    mt_is_int(rc, MPI_ERR_DUP_DATAREP, "Register_datarep_c \"swap32\" (taken): MPI_ERR_DUP_DATAREP");
+    fh = open_file("swapc.dat", p);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "swap32c", MPI_INFO_NULL);
+    next_pos = 0;
+    bad_pos = 0;
+    rc |= MPI_File_write_at_c(fh, (MPI_Offset)rank * N, iv, N, MPI_INT, &st);
+    MPI_File_sync(fh);
+    mt_ok(rc == MPI_SUCCESS && calls_cw >= 1 && bad_pos == 0 && last_count_c > 0 && last_count_c <= N &&
+              file_bytes(p, (long)rank * N * 4, got, 4 * N) && memcmp(got, want, 4 * N) == 0,
+          "\"swap32c\": the _c write conversion's bytes in the file, each int reversed (%d calls)", calls_cw);
+    memset(ib, 0, sizeof ib);
+    rc = MPI_File_read_at_c(fh, (MPI_Offset)rank * N, ib, N, MPI_INT, &st);
+    mt_ok(rc == MPI_SUCCESS && calls_cr >= 1 && memcmp(ib, iv, sizeof iv) == 0,
+          "\"swap32c\": read through the _c read conversion equal");
     MPI_File_close(&fh);
 
     rc = MPI_Register_datarep("asis", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, ext_fn, NULL);
