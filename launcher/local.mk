@@ -12,6 +12,8 @@ launcher_rdmpi_info_CPPFLAGS = $(AM_CPPFLAGS) $(PMIX_CFLAGS) \
 	-DRD_INFO_UCM_LIBS='"$(UCM_LIBS)"'
 # (librdmpi: --mpit reads the variables through MPI_T, as any tool would)
 launcher_rdmpi_info_LDADD = librdutil.la librdmpi.la
+# (installed anywhere, e.g. make install prefix=...: librdmpi beside it, in ../lib)
+launcher_rdmpi_info_LDFLAGS = $(AM_LDFLAGS) -Wl,-rpath,'$$ORIGIN/../lib'
 
 # ---------------------------------------------------------------- rdmpicc, rdmpicxx, rdmpifort
 # One template, launcher/rdmpicc.in, makes each wrapper twice:

@@ -72,8 +72,9 @@ static inline int rd_check_buf(const char *call, MPI_Comm comm, const void *buf,
     /* MPI_BOTTOM (NULL) is fine with a type of absolute addresses */
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
         return rd_err_raise(comm, MPI_ERR_BUFFER, call, "buffer is NULL for %lld elements", (long long)count);
-    /* (only a _c call's count can get here) */
-    if (__builtin_expect(count > INT_MAX, 0) && dt->size > 0 && (size_t)count > (size_t)INT64_MAX / dt->size)
+    /* bytes beyond 2^63: a large count, or a large type */
+    size_t bytes;
+    if (__builtin_expect(__builtin_mul_overflow((size_t)count, dt->size, &bytes) || bytes > (size_t)INT64_MAX, 0))
         return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %lld of %zu-byte elements is more bytes than "
                             "memory has", (long long)count, (size_t)dt->size);
     return MPI_SUCCESS;

@@ -83,11 +83,13 @@ static inline rd_status send_start(struct rd_request_s *req, struct rd_peer *p, 
  * ever. */
 static inline rd_status send_first(struct rd_request_s *req, struct rd_peer *p, int eager)
 {
+    size_t bytes = req->bytes; /* (the request may be released by the time send_start returns) */
     rd_status st = send_start(req, p, eager);
     if (st != RD_OK)
         p->send_seq--;
     else if (RD_PV_ON()) /* (MPI_T: a message that left or waits in the peer's queue) */
-        rd_pv_msg(0, eager ? RD_PV_EAGER : 1 + req->proto, p->proto.tl, req->bytes);
+        rd_pv_msg(0, eager ? RD_PV_EAGER : 1 + req->proto /* (a rendezvous' request lives on) */, p->proto.tl,
+                  bytes);
     return st;
 }
 

@@ -77,7 +77,7 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
         if (old)
             rd_dt_pack(p, t, 0, old, len);
         if (in)
-            err = rd_op_apply(op, in, p, (int)k, t);
+            err = rd_op_apply(op, in, p, (MPI_Count)k, t);
         rma_acc_unlock(lock);
         free(in);
         return err;
@@ -105,10 +105,10 @@ int rma_acc_at(void *p, _Atomic uint32_t *lock, uint32_t arg, const void *data, 
         memcpy(p, data, len);
     } else if (at) {
         memcpy(at, p, len);
-        err = rd_op_apply(op, data, at, (int)k, t);
+        err = rd_op_apply(op, data, at, (MPI_Count)k, t);
         memcpy(p, at, len);
     } else if (op != MPI_NO_OP) {
-        err = rd_op_apply(op, data, p, (int)k, t);
+        err = rd_op_apply(op, data, p, (MPI_Count)k, t);
     }
     rma_acc_unlock(lock);
     free(aligned);
