@@ -52,16 +52,41 @@ struct rd_coll_args {
     MPI_Comm comm;
     const void *sbuf;
     void *rbuf;
-    int scount, rcount;          /* gather/scatter/allgather/alltoall family */
+    MPI_Count scount, rcount;    /* gather/scatter/allgather/alltoall family */
     MPI_Datatype sdt, rdt;
-    int count;                   /* bcast/reduce family: count and dt */
+    MPI_Count count;             /* bcast/reduce family: count and dt */
     MPI_Datatype dt;
     MPI_Op op;
     int root;
-    const int *scounts, *sdispls, *rcounts, *rdispls; /* v and w forms; w: byte displacements */
+    /* v and w forms: per-rank counts and displacements (w: in bytes), read
+     * through rd_coll_cnt / rd_coll_displ. The int calls pass int arrays;
+     * the large-count `_c` calls MPI_Count counts and MPI_Aint
+     * displacements (wide_counts, wide_displs set), as does
+     * MPI_Neighbor_alltoallw for its displacements. */
+    const void *scounts, *sdispls, *rcounts, *rdispls;
+    unsigned char wide_counts, wide_displs;
     const MPI_Datatype *sdts, *rdts;                  /* w forms */
-    const MPI_Aint *sadispls, *radispls;              /* MPI_Neighbor_alltoallw's byte displacements */
 };
+
+/* Element i of a counts array (MPI_Count when wide, else int), or of a
+ * displacements array (MPI_Aint when wide, else int); and the same for
+ * the arrays of a. */
+static inline MPI_Count rd_count_at(const void *v, int wide, int i)
+{
+    return wide ? ((const MPI_Count *)v)[i] : ((const int *)v)[i];
+}
+static inline MPI_Aint rd_displ_at(const void *v, int wide, int i)
+{
+    return wide ? ((const MPI_Aint *)v)[i] : ((const int *)v)[i];
+}
+static inline MPI_Count rd_coll_cnt(const struct rd_coll_args *a, const void *v, int i)
+{
+    return rd_count_at(v, a->wide_counts, i);
+}
+static inline MPI_Aint rd_coll_displ(const struct rd_coll_args *a, const void *v, int i)
+{
+    return rd_displ_at(v, a->wide_displs, i);
+}
 
 typedef rd_status (*rd_coll_builder)(struct rd_sched *s, const struct rd_coll_args *a);
 
@@ -248,7 +273,7 @@ static inline void *rd_coll_at(const void *buf, MPI_Aint i, MPI_Datatype dt)
 }
 /* Blocks of count elements split n ways as evenly as possible: block b
  * holds cnt[b] elements from element displ[b]. Arrays come from scratch. */
-rd_status rd_coll_split(struct rd_sched *s, int count, int n, int **cnt, int **displ);
+rd_status rd_coll_split(struct rd_sched *s, MPI_Count count, int n, MPI_Count **cnt, MPI_Count **displ);
 /* Exchange two buffer pointers while building (reductions that alternate
  * their accumulator to keep operands in rank order). */
 #define RD_SWAP(x, y)                                                                  \

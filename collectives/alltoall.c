@@ -10,23 +10,24 @@
 /* The send side: (buf, count, dt) of block i, in any form. */
 struct side {
     const void *buf;
-    int count;
+    MPI_Count count;
     MPI_Datatype dt;
-    const int *counts, *displs;    /* v: element displacements; w: bytes */
+    const void *counts, *displs;   /* v: element displacements; w: bytes */
     const MPI_Datatype *dts;       /* w */
+    const struct rd_coll_args *a;  /* how wide counts and displs are */
 };
 
-static const void *sblock(const struct side *x, int i, int *count, MPI_Datatype *dt)
+static const void *sblock(const struct side *x, int i, MPI_Count *count, MPI_Datatype *dt)
 {
     if (x->dts) {
-        *count = x->counts[i];
+        *count = rd_coll_cnt(x->a, x->counts, i);
         *dt = x->dts[i];
-        return (const char *)x->buf + x->displs[i];
+        return (const char *)x->buf + rd_coll_displ(x->a, x->displs, i);
     }
     *dt = x->dt;
     if (x->counts) {
-        *count = x->counts[i];
-        return rd_coll_at(x->buf, x->displs[i], x->dt);
+        *count = rd_coll_cnt(x->a, x->counts, i);
+        return rd_coll_at(x->buf, rd_coll_displ(x->a, x->displs, i), x->dt);
     }
     *count = x->count;
     return rd_coll_at(x->buf, (MPI_Aint)i * x->count, x->dt);
@@ -34,14 +35,14 @@ static const void *sblock(const struct side *x, int i, int *count, MPI_Datatype 
 
 static struct side recv_side(const struct rd_coll_args *a)
 {
-    struct side x = {a->rbuf, a->rcount, a->rdt, a->rcounts, a->rdispls, a->rdts};
+    struct side x = {a->rbuf, a->rcount, a->rdt, a->rcounts, a->rdispls, a->rdts, a};
     return x;
 }
 
 /* The send side, copying the receive buffer aside when in place. */
 static rd_status send_side(struct rd_sched *s, const struct rd_coll_args *a, struct side *out)
 {
-    struct side x = {a->sbuf, a->scount, a->sdt, a->scounts, a->sdispls, a->sdts};
+    struct side x = {a->sbuf, a->scount, a->sdt, a->scounts, a->sdispls, a->sdts, a};
     if (a->sbuf != MPI_IN_PLACE) {
         *out = x;
         return RD_OK;
@@ -51,7 +52,7 @@ static rd_status send_side(struct rd_sched *s, const struct rd_coll_args *a, str
     int n = a->comm->size;
     MPI_Aint lo = 0, hi = 0;
     for (int i = 0; i < n; i++) {
-        int c;
+        MPI_Count c;
         MPI_Datatype dt;
         const char *p = sblock(&rs, i, &c, &dt);
         if (c == 0)
@@ -65,7 +66,7 @@ static rd_status send_side(struct rd_sched *s, const struct rd_coll_args *a, str
     }
     char *copy = rd_sched_alloc(s, (size_t)(hi - lo));
     RD_CNEW(copy);
-    RD_TRY(rd_sched_copy(s, (char *)a->rbuf + lo, (int)(hi - lo), MPI_BYTE, copy, (int)(hi - lo), MPI_BYTE));
+    RD_TRY(rd_sched_copy(s, (char *)a->rbuf + lo, (MPI_Count)(hi - lo), MPI_BYTE, copy, (MPI_Count)(hi - lo), MPI_BYTE));
     x = rs;
     x.buf = copy - lo;
     *out = x;
@@ -74,7 +75,7 @@ static rd_status send_side(struct rd_sched *s, const struct rd_coll_args *a, str
 
 static rd_status own(struct rd_sched *s, const struct side *sx, const struct side *rx, int r)
 {
-    int sc, rc;
+    MPI_Count sc, rc;
     MPI_Datatype sdt, rdt;
     const void *sp = sblock(sx, r, &sc, &sdt);
     void *rp = (void *)sblock(rx, r, &rc, &rdt);
@@ -90,7 +91,8 @@ static rd_status pairwise(struct rd_sched *s, const struct rd_coll_args *a)
     RD_TRY(send_side(s, a, &sx));
     RD_TRY(own(s, &sx, &rx, r));
     for (int i = 1; i < n; i++) {
-        int to = (r + i) % n, from = (r - i + n) % n, c;
+        int to = (r + i) % n, from = (r - i + n) % n;
+        MPI_Count c;
         MPI_Datatype dt;
         const void *p = sblock(&sx, to, &c, &dt);
         RD_TRY(rd_sched_send(s, p, c, dt, to));
@@ -109,13 +111,15 @@ static rd_status linear(struct rd_sched *s, const struct rd_coll_args *a)
     RD_TRY(send_side(s, a, &sx));
     RD_TRY(own(s, &sx, &rx, r));
     for (int i = 1; i < n; i++) {
-        int from = (r - i + n) % n, c;
+        int from = (r - i + n) % n;
+        MPI_Count c;
         MPI_Datatype dt;
         const void *p = sblock(&rx, from, &c, &dt);
         RD_TRY(rd_sched_recv(s, (void *)p, c, dt, from));
     }
     for (int i = 1; i < n; i++) {
-        int to = (r + i) % n, c;
+        int to = (r + i) % n;
+        MPI_Count c;
         MPI_Datatype dt;
         const void *p = sblock(&sx, to, &c, &dt);
         RD_TRY(rd_sched_send(s, p, c, dt, to));
@@ -150,32 +154,32 @@ rd_status rd_alltoall_bruck(struct rd_sched *s, const struct rd_coll_args *a)
     RD_CNEW(sendb);
     RD_CNEW(recvb);
     for (int i = 0; i < n; i++) {
-        int c;
+        MPI_Count c;
         MPI_Datatype dt;
         const void *p = sblock(&sx, (r + i) % n, &c, &dt);
-        RD_TRY(rd_sched_copy(s, p, c, dt, tmp + (size_t)i * B, (int)B, MPI_BYTE));
+        RD_TRY(rd_sched_copy(s, p, c, dt, tmp + (size_t)i * B, (MPI_Count)B, MPI_BYTE));
     }
     for (int k = 1; k < n; k <<= 1) {
         int nb = 0;
         for (int i = 0; i < n; i++)
             if (i & k)
-                RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE, sendb + (size_t)nb++ * B,
-                                      (int)B, MPI_BYTE));
-        RD_TRY(rd_sched_send(s, sendb, (int)(nb * B), MPI_BYTE, (r + k) % n));
-        RD_TRY(rd_sched_recv(s, recvb, (int)(nb * B), MPI_BYTE, (r - k + n) % n));
+                RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (MPI_Count)B, MPI_BYTE, sendb + (size_t)nb++ * B,
+                                      (MPI_Count)B, MPI_BYTE));
+        RD_TRY(rd_sched_send(s, sendb, (MPI_Count)(nb * B), MPI_BYTE, (r + k) % n));
+        RD_TRY(rd_sched_recv(s, recvb, (MPI_Count)(nb * B), MPI_BYTE, (r - k + n) % n));
         RD_TRY(rd_sched_wait(s));
         nb = 0;
         for (int i = 0; i < n; i++)
             if (i & k)
-                RD_TRY(rd_sched_copy(s, recvb + (size_t)nb++ * B, (int)B, MPI_BYTE, tmp + (size_t)i * B,
-                                      (int)B, MPI_BYTE));
+                RD_TRY(rd_sched_copy(s, recvb + (size_t)nb++ * B, (MPI_Count)B, MPI_BYTE, tmp + (size_t)i * B,
+                                      (MPI_Count)B, MPI_BYTE));
     }
     /* tmp block i now holds what rank r - i sent to r */
     for (int i = 0; i < n; i++) {
-        int c;
+        MPI_Count c;
         MPI_Datatype dt;
         void *p = (void *)sblock(&rx, (r - i + n) % n, &c, &dt);
-        RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE, p, c, dt));
+        RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (MPI_Count)B, MPI_BYTE, p, c, dt));
     }
     return RD_OK;
 }

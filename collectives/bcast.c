@@ -40,7 +40,7 @@ static rd_status scatter_allgather(struct rd_sched *s, const struct rd_coll_args
     int n = a->comm->size, v = (a->comm->rank - a->root + n) % n;
     if (a->count == 0 || n == 1)
         return RD_OK;
-    int *cnt, *displ;
+    MPI_Count *cnt, *displ;
     RD_TRY(rd_coll_split(s, a->count, n, &cnt, &displ));
     void *buf = a->rbuf;
     MPI_Datatype dt = a->dt;
@@ -87,19 +87,19 @@ static rd_status pipeline(struct rd_sched *s, const struct rd_coll_args *a)
     if (a->count == 0 || n == 1)
         return RD_OK;
     size_t seg_bytes = (size_t)rd_param.coll_segment;
-    int seg = a->dt->size ? (int)(seg_bytes / a->dt->size) : a->count;
+    MPI_Count seg = a->dt->size ? (MPI_Count)(seg_bytes / a->dt->size) : a->count;
     if (seg < 1)
         seg = 1;
-    int nseg = (a->count + seg - 1) / seg;
+    MPI_Count nseg = (a->count + seg - 1) / seg;
     int prev = v > 0 ? REAL(v - 1) : MPI_PROC_NULL;
     int next = v < n - 1 ? REAL(v + 1) : MPI_PROC_NULL;
-    for (int j = 0; j <= nseg; j++) {
+    for (MPI_Count j = 0; j <= nseg; j++) {
         if (j < nseg) {
-            int c = j == nseg - 1 ? a->count - j * seg : seg;
+            MPI_Count c = j == nseg - 1 ? a->count - j * seg : seg;
             RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)j * seg, a->dt), c, a->dt, prev));
         }
         if (j > 0) {
-            int c = j - 1 == nseg - 1 ? a->count - (j - 1) * seg : seg;
+            MPI_Count c = j - 1 == nseg - 1 ? a->count - (j - 1) * seg : seg;
             RD_TRY(rd_sched_send(s, rd_coll_at(a->rbuf, (MPI_Aint)(j - 1) * seg, a->dt), c, a->dt,
                                   next));
         }
@@ -117,10 +117,8 @@ static rd_status in_bytes(struct rd_sched *s, const struct rd_coll_args *a,
                           rd_status (*alg)(struct rd_sched *, const struct rd_coll_args *))
 {
     size_t bytes = (size_t)a->count * a->dt->size;
-    if (bytes > INT_MAX) /* (the same on every rank) */
-        return alg(s, a);
     struct rd_coll_args b = *a;
-    b.count = (int)bytes;
+    b.count = (MPI_Count)bytes;
     b.dt = MPI_BYTE;
     int root = a->comm->rank == a->root;
     if (a->dt->contig) {

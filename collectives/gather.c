@@ -34,19 +34,19 @@ rd_status rd_gather_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     RD_CNEW(tmp);
     if (inplace)
         RD_TRY(rd_sched_copy(s, rd_coll_at(a->rbuf, (MPI_Aint)r * a->rcount, a->rdt), a->rcount,
-                              a->rdt, tmp, (int)B, MPI_BYTE));
+                              a->rdt, tmp, (MPI_Count)B, MPI_BYTE));
     else
-        RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, tmp, (int)B, MPI_BYTE));
+        RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, tmp, (MPI_Count)B, MPI_BYTE));
     for (int mask = 1; mask < m; mask <<= 1) {
         int c = v + mask;
         int cm = c + mask <= v + m ? mask : v + m - c;
-        RD_TRY(rd_sched_recv(s, tmp + (size_t)mask * B, (int)((size_t)cm * B), MPI_BYTE, (c + root) % n));
+        RD_TRY(rd_sched_recv(s, tmp + (size_t)mask * B, (MPI_Count)((size_t)cm * B), MPI_BYTE, (c + root) % n));
     }
     RD_TRY(rd_sched_wait(s));
     if (v != 0)
-        return rd_sched_send(s, tmp, (int)((size_t)m * B), MPI_BYTE, parent);
+        return rd_sched_send(s, tmp, (MPI_Count)((size_t)m * B), MPI_BYTE, parent);
     for (int i = inplace ? 1 : 0; i < n; i++)
-        RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (int)B, MPI_BYTE,
+        RD_TRY(rd_sched_copy(s, tmp + (size_t)i * B, (MPI_Count)B, MPI_BYTE,
                               rd_coll_at(a->rbuf, (MPI_Aint)((i + root) % n) * a->rcount, a->rdt),
                               a->rcount, a->rdt));
     return RD_OK;
@@ -75,12 +75,12 @@ rd_status rd_gatherv_linear(struct rd_sched *s, const struct rd_coll_args *a)
     if (r != root)
         return rd_sched_send(s, a->sbuf, a->scount, a->sdt, root);
     for (int i = 0; i < n; i++) {
-        void *at = rd_coll_at(a->rbuf, a->rdispls[i], a->rdt);
+        void *at = rd_coll_at(a->rbuf, rd_coll_displ(a, a->rdispls, i), a->rdt);
         if (i == r) {
             if (a->sbuf != MPI_IN_PLACE)
-                RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, at, a->rcounts[i], a->rdt));
+                RD_TRY(rd_sched_copy(s, a->sbuf, a->scount, a->sdt, at, rd_coll_cnt(a, a->rcounts, i), a->rdt));
         } else {
-            RD_TRY(rd_sched_recv(s, at, a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, at, rd_coll_cnt(a, a->rcounts, i), a->rdt, i));
         }
     }
     return RD_OK;
@@ -105,14 +105,14 @@ rd_status rd_scatter_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     if (v == 0) {
         for (int i = 1; i < n; i++)
             RD_TRY(rd_sched_copy(s, rd_coll_at(a->sbuf, (MPI_Aint)((i + root) % n) * a->scount, a->sdt),
-                                  a->scount, a->sdt, tmp + (size_t)i * B, (int)B, MPI_BYTE));
+                                  a->scount, a->sdt, tmp + (size_t)i * B, (MPI_Count)B, MPI_BYTE));
         if (!inplace)
             RD_TRY(rd_sched_copy(s, rd_coll_at(a->sbuf, (MPI_Aint)r * a->scount, a->sdt), a->scount,
                                   a->sdt, a->rbuf, a->rcount, a->rdt));
     } else {
-        RD_TRY(rd_sched_recv(s, tmp, (int)((size_t)m * B), MPI_BYTE, parent));
+        RD_TRY(rd_sched_recv(s, tmp, (MPI_Count)((size_t)m * B), MPI_BYTE, parent));
         RD_TRY(rd_sched_wait(s));
-        RD_TRY(rd_sched_copy(s, tmp, (int)B, MPI_BYTE, a->rbuf, a->rcount, a->rdt));
+        RD_TRY(rd_sched_copy(s, tmp, (MPI_Count)B, MPI_BYTE, a->rbuf, a->rcount, a->rdt));
     }
     int top = 1;
     while (top < m)
@@ -122,7 +122,7 @@ rd_status rd_scatter_binomial(struct rd_sched *s, const struct rd_coll_args *a)
         if (mask >= m)
             continue;
         int cm = c + mask <= v + m ? mask : v + m - c;
-        RD_TRY(rd_sched_send(s, tmp + (size_t)mask * B, (int)((size_t)cm * B), MPI_BYTE, (c + root) % n));
+        RD_TRY(rd_sched_send(s, tmp + (size_t)mask * B, (MPI_Count)((size_t)cm * B), MPI_BYTE, (c + root) % n));
     }
     return RD_OK;
 }
@@ -150,12 +150,12 @@ rd_status rd_scatterv_linear(struct rd_sched *s, const struct rd_coll_args *a)
     if (r != root)
         return rd_sched_recv(s, a->rbuf, a->rcount, a->rdt, root);
     for (int i = 0; i < n; i++) {
-        const void *at = rd_coll_at(a->sbuf, a->sdispls[i], a->sdt);
+        const void *at = rd_coll_at(a->sbuf, rd_coll_displ(a, a->sdispls, i), a->sdt);
         if (i == r) {
             if (a->rbuf != MPI_IN_PLACE)
-                RD_TRY(rd_sched_copy(s, at, a->scounts[i], a->sdt, a->rbuf, a->rcount, a->rdt));
+                RD_TRY(rd_sched_copy(s, at, rd_coll_cnt(a, a->scounts, i), a->sdt, a->rbuf, a->rcount, a->rdt));
         } else {
-            RD_TRY(rd_sched_send(s, at, a->scounts[i], a->sdt, i));
+            RD_TRY(rd_sched_send(s, at, rd_coll_cnt(a, a->scounts, i), a->sdt, i));
         }
     }
     return RD_OK;
@@ -163,7 +163,7 @@ rd_status rd_scatterv_linear(struct rd_sched *s, const struct rd_coll_args *a)
 
 /* ------------------------------------------------------------ allgather */
 
-static rd_status own_block(struct rd_sched *s, const struct rd_coll_args *a, void *at, int rcount)
+static rd_status own_block(struct rd_sched *s, const struct rd_coll_args *a, void *at, MPI_Count rcount)
 {
     if (a->sbuf == MPI_IN_PLACE)
         return RD_OK;
@@ -206,7 +206,8 @@ rd_status rd_allgather_recursive_doubling(struct rd_sched *s, const struct rd_co
  * rank's block comes first; rotated back at the end. */
 rd_status rd_allgather_bruck(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    int n = a->comm->size, r = a->comm->rank, rc = a->rcount;
+    int n = a->comm->size, r = a->comm->rank;
+    MPI_Count rc = a->rcount;
     MPI_Datatype dt = a->rdt;
     if (n == 1)
         return own_block(s, a, BLOCK(r), rc);
@@ -231,17 +232,18 @@ rd_status rd_allgather_bruck(struct rd_sched *s, const struct rd_coll_args *a)
 }
 #undef BLOCK
 
-#define VBLOCK(b) rd_coll_at(a->rbuf, a->rdispls[b], a->rdt)
+#define VBLOCK(b) rd_coll_at(a->rbuf, rd_coll_displ(a, a->rdispls, b), a->rdt)
+#define VCOUNT(b) rd_coll_cnt(a, a->rcounts, b)
 
 rd_status rd_allgatherv_ring(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
-    RD_TRY(own_block(s, a, VBLOCK(r), a->rcounts[r]));
+    RD_TRY(own_block(s, a, VBLOCK(r), VCOUNT(r)));
     int right = (r + 1) % n, left = (r - 1 + n) % n;
     for (int i = 0; i < n - 1; i++) {
         int sb = (r - i + n) % n, rb = (r - i - 1 + n) % n;
-        RD_TRY(rd_sched_send(s, VBLOCK(sb), a->rcounts[sb], a->rdt, right));
-        RD_TRY(rd_sched_recv(s, VBLOCK(rb), a->rcounts[rb], a->rdt, left));
+        RD_TRY(rd_sched_send(s, VBLOCK(sb), VCOUNT(sb), a->rdt, right));
+        RD_TRY(rd_sched_recv(s, VBLOCK(rb), VCOUNT(rb), a->rdt, left));
         RD_TRY(rd_sched_wait(s));
     }
     return RD_OK;
@@ -251,15 +253,16 @@ rd_status rd_allgatherv_ring(struct rd_sched *s, const struct rd_coll_args *a)
 rd_status rd_allgatherv_linear(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
-    RD_TRY(own_block(s, a, VBLOCK(r), a->rcounts[r]));
+    RD_TRY(own_block(s, a, VBLOCK(r), VCOUNT(r)));
     const void *mine = a->sbuf == MPI_IN_PLACE ? VBLOCK(r) : a->sbuf;
-    int mc = a->sbuf == MPI_IN_PLACE ? a->rcounts[r] : a->scount;
+    MPI_Count mc = a->sbuf == MPI_IN_PLACE ? VCOUNT(r) : a->scount;
     MPI_Datatype mdt = a->sbuf == MPI_IN_PLACE ? a->rdt : a->sdt;
     for (int i = 1; i < n; i++) {
         int from = (r - i + n) % n, to = (r + i) % n;
-        RD_TRY(rd_sched_recv(s, VBLOCK(from), a->rcounts[from], a->rdt, from));
+        RD_TRY(rd_sched_recv(s, VBLOCK(from), VCOUNT(from), a->rdt, from));
         RD_TRY(rd_sched_send(s, mine, mc, mdt, to));
     }
     return RD_OK;
 }
 #undef VBLOCK
+#undef VCOUNT

@@ -156,7 +156,7 @@ static rd_status two_levels(struct rd_sched *s, const struct rd_coll_args *a, in
 /* Binomial broadcast of (buf, count, dt) over group grp (m ranks, this
  * one at index i) from index ri. Zero-count messages are sent too (the
  * barrier's fan-out). */
-static rd_status grp_bcast(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, const int *grp, int m, int i,
+static rd_status grp_bcast(struct rd_sched *s, void *buf, MPI_Count count, MPI_Datatype dt, const int *grp, int m, int i,
                            int ri)
 {
     int v = (i - ri + m) % m, mask = 1;
@@ -179,7 +179,7 @@ static rd_status grp_bcast(struct rd_sched *s, void *buf, int count, MPI_Datatyp
  * `mine` is this rank's contribution; at ri the result lands in `out`
  * (which may be mine). Zero counts still exchange messages (the
  * barrier's fan-in). */
-static rd_status grp_reduce(struct rd_sched *s, const void *mine, void *out, int count, MPI_Datatype dt, MPI_Op op,
+static rd_status grp_reduce(struct rd_sched *s, const void *mine, void *out, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                             const int *grp, int m, int i, int ri)
 {
     int v = (i - ri + m) % m;

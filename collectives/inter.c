@@ -118,31 +118,31 @@ static rd_status allreduce(struct rd_sched *s, const struct rd_coll_args *a)
 static rd_status reduce_scatter(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size, r = a->comm->rank;
-    int *cnt = rd_sched_alloc(s, (size_t)n * sizeof(int));
+    MPI_Count *cnt = rd_sched_alloc(s, (size_t)n * sizeof(MPI_Count));
     RD_CNEW(cnt);
-    long total = 0;
+    MPI_Count total = 0;
     for (int i = 0; i < n; i++) {
-        cnt[i] = a->rcounts ? a->rcounts[i] : a->count;
+        cnt[i] = a->rcounts ? rd_coll_cnt(a, a->rcounts, i) : a->count;
         total += cnt[i];
     }
     if (total == 0)
         return RD_OK;
     struct rd_coll_args b = *a;
-    b.count = (int)total;
+    b.count = total;
     void *part;
     RD_TRY(reduce_to_leader(s, &b, &part));
     void *theirs = NULL;
     if (r == 0) {
-        theirs = rd_sched_tmp(s, (int)total, a->dt);
+        theirs = rd_sched_tmp(s, total, a->dt);
         RD_CNEW(theirs);
         ACROSS(s, a);
-        RD_TRY(rd_sched_send(s, part, (int)total, a->dt, 0));
-        RD_TRY(rd_sched_recv(s, theirs, (int)total, a->dt, 0));
+        RD_TRY(rd_sched_send(s, part, total, a->dt, 0));
+        RD_TRY(rd_sched_recv(s, theirs, total, a->dt, 0));
         RD_TRY(rd_sched_wait(s));
     }
     WITHIN(s, a);
     if (r == 0) {
-        long off = 0;
+        MPI_Count off = 0;
         for (int i = 0; i < n; i++) {
             if (i == 0)
                 RD_TRY(rd_sched_copy(s, theirs, cnt[0], a->dt, a->rbuf, cnt[0], a->dt));
@@ -164,7 +164,7 @@ static rd_status gather(struct rd_sched *s, const struct rd_coll_args *a, int v)
         return rd_sched_send(s, a->sbuf, a->scount, a->sdt, a->root);
     for (int i = 0; i < a->comm->remote_size; i++) {
         if (v)
-            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, rd_coll_displ(a, a->rdispls, i), a->rdt), rd_coll_cnt(a, a->rcounts, i), a->rdt, i));
         else
             RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
     }
@@ -180,7 +180,7 @@ static rd_status scatter(struct rd_sched *s, const struct rd_coll_args *a, int v
         return rd_sched_recv(s, a->rbuf, a->rcount, a->rdt, a->root);
     for (int i = 0; i < a->comm->remote_size; i++) {
         if (v)
-            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt, i));
+            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, rd_coll_displ(a, a->sdispls, i), a->sdt), rd_coll_cnt(a, a->scounts, i), a->sdt, i));
         else
             RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount, a->sdt, i));
     }
@@ -196,7 +196,7 @@ static rd_status allgather(struct rd_sched *s, const struct rd_coll_args *a, int
     for (int k = 0; k < m; k++) {
         int i = (r + k) % m;
         if (v)
-            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, rd_coll_displ(a, a->rdispls, i), a->rdt), rd_coll_cnt(a, a->rcounts, i), a->rdt, i));
         else
             RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
     }
@@ -213,18 +213,18 @@ static rd_status alltoall(struct rd_sched *s, const struct rd_coll_args *a)
     for (int k = 0; k < m; k++) {
         int i = (r + k) % m;
         if (a->rdts)
-            RD_TRY(rd_sched_recv(s, (char *)a->rbuf + a->rdispls[i], a->rcounts[i], a->rdts[i], i));
+            RD_TRY(rd_sched_recv(s, (char *)a->rbuf + rd_coll_displ(a, a->rdispls, i), rd_coll_cnt(a, a->rcounts, i), a->rdts[i], i));
         else if (a->rcounts)
-            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt, i));
+            RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, rd_coll_displ(a, a->rdispls, i), a->rdt), rd_coll_cnt(a, a->rcounts, i), a->rdt, i));
         else
             RD_TRY(rd_sched_recv(s, rd_coll_at(a->rbuf, (MPI_Aint)i * a->rcount, a->rdt), a->rcount, a->rdt, i));
     }
     for (int k = 0; k < m; k++) {
         int i = (r + k) % m;
         if (a->sdts)
-            RD_TRY(rd_sched_send(s, (const char *)a->sbuf + a->sdispls[i], a->scounts[i], a->sdts[i], i));
+            RD_TRY(rd_sched_send(s, (const char *)a->sbuf + rd_coll_displ(a, a->sdispls, i), rd_coll_cnt(a, a->scounts, i), a->sdts[i], i));
         else if (a->scounts)
-            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt, i));
+            RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, rd_coll_displ(a, a->sdispls, i), a->sdt), rd_coll_cnt(a, a->scounts, i), a->sdt, i));
         else
             RD_TRY(rd_sched_send(s, rd_coll_at(a->sbuf, (MPI_Aint)i * a->scount, a->sdt), a->scount, a->sdt, i));
     }

@@ -85,7 +85,7 @@ rd_status rd_neighbor_allgatherv(struct rd_sched *s, const struct rd_coll_args *
     struct nbrs nb;
     RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt,
+        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, rd_coll_displ(a, a->rdispls, i), a->rdt), rd_coll_cnt(a, a->rcounts, i), a->rdt,
                                   nb.in[i], nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
         RD_TRY(rd_sched_send_sub(s, a->sbuf, a->scount, a->sdt, nb.out[i], nb.outsub[i]));
@@ -110,10 +110,10 @@ rd_status rd_neighbor_alltoallv(struct rd_sched *s, const struct rd_coll_args *a
     struct nbrs nb;
     RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, a->rdispls[i], a->rdt), a->rcounts[i], a->rdt,
+        RD_TRY(rd_sched_recv_sub(s, rd_coll_at(a->rbuf, rd_coll_displ(a, a->rdispls, i), a->rdt), rd_coll_cnt(a, a->rcounts, i), a->rdt,
                                   nb.in[i], nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
-        RD_TRY(rd_sched_send_sub(s, rd_coll_at(a->sbuf, a->sdispls[i], a->sdt), a->scounts[i], a->sdt,
+        RD_TRY(rd_sched_send_sub(s, rd_coll_at(a->sbuf, rd_coll_displ(a, a->sdispls, i), a->sdt), rd_coll_cnt(a, a->scounts, i), a->sdt,
                                   nb.out[i], nb.outsub[i]));
     return RD_OK;
 }
@@ -123,10 +123,10 @@ rd_status rd_neighbor_alltoallw(struct rd_sched *s, const struct rd_coll_args *a
     struct nbrs nb;
     RD_TRY(neighbors(s, a->comm, &nb));
     for (int i = 0; i < nb.nin; i++)
-        RD_TRY(rd_sched_recv_sub(s, (char *)a->rbuf + a->radispls[i], a->rcounts[i], a->rdts[i], nb.in[i],
+        RD_TRY(rd_sched_recv_sub(s, (char *)a->rbuf + rd_coll_displ(a, a->rdispls, i), rd_coll_cnt(a, a->rcounts, i), a->rdts[i], nb.in[i],
                                   nb.insub[i]));
     for (int i = 0; i < nb.nout; i++)
-        RD_TRY(rd_sched_send_sub(s, (const char *)a->sbuf + a->sadispls[i], a->scounts[i], a->sdts[i],
+        RD_TRY(rd_sched_send_sub(s, (const char *)a->sbuf + rd_coll_displ(a, a->sdispls, i), rd_coll_cnt(a, a->scounts, i), a->sdts[i],
                                   nb.out[i], nb.outsub[i]));
     return RD_OK;
 }

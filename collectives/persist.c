@@ -53,7 +53,7 @@ struct pcoll {
     int next;           /* the first rank not yet seen to have posted it */
     const void *mine;
     void *rbuf;
-    int count;
+    MPI_Count count;
     MPI_Datatype dt;
     MPI_Op op;
     rd_kernel k;

@@ -6,11 +6,12 @@
 #include "runtime/objects/comm.h"
 #include "runtime/objects/op.h"
 
-static rd_status displs_of(struct rd_sched *s, const int *cnt, int n, int **displ, int *total)
+static rd_status displs_of(struct rd_sched *s, const MPI_Count *cnt, int n, MPI_Count **displ,
+                           MPI_Count *total)
 {
-    int *d = rd_sched_alloc(s, (size_t)n * sizeof(int));
+    MPI_Count *d = rd_sched_alloc(s, (size_t)n * sizeof(MPI_Count));
     RD_CNEW(d);
-    int off = 0;
+    MPI_Count off = 0;
     for (int i = 0; i < n; i++) {
         d[i] = off;
         off += cnt[i];
@@ -22,11 +23,11 @@ static rd_status displs_of(struct rd_sched *s, const int *cnt, int n, int **disp
 
 /* Pairwise exchange: in step i, rank r sends the block of rank r + i and
  * receives its own block's contribution from rank r - i. Commutative ops. */
-static rd_status pairwise(struct rd_sched *s, const struct rd_coll_args *a, const int *cnt)
+static rd_status pairwise(struct rd_sched *s, const struct rd_coll_args *a, const MPI_Count *cnt)
 {
     int n = a->comm->size, r = a->comm->rank;
     MPI_Datatype dt = a->dt;
-    int *displ, total;
+    MPI_Count *displ, total;
     RD_TRY(displs_of(s, cnt, n, &displ, &total));
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     if (total == 0)
@@ -48,11 +49,11 @@ static rd_status pairwise(struct rd_sched *s, const struct rd_coll_args *a, cons
 
 /* Reduce the whole vector to rank 0, which sends each rank its block: any
  * op, in rank order. */
-static rd_status reduce_then_scatter(struct rd_sched *s, const struct rd_coll_args *a, const int *cnt)
+static rd_status reduce_then_scatter(struct rd_sched *s, const struct rd_coll_args *a, const MPI_Count *cnt)
 {
     int n = a->comm->size, r = a->comm->rank;
     MPI_Datatype dt = a->dt;
-    int *displ, total;
+    MPI_Count *displ, total;
     RD_TRY(displs_of(s, cnt, n, &displ, &total));
     if (total == 0)
         return RD_OK;
@@ -73,36 +74,38 @@ static rd_status reduce_then_scatter(struct rd_sched *s, const struct rd_coll_ar
     return rd_sched_recv(s, a->rbuf, cnt[r], dt, 0);
 }
 
-static const int *block_counts(struct rd_sched *s, const struct rd_coll_args *a)
+/* The counts of the blocks, as MPI_Counts: recvcounts (of either width),
+ * or the block form's count n times. */
+static const MPI_Count *block_counts(struct rd_sched *s, const struct rd_coll_args *a)
 {
     int n = a->comm->size;
-    int *c = rd_sched_alloc(s, (size_t)n * sizeof(int));
+    MPI_Count *c = rd_sched_alloc(s, (size_t)n * sizeof(MPI_Count));
     if (c)
         for (int i = 0; i < n; i++)
-            c[i] = a->count;
+            c[i] = a->rcounts ? rd_coll_cnt(a, a->rcounts, i) : a->count;
     return c;
 }
 
 rd_status rd_reduce_scatter_pairwise(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    return pairwise(s, a, a->rcounts);
-}
-
-rd_status rd_reduce_scatter_reduce_scatterv(struct rd_sched *s, const struct rd_coll_args *a)
-{
-    return reduce_then_scatter(s, a, a->rcounts);
-}
-
-rd_status rd_reduce_scatter_block_pairwise(struct rd_sched *s, const struct rd_coll_args *a)
-{
-    const int *c = block_counts(s, a);
+    const MPI_Count *c = block_counts(s, a);
     RD_CNEW(c);
     return pairwise(s, a, c);
 }
 
-rd_status rd_reduce_scatter_block_reduce_scatter(struct rd_sched *s, const struct rd_coll_args *a)
+rd_status rd_reduce_scatter_reduce_scatterv(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    const int *c = block_counts(s, a);
+    const MPI_Count *c = block_counts(s, a);
     RD_CNEW(c);
     return reduce_then_scatter(s, a, c);
+}
+
+rd_status rd_reduce_scatter_block_pairwise(struct rd_sched *s, const struct rd_coll_args *a)
+{
+    return rd_reduce_scatter_pairwise(s, a);
+}
+
+rd_status rd_reduce_scatter_block_reduce_scatter(struct rd_sched *s, const struct rd_coll_args *a)
+{
+    return rd_reduce_scatter_reduce_scatterv(s, a);
 }

@@ -20,7 +20,7 @@ rd_status rd_reduce_binomial(struct rd_sched *s, const struct rd_coll_args *a)
     int n = a->comm->size, r = a->comm->rank, root = a->root;
     int commute = a->op->commute;
     int v = commute ? (r - root + n) % n : r;
-    int count = a->count;
+    MPI_Count count = a->count;
     MPI_Datatype dt = a->dt;
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     if (count == 0)
@@ -74,7 +74,8 @@ rd_status rd_reduce_binomial(struct rd_sched *s, const struct rd_coll_args *a)
  * down, so that any operation is applied in rank order. */
 rd_status rd_reduce_linear(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    int n = a->comm->size, r = a->comm->rank, root = a->root, count = a->count;
+    int n = a->comm->size, r = a->comm->rank, root = a->root;
+    MPI_Count count = a->count;
     MPI_Datatype dt = a->dt;
     const void *mine = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
     if (count == 0)
@@ -156,7 +157,8 @@ static inline int real_of(int newr, int rem)
  * small vectors; keeps rank order, so it serves non-commutative ops. */
 rd_status rd_allreduce_recursive_doubling(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    int n = a->comm->size, count = a->count;
+    int n = a->comm->size;
+    MPI_Count count = a->count;
     MPI_Datatype dt = a->dt;
     if (count == 0)
         return RD_OK;
@@ -191,7 +193,8 @@ rd_status rd_allreduce_recursive_doubling(struct rd_sched *s, const struct rd_co
  * commutative ops and count >= the power of two (select.c checks). */
 rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    int n = a->comm->size, count = a->count;
+    int n = a->comm->size;
+    MPI_Count count = a->count;
     MPI_Datatype dt = a->dt;
     void *acc = a->rbuf;
     if (count == 0)
@@ -210,7 +213,7 @@ rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_arg
     RD_CNEW(tmp);
     RD_TRY(fold_in(s, a, tmp, &newr));
     if (newr >= 0) {
-        int *cnt, *displ;
+        MPI_Count *cnt, *displ;
         RD_TRY(rd_coll_split(s, count, p2, &cnt, &displ));
 #define RUN(b0, b1) (displ[(b1) - 1] + cnt[(b1) - 1] - displ[b0])
         for (int mask = p2 / 2; mask >= 1; mask >>= 1) {
@@ -249,7 +252,8 @@ rd_status rd_allreduce_rabenseifner(struct rd_sched *s, const struct rd_coll_arg
  * steps of count/n elements. Bandwidth-optimal for any n; commutative ops. */
 rd_status rd_allreduce_ring(struct rd_sched *s, const struct rd_coll_args *a)
 {
-    int n = a->comm->size, r = a->comm->rank, count = a->count;
+    int n = a->comm->size, r = a->comm->rank;
+    MPI_Count count = a->count;
     MPI_Datatype dt = a->dt;
     void *acc = a->rbuf;
     if (count == 0)
@@ -257,7 +261,7 @@ rd_status rd_allreduce_ring(struct rd_sched *s, const struct rd_coll_args *a)
     RD_TRY(start_in_rbuf(s, a));
     if (n == 1)
         return RD_OK;
-    int *cnt, *displ;
+    MPI_Count *cnt, *displ;
     RD_TRY(rd_coll_split(s, count, n, &cnt, &displ));
     void *tmp = rd_sched_tmp(s, cnt[0], dt);
     RD_CNEW(tmp);

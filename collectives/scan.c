@@ -12,7 +12,8 @@
  * the left of both. */
 static rd_status scan_rd(struct rd_sched *s, const struct rd_coll_args *a, int inclusive)
 {
-    int n = a->comm->size, r = a->comm->rank, count = a->count;
+    int n = a->comm->size, r = a->comm->rank;
+    MPI_Count count = a->count;
     MPI_Datatype dt = a->dt;
     MPI_Op op = a->op;
     if (count == 0)
@@ -54,7 +55,8 @@ static rd_status scan_rd(struct rd_sched *s, const struct rd_coll_args *a, int i
  * combines and passes the prefix on. n - 1 steps; any op. */
 static rd_status scan_linear(struct rd_sched *s, const struct rd_coll_args *a, int inclusive)
 {
-    int n = a->comm->size, r = a->comm->rank, count = a->count;
+    int n = a->comm->size, r = a->comm->rank;
+    MPI_Count count = a->count;
     MPI_Datatype dt = a->dt;
     if (count == 0)
         return RD_OK;

@@ -207,7 +207,7 @@ static struct rd_sop *push(struct rd_sched *s, int kind)
     return op;
 }
 
-static rd_status p2p_step(struct rd_sched *s, int kind, const void *buf, int count,
+static rd_status p2p_step(struct rd_sched *s, int kind, const void *buf, MPI_Count count,
                           MPI_Datatype dt, int peer, int sub)
 {
     if (peer == MPI_PROC_NULL)
@@ -225,23 +225,23 @@ static rd_status p2p_step(struct rd_sched *s, int kind, const void *buf, int cou
     return RD_OK;
 }
 
-rd_status rd_sched_send(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt, int peer)
+rd_status rd_sched_send(struct rd_sched *s, const void *buf, MPI_Count count, MPI_Datatype dt, int peer)
 {
     return p2p_step(s, RD_SOP_SEND, buf, count, dt, peer, 0);
 }
 
-rd_status rd_sched_recv(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer)
+rd_status rd_sched_recv(struct rd_sched *s, void *buf, MPI_Count count, MPI_Datatype dt, int peer)
 {
     return p2p_step(s, RD_SOP_RECV, buf, count, dt, peer, 0);
 }
 
-rd_status rd_sched_send_sub(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt,
+rd_status rd_sched_send_sub(struct rd_sched *s, const void *buf, MPI_Count count, MPI_Datatype dt,
                             int peer, int sub)
 {
     return p2p_step(s, RD_SOP_SEND, buf, count, dt, peer, sub);
 }
 
-rd_status rd_sched_recv_sub(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer,
+rd_status rd_sched_recv_sub(struct rd_sched *s, void *buf, MPI_Count count, MPI_Datatype dt, int peer,
                             int sub)
 {
     return p2p_step(s, RD_SOP_RECV, buf, count, dt, peer, sub);
@@ -255,7 +255,7 @@ rd_status rd_sched_wait(struct rd_sched *s)
     return push(s, RD_SOP_WAIT) ? RD_OK : RD_ERR_NOMEM;
 }
 
-rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int count,
+rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, MPI_Count count,
                           MPI_Datatype dt, MPI_Op op_)
 {
     if (count == 0)
@@ -273,8 +273,8 @@ rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int c
     return RD_OK;
 }
 
-rd_status rd_sched_copy(struct rd_sched *s, const void *src, int scount, MPI_Datatype sdt,
-                        void *dst, int count, MPI_Datatype dt)
+rd_status rd_sched_copy(struct rd_sched *s, const void *src, MPI_Count scount, MPI_Datatype sdt,
+                        void *dst, MPI_Count count, MPI_Datatype dt)
 {
     if (count == 0 || scount == 0 || (src == dst && sdt == dt && scount == count))
         return RD_OK;
@@ -318,7 +318,7 @@ void *rd_sched_alloc(struct rd_sched *s, size_t bytes)
     return x.p;
 }
 
-void *rd_sched_tmp(struct rd_sched *s, int count, MPI_Datatype dt)
+void *rd_sched_tmp(struct rd_sched *s, MPI_Count count, MPI_Datatype dt)
 {
     if (count <= 0)
         return rd_sched_alloc(s, 1);
@@ -334,7 +334,7 @@ void *rd_sched_tmp(struct rd_sched *s, int count, MPI_Datatype dt)
     return p - shift;
 }
 
-void rd_coll_copy(const void *src, int scount, MPI_Datatype sdt, void *dst, int count,
+void rd_coll_copy(const void *src, MPI_Count scount, MPI_Datatype sdt, void *dst, MPI_Count count,
                   MPI_Datatype dt)
 {
     size_t sbytes = (size_t)scount * sdt->size, rbytes = (size_t)count * dt->size;

@@ -41,11 +41,11 @@ struct rd_sop {
                            * plus the sub-tag) */
     MPI_Comm lib;         /* SEND/RECV: the library context it goes over */
     int push;             /* SEND: this rank also receives in the same round */
-    int count;
+    MPI_Count count;
     MPI_Datatype dt;
     void *buf;            /* SEND/RECV buffer, REDUCE inout, COPY destination */
     const void *src;      /* REDUCE in, COPY source */
-    int scount;           /* COPY source */
+    MPI_Count scount;     /* COPY source */
     MPI_Datatype sdt;
     MPI_Op op;
     int (*fn)(struct rd_sched *s, void *arg); /* CALL */
@@ -114,13 +114,13 @@ void rd_sched_free_kept(struct rd_sched *s);
 void rd_sched_discard(struct rd_sched *s);
 
 /* Builders' steps; each returns RD_OK or RD_ERR_NOMEM. */
-rd_status rd_sched_send(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt, int peer);
-rd_status rd_sched_recv(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer);
+rd_status rd_sched_send(struct rd_sched *s, const void *buf, MPI_Count count, MPI_Datatype dt, int peer);
+rd_status rd_sched_recv(struct rd_sched *s, void *buf, MPI_Count count, MPI_Datatype dt, int peer);
 /* The same with a sub-tag (0..63): messages between the same two ranks in
  * one collective that must not match each other in arrival order. */
-rd_status rd_sched_send_sub(struct rd_sched *s, const void *buf, int count, MPI_Datatype dt,
+rd_status rd_sched_send_sub(struct rd_sched *s, const void *buf, MPI_Count count, MPI_Datatype dt,
                             int peer, int sub);
-rd_status rd_sched_recv_sub(struct rd_sched *s, void *buf, int count, MPI_Datatype dt, int peer,
+rd_status rd_sched_recv_sub(struct rd_sched *s, void *buf, MPI_Count count, MPI_Datatype dt, int peer,
                             int sub);
 rd_status rd_sched_wait(struct rd_sched *s);
 /* Sends and receives appended from now on go over lib (a library context:
@@ -136,10 +136,10 @@ static inline void rd_sched_on_tag(struct rd_sched *s, MPI_Comm lib, int tag)
     s->cur = lib;
     s->curtag = tag;
 }
-rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, int count,
+rd_status rd_sched_reduce(struct rd_sched *s, const void *in, void *inout, MPI_Count count,
                           MPI_Datatype dt, MPI_Op op);
-rd_status rd_sched_copy(struct rd_sched *s, const void *src, int scount, MPI_Datatype sdt,
-                        void *dst, int count, MPI_Datatype dt);
+rd_status rd_sched_copy(struct rd_sched *s, const void *src, MPI_Count scount, MPI_Datatype sdt,
+                        void *dst, MPI_Count count, MPI_Datatype dt);
 /* A step that runs fn(s, arg) when the schedule reaches it (after the
  * steps before it, in order; skipped after an error other than a count
  * mismatch). fn returns an MPI error class (MPI_SUCCESS: go on), and may
@@ -153,7 +153,7 @@ void rd_sched_adopt(struct rd_sched *s, struct rd_request_s *req);
 /* Scratch space for count elements of dt laid out as dt lays them out
  * (the returned pointer is where element 0 goes: the allocation starts at
  * its true lower bound). Freed with the schedule. NULL: out of memory. */
-void *rd_sched_tmp(struct rd_sched *s, int count, MPI_Datatype dt);
+void *rd_sched_tmp(struct rd_sched *s, MPI_Count count, MPI_Datatype dt);
 /* Raw scratch bytes. */
 void *rd_sched_alloc(struct rd_sched *s, size_t bytes);
 
@@ -168,7 +168,7 @@ rd_status rd_sched_start(struct rd_sched *s, struct rd_request_s **req);
 int rd_sched_progress(void);
 
 /* Copy count elements between two layouts of the same type signature. */
-void rd_coll_copy(const void *src, int scount, MPI_Datatype sdt, void *dst, int count,
+void rd_coll_copy(const void *src, MPI_Count scount, MPI_Datatype sdt, void *dst, MPI_Count count,
                   MPI_Datatype dt);
 
 #endif

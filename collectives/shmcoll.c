@@ -460,7 +460,7 @@ void rd_nc_redscat_block(const struct rd_coll_args *a, int r, long *e0, long *e1
 {
     *e0 = *e1 = *total = 0;
     for (int j = 0; j < a->comm->size; j++) {
-        long c = a->rcounts ? a->rcounts[j] : a->count;
+        long c = a->rcounts ? rd_coll_cnt(a, a->rcounts, j) : a->count;
         if (j == r)
             *e0 = *total, *e1 = *total + c;
         *total += c;
@@ -496,7 +496,7 @@ int rd_nc_reduce_areas(int slot, int n, uint64_t s, uint64_t d, void *rbuf, long
         if (k)
             k(in, out, (size_t)(e1 - e0) * per);
         else
-            rd_op_apply(op, in - dt->true_lb, rbuf, (int)(e1 - e0), dt);
+            rd_op_apply(op, in - dt->true_lb, rbuf, (MPI_Count)(e1 - e0), dt);
     }
     return odd;
 }
@@ -512,7 +512,7 @@ static int reduce_part(MPI_Comm comm, uint64_t s, uint64_t d, void *rbuf, long e
  * vector in its area; the ranks that need the result reduce them all,
  * and find whether every rank has the same count (else MPI_ERR_TRUNCATE:
  * the result is not defined). */
-static int reduce_small(MPI_Comm comm, const void *mine, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+static int reduce_small(MPI_Comm comm, const void *mine, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                         int root, size_t bytes)
 {
     size_t per = 0;
@@ -811,21 +811,17 @@ static int message_follow(int kind, const struct rd_coll_args *a, uint64_t dr)
     if (own == root)
         return run_alg(kind, rd_nc_alg(dr), a);
     const char *each = kind == RD_COLL_SCATTER ? " per rank" : "";
-    if (root > INT_MAX) { /* (not as bytes in an int: the same algorithm cannot be run) */
-        rd_coll_why("the root sends %zu bytes%s, this rank's buffer holds %zu (too many to follow)", root, each, own);
-        return MPI_ERR_TRUNCATE;
-    }
     struct rd_scratch tmp = rd_scratch_get(root);
     if (!tmp.p)
         return MPI_ERR_NO_MEM; /* (the algorithm's other ranks may wait: out of memory) */
     struct rd_coll_args b = *a;
     if (kind == RD_COLL_BCAST) {
         b.rbuf = tmp.p;
-        b.count = (int)root;
+        b.count = (MPI_Count)root;
         b.dt = MPI_BYTE;
     } else {
         b.rbuf = tmp.p;
-        b.rcount = (int)root;
+        b.rcount = (MPI_Count)root;
         b.rdt = MPI_BYTE;
     }
     int err = run_alg(kind, rd_nc_alg(dr), &b);

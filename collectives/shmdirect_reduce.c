@@ -58,7 +58,7 @@ static int fold_in(MPI_Comm comm, int j, const struct lend *lj, const struct rd_
         lo = hi = 0;
     if (hi > lo) {
         int err = rd_op_apply(a->op, m + (r0 + (uint64_t)lo * es - blo) - dt->true_lb, inout + lo * dt->extent,
-                              (int)(hi - lo), dt);
+                              (MPI_Count)(hi - lo), dt);
         if (err != MPI_SUCCESS)
             return err;
     }
@@ -70,7 +70,7 @@ static int fold_in(MPI_Comm comm, int j, const struct lend *lj, const struct rd_
             rd_status st = rd_node_arena.read((pid_t)lj->pid, peer, tmp, r0 + (uint64_t)e * es, (size_t)c * es);
             if (st != RD_OK)
                 return rd_status_to_mpi(st);
-            int err = rd_op_apply(a->op, tmp - dt->true_lb, inout + e * dt->extent, (int)c, dt);
+            int err = rd_op_apply(a->op, tmp - dt->true_lb, inout + e * dt->extent, (MPI_Count)c, dt);
             if (err != MPI_SUCCESS)
                 return err;
         }
@@ -104,9 +104,9 @@ static int reduce_segment(MPI_Comm comm, const struct rd_coll_args *a, struct le
     for (int k = 1; k < n && err == MPI_SUCCESS; k++) {
         int j = ordered ? n - 1 - k : (first + k) % n;
         if (j == alias)
-            err = rd_op_apply(a->op, own - dt->true_lb, acc, (int)(e1 - e0), dt);
+            err = rd_op_apply(a->op, own - dt->true_lb, acc, (MPI_Count)(e1 - e0), dt);
         else if (j == me)
-            err = rd_op_apply(a->op, (char *)mine_b + (size_t)e0 * es - dt->true_lb, acc, (int)(e1 - e0), dt);
+            err = rd_op_apply(a->op, (char *)mine_b + (size_t)e0 * es - dt->true_lb, acc, (MPI_Count)(e1 - e0), dt);
         else
             err = fold_in(comm, j, l[j], a, e0, e1 - e0, acc, tmp, tmpn);
     }
@@ -252,7 +252,7 @@ int sd_stage_allreduce(MPI_Comm comm, const struct rd_coll_args *a)
                 int j = (me + i) % n;
                 rd_nc_wait_posted(comm, j, s1);
                 err = rd_op_apply(a->op, rd_node_stage(slot, j) + (size_t)h * half + off - dt->true_lb, acc,
-                                  (int)(e1 - e0), dt);
+                                  (MPI_Count)(e1 - e0), dt);
             }
             memcpy(out, mine + off, seg);
         } else if (seg) { /* c_0 op (c_1 op (... op c_n-1)), into the result */
@@ -261,7 +261,7 @@ int sd_stage_allreduce(MPI_Comm comm, const struct rd_coll_args *a)
             for (int j = n - 2; j >= 0 && err == MPI_SUCCESS; j--) {
                 rd_nc_wait_posted(comm, j, s1);
                 err = rd_op_apply(a->op, rd_node_stage(slot, j) + (size_t)h * half + off - dt->true_lb,
-                                  out - dt->true_lb, (int)(e1 - e0), dt);
+                                  out - dt->true_lb, (MPI_Count)(e1 - e0), dt);
             }
             memcpy(mine + off, out, seg);
         }

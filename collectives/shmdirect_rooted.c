@@ -29,7 +29,7 @@ int sd_rooted_root(MPI_Comm comm, const struct rd_coll_args *a, int gather)
     int me = comm->rank, n = comm->size, err = MPI_SUCCESS, trunc = MPI_SUCCESS;
     const void *buf = gather ? a->rbuf : a->sbuf;
     MPI_Datatype dt = gather ? a->rdt : a->sdt;
-    int cnt = gather ? a->rcount : a->scount;
+    MPI_Count cnt = gather ? a->rcount : a->scount;
     size_t blk = (size_t)cnt * dt->size, len = (size_t)n * blk;
     struct rd_scratch tmp = {0};
     char *bytes = (char *)buf + dt->true_lb;

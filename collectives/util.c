@@ -6,12 +6,12 @@
 
 #include "collectives/algorithms.h"
 
-rd_status rd_coll_split(struct rd_sched *s, int count, int n, int **cnt, int **displ)
+rd_status rd_coll_split(struct rd_sched *s, MPI_Count count, int n, MPI_Count **cnt, MPI_Count **displ)
 {
-    int *c = rd_sched_alloc(s, 2 * (size_t)n * sizeof(int));
+    MPI_Count *c = rd_sched_alloc(s, 2 * (size_t)n * sizeof(MPI_Count));
     RD_CNEW(c);
-    int *d = c + n;
-    int q = count / n, rem = count % n, off = 0;
+    MPI_Count *d = c + n;
+    MPI_Count q = count / n, rem = count % n, off = 0;
     for (int b = 0; b < n; b++) {
         c[b] = q + (b < rem);
         d[b] = off;

@@ -1271,6 +1271,182 @@ RD_MPI_PROTO(int, Pack_external_size_c, (const char datarep[], MPI_Count incount
 RD_MPI_PROTO(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op))
 RD_MPI_PROTO(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
                                    MPI_Op op))
+/* collectives (runtime/api/coll.c: the int calls' entry points, made by the same macros) */
+RD_MPI_PROTO(int, Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                             int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm))
+RD_MPI_PROTO(int, Gather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                              int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm))
+RD_MPI_PROTO(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                 MPI_Comm comm))
+RD_MPI_PROTO(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+RD_MPI_PROTO(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RD_MPI_PROTO(int, Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+RD_MPI_PROTO(int, Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm))
+RD_MPI_PROTO(int, Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm))
+RD_MPI_PROTO(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                             MPI_Request *request))
+RD_MPI_PROTO(int, Ireduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                              int root, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request))
+RD_MPI_PROTO(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                               int root, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                               MPI_Request *request))
+RD_MPI_PROTO(int, Iscatterv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                int root, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                 const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request *request))
+RD_MPI_PROTO(int, Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                 const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                 MPI_Request *request))
+RD_MPI_PROTO(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ireduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                         MPI_Datatype recvtype, MPI_Comm comm))
+RD_MPI_PROTO(int, Neighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                         const MPI_Datatype recvtypes[], MPI_Comm comm))
+RD_MPI_PROTO(int, Ineighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request))
+RD_MPI_PROTO(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Reduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Reduce_scatter_init_c, (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request))
+RD_MPI_PROTO(int, Reduce_scatter_block_init_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                                MPI_Request *request))
+RD_MPI_PROTO(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                  MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                   int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Scatterv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request))
+RD_MPI_PROTO(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request))
+RD_MPI_PROTO(int, Allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_allgather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                              MPI_Comm comm, MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                               MPI_Request *request))
+RD_MPI_PROTO(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request))
+RD_MPI_PROTO(int, Alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                              MPI_Request *request))
+RD_MPI_PROTO(int, Alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                     MPI_Info info, MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+                                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                              MPI_Request *request))
+RD_MPI_PROTO(int, Neighbor_alltoall_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                             MPI_Comm comm, MPI_Info info, MPI_Request *request))
 /* one-sided communication */
 RD_MPI_PROTO(int, Put_c, (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,

@@ -1,6 +1,7 @@
 # Collectives tests.
 RD_MPI_TESTS += test/mpi/coll
 RD_MPI_TESTS += test/mpi/coll_persist
+RD_MPI_TESTS += test/mpi/coll_count_c
 RD_MPI_TESTS += test/mpi/pcoll
 RD_MPI_TESTS += test/mpi/coll_mismatch
 RD_MPI_TESTS += test/mpi/intercoll

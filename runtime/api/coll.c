@@ -2,6 +2,7 @@
  * (collectives/). Blocking and nonblocking forms share everything but the
  * last step: run the schedule, or start it and hand back a request. */
 #include <mpi.h>
+#include <stdint.h>
 
 #include "collectives/algorithms.h"
 #include "collectives/persist.h"
@@ -20,28 +21,32 @@ static int check_type(const char *call, MPI_Comm comm, MPI_Datatype dt, const ch
     return MPI_SUCCESS;
 }
 
-static int check_buf(const char *call, MPI_Comm comm, const void *buf, int count, MPI_Datatype dt,
+static int check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype dt,
                      const char *what)
 {
     if (count < 0)
-        return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s count %d is negative", what, count);
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s count %lld is negative", what, count);
     RD_TRY(check_type(call, comm, dt, what));
     if (buf == MPI_IN_PLACE)
         return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed as the %s", what);
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
-        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "%s is NULL for %d elements", what, count);
+        return rd_err_raise(comm, MPI_ERR_BUFFER, call, "%s is NULL for %lld elements", what, count);
+    if (dt->size > 0 && (unsigned long long)count > (unsigned long long)INT64_MAX / dt->size)
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s: %lld elements of %s are more than 2^63 bytes", what,
+                            count, dt->name);
     return MPI_SUCCESS;
 }
 
-static int check_counts(const char *call, MPI_Comm comm, const int *counts, const void *displs,
+/* counts: MPI_Counts when wide (a `_c` call), else ints */
+static int check_counts(const char *call, MPI_Comm comm, const void *counts, int wide, const void *displs,
                         int n, const char *what)
 {
     if (n > 0 && (!counts || !displs))
         return rd_err_raise(comm, MPI_ERR_ARG, call, "%s counts or displacements array is NULL", what);
     for (int i = 0; i < n; i++)
-        if (counts[i] < 0)
-            return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s count %d (of rank %d) is negative", what,
-                                counts[i], i);
+        if (rd_count_at(counts, wide, i) < 0)
+            return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s count %lld (of rank %d) is negative", what,
+                                rd_count_at(counts, wide, i), i);
     return MPI_SUCCESS;
 }
 
@@ -104,7 +109,7 @@ static int check_req(const char *call, MPI_Comm comm, MPI_Request *req)
 }
 
 /* sendbuf and recvbuf may not be the same memory (MPI_IN_PLACE says so) */
-static int check_alias(const char *call, MPI_Comm comm, const void *sbuf, const void *rbuf, int count)
+static int check_alias(const char *call, MPI_Comm comm, const void *sbuf, const void *rbuf, MPI_Count count)
 {
     if (sbuf == rbuf && sbuf && count > 0)
         return rd_err_raise(comm, MPI_ERR_BUFFER, call,
@@ -190,6 +195,14 @@ static int plain_type(MPI_Datatype dt)
     return rd_dt_valid(dt) && dt->committed;
 }
 
+/* ... and count elements of it make fewer than 2^63 bytes (a large count,
+ * or an int count of a huge type, may not: check_buf's MPI_ERR_COUNT) */
+static inline int plain_count(MPI_Count count, MPI_Datatype dt)
+{
+    int64_t bytes;
+    return !__builtin_mul_overflow(count, (int64_t)dt->size, &bytes);
+}
+
 /* The short way of a blocking collective of a node's ranks whose
  * arguments are plainly valid, as the caller found: straight to the
  * communicator's node paths (its node table, chosen when it claimed its
@@ -211,16 +224,66 @@ static inline __attribute__((always_inline)) int short_way(const char *call, int
 
 /* The short way of Allgather and Alltoall: blocks of both sides, not in
  * place. */
-static int short_blocks(const char *call, int kind, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
-                        int rcount, MPI_Datatype rdt, MPI_Comm comm, int *rc)
+static int short_blocks(const char *call, int kind, const void *sbuf, MPI_Count scount, MPI_Datatype sdt,
+                        void *rbuf, MPI_Count rcount, MPI_Datatype rdt, MPI_Comm comm, int *rc)
 {
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
                              .rcount = rcount, .rdt = rdt};
     return scount > 0 && rcount > 0 && sbuf && rbuf && sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE &&
-           on_node(comm) && plain_type(sdt) && plain_type(rdt) && short_way(call, kind, &a, rc);
+           on_node(comm) && plain_type(sdt) && plain_type(rdt) && plain_count(scount, sdt) &&
+           plain_count(rcount, rdt) && short_way(call, kind, &a, rc);
 }
 
-/* ------------------------------------------------------------ barrier, bcast */
+/* ------------------------------------------------------------ entry points
+ *
+ * Every collective but the barrier comes in six entry points: blocking,
+ * nonblocking, persistent, and the three large-count `_c` forms. One
+ * common function per family serves all six: it takes MPI_Count counts,
+ * and per-rank arrays as `const void *` with a flag that says whether
+ * they hold ints or MPI_Counts (displacements: ints or MPI_Aints), which
+ * the algorithms read through rd_count_at / rd_displ_at
+ * (collectives/algorithms.h). The macros below make the entry points of
+ * one form (suffix S: empty or _c) from the family's parameter list and
+ * the call of its common function, CALL(name, how). */
+
+#define RD_STR(x) #x
+#define RD_WEAK(NAME) _Pragma(RD_STR(weak MPI_##NAME = PMPI_##NAME))
+#define RD_PARAMS(...) __VA_ARGS__
+
+/* The nonblocking and persistent forms of NAME (INAME: its nonblocking
+ * name, MPI_Ineighbor_... for MPI_Neighbor_...). */
+#define RD_COLL_NB_FORMS(NAME, INAME, S, PARAMS, CALL)                                                    \
+    RD_WEAK(INAME##S)                                                                                     \
+    int PMPI_##INAME##S(RD_PARAMS PARAMS, MPI_Request *req)                                               \
+    {                                                                                                     \
+        RD_TRY(check_req("MPI_" #INAME #S, comm, req));                                                   \
+        return CALL("MPI_" #INAME #S, NB(req));                                                           \
+    }                                                                                                     \
+    RD_WEAK(NAME##_init##S)                                                                               \
+    int PMPI_##NAME##_init##S(RD_PARAMS PARAMS, MPI_Info info, MPI_Request *req)                          \
+    {                                                                                                     \
+        RD_TRY(check_init("MPI_" #NAME "_init" #S, comm, info, req));                                     \
+        return CALL("MPI_" #NAME "_init" #S, PERSISTENT(req));                                            \
+    }
+
+/* All three forms, the blocking one without a short way. */
+#define RD_COLL_FORMS(NAME, INAME, S, PARAMS, CALL)                                                       \
+    RD_WEAK(NAME##S)                                                                                      \
+    int PMPI_##NAME##S(RD_PARAMS PARAMS) { return CALL("MPI_" #NAME #S, NULL); }                          \
+    RD_COLL_NB_FORMS(NAME, INAME, S, PARAMS, CALL)
+
+/* The inits check what the nonblocking calls check, and the info (no
+ * hint of theirs is read yet); the algorithm and its schedule are chosen
+ * and built once (run: PERSISTENT), and every MPI_Start runs them. */
+static int check_init(const char *call, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_req(call, comm, req));
+    if (info != MPI_INFO_NULL && !rd_info_valid(info))
+        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ barrier */
 
 static int barrier(const char *call, MPI_Comm comm, const struct how *how)
 {
@@ -247,7 +310,16 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
     return barrier("MPI_Ibarrier", comm, NB(req));
 }
 
-static int bcast(const char *call, void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+#pragma weak MPI_Barrier_init = PMPI_Barrier_init
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    RD_TRY(check_init("MPI_Barrier_init", comm, info, req));
+    return barrier("MPI_Barrier_init", comm, PERSISTENT(req));
+}
+
+/* ------------------------------------------------------------ bcast */
+
+static int bcast(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm,
                  const struct how *how)
 {
     RD_API_READY(call);
@@ -259,29 +331,28 @@ static int bcast(const char *call, void *buf, int count, MPI_Datatype dt, int ro
     return run(call, RD_COLL_BCAST, &a, how);
 }
 
-#pragma weak MPI_Bcast = PMPI_Bcast
-int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
-{
-    int rc;
-    struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = count, .dt = dt, .root = root};
-    if (count > 0 && buf && on_node(comm) && root >= 0 && root < comm->size && plain_type(dt) &&
-        short_way("MPI_Bcast", RD_COLL_BCAST, &a, &rc))
-        return rc;
-    return bcast("MPI_Bcast", buf, count, dt, root, comm, NULL);
-}
-
-#pragma weak MPI_Ibcast = PMPI_Ibcast
-int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Ibcast", comm, req));
-    return bcast("MPI_Ibcast", buf, count, dt, root, comm, NB(req));
-}
+#define BCAST_CALL(call, how) bcast(call, buf, count, dt, root, comm, how)
+#define BCAST_ENTRIES(S, C)                                                                               \
+    RD_WEAK(Bcast##S)                                                                                     \
+    int PMPI_Bcast##S(void *buf, C count, MPI_Datatype dt, int root, MPI_Comm comm)                       \
+    {                                                                                                     \
+        int rc;                                                                                           \
+        struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = count, .dt = dt, .root = root};      \
+        if (count > 0 && buf && on_node(comm) && root >= 0 && root < comm->size && plain_type(dt) &&      \
+            plain_count(count, dt) && short_way("MPI_Bcast" #S, RD_COLL_BCAST, &a, &rc)) \
+            return rc;                                                                                    \
+        return BCAST_CALL("MPI_Bcast" #S, NULL);                                                          \
+    }                                                                                                     \
+    RD_COLL_NB_FORMS(Bcast, Ibcast, S, (void *buf, C count, MPI_Datatype dt, int root, MPI_Comm comm),    \
+                     BCAST_CALL)
+BCAST_ENTRIES(, int)
+BCAST_ENTRIES(_c, MPI_Count)
 
 /* ------------------------------------------------------------ reductions */
 
 /* The checks of the reduction family; in_place_ok: where MPI_IN_PLACE may
  * stand for sendbuf. */
-static int reduction_args(const char *call, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+static int reduction_args(const char *call, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
                           MPI_Op op, MPI_Comm comm, int in_place_ok, int sbuf_used, int rbuf_used)
 {
     RD_API_READY(call);
@@ -299,12 +370,12 @@ static int reduction_args(const char *call, const void *sbuf, void *rbuf, int co
         RD_TRY(check_buf(call, comm, rbuf, count, dt, "receive buffer"));
         RD_TRY(check_alias(call, comm, sbuf, rbuf, count));
     } else if (count < 0) {
-        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %d is negative", count);
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %lld is negative", count);
     }
     return check_op(call, comm, op, dt);
 }
 
-static int reduce(const char *call, const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+static int reduce(const char *call, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                   int root, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
@@ -318,21 +389,13 @@ static int reduce(const char *call, const void *sbuf, void *rbuf, int count, MPI
     return run(call, RD_COLL_REDUCE, &a, how);
 }
 
-#pragma weak MPI_Reduce = PMPI_Reduce
-int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
-{
-    return reduce("MPI_Reduce", sbuf, rbuf, count, dt, op, root, comm, NULL);
-}
+#define REDUCE_CALL(call, how) reduce(call, sbuf, rbuf, count, dt, op, root, comm, how)
+#define REDUCE_PARAMS(C) (const void *sbuf, void *rbuf, C count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+RD_COLL_FORMS(Reduce, Ireduce, , REDUCE_PARAMS(int), REDUCE_CALL)
+RD_COLL_FORMS(Reduce, Ireduce, _c, REDUCE_PARAMS(MPI_Count), REDUCE_CALL)
 
-#pragma weak MPI_Ireduce = PMPI_Ireduce
-int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                 MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Ireduce", comm, req));
-    return reduce("MPI_Ireduce", sbuf, rbuf, count, dt, op, root, comm, NB(req));
-}
-
-static int allred(const char *call, int kind, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+/* Allreduce, Scan, Exscan */
+static int allred(const char *call, int kind, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,
                   MPI_Op op, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
@@ -344,85 +407,69 @@ static int allred(const char *call, int kind, const void *sbuf, void *rbuf, int 
     return run(call, kind, &a, how);
 }
 
-#pragma weak MPI_Allreduce = PMPI_Allreduce
-int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
-{
-    /* A small Allreduce of a node's ranks is where codes wait most, and
-     * its own instructions were half its time on 2 ranks: with arguments
-     * that are plainly valid it skips the checks (anything else, errors
-     * included, takes the general way, which comes to the same table; an
-     * op not defined on dt is found there, collectives/shmcoll.c). */
-    if (count > 0 && sbuf && rbuf && sbuf != rbuf && rbuf != MPI_IN_PLACE && on_node(comm) && plain_type(dt) &&
-        rd_op_valid(op)) {
-        int rc;
-        /* only what the reductions' paths read (comm, buffers, count, dt,
-         * op, root: collectives/algorithms.h); the other fields stay unset,
-         * as zeroing the whole struct was 20 of its instructions */
-        struct rd_coll_args a;
-        a.comm = comm;
-        a.sbuf = sbuf;
-        a.rbuf = rbuf;
-        a.count = count;
-        a.dt = dt;
-        a.op = op;
-        a.root = 0;
-        if (short_way("MPI_Allreduce", RD_COLL_ALLREDUCE, &a, &rc))
-            return rc;
-    }
-    return allred("MPI_Allreduce", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, NULL);
-}
+#define ALLRED_PARAMS(C) (const void *sbuf, void *rbuf, C count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+#define ALLREDUCE_CALL(call, how) allred(call, RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, how)
+#define SCAN_CALL(call, how) allred(call, RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, how)
+#define EXSCAN_CALL(call, how) allred(call, RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, how)
 
-#pragma weak MPI_Iallreduce = PMPI_Iallreduce
-int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                    MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Iallreduce", comm, req));
-    return allred("MPI_Iallreduce", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, NB(req));
-}
+/* A small Allreduce of a node's ranks is where codes wait most, and its
+ * own instructions were half its time on 2 ranks: with arguments that are
+ * plainly valid it skips the checks (anything else, errors included,
+ * takes the general way, which comes to the same table; an op not
+ * defined on dt is found there, collectives/shmcoll.c). Only what the
+ * reductions' paths read is set (comm, buffers, count, dt, op, root:
+ * collectives/algorithms.h); zeroing the whole struct was 20 of its
+ * instructions. */
+#define ALLREDUCE_ENTRIES(S, C)                                                                           \
+    RD_WEAK(Allreduce##S)                                                                                 \
+    int PMPI_Allreduce##S(const void *sbuf, void *rbuf, C count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) \
+    {                                                                                                     \
+        if (count > 0 && sbuf && rbuf && sbuf != rbuf && rbuf != MPI_IN_PLACE && on_node(comm) &&         \
+            plain_type(dt) && plain_count(count, dt) && rd_op_valid(op)) {                                \
+            int rc;                                                                                       \
+            struct rd_coll_args a;                                                                        \
+            a.comm = comm;                                                                                \
+            a.sbuf = sbuf;                                                                                \
+            a.rbuf = rbuf;                                                                                \
+            a.count = count;                                                                              \
+            a.dt = dt;                                                                                    \
+            a.op = op;                                                                                    \
+            a.root = 0;                                                                                   \
+            if (short_way("MPI_Allreduce" #S, RD_COLL_ALLREDUCE, &a, &rc))                                \
+                return rc;                                                                                \
+        }                                                                                                 \
+        return ALLREDUCE_CALL("MPI_Allreduce" #S, NULL);                                                  \
+    }                                                                                                     \
+    RD_COLL_NB_FORMS(Allreduce, Iallreduce, S, ALLRED_PARAMS(C), ALLREDUCE_CALL)
+ALLREDUCE_ENTRIES(, int)
+ALLREDUCE_ENTRIES(_c, MPI_Count)
+RD_COLL_FORMS(Scan, Iscan, , ALLRED_PARAMS(int), SCAN_CALL)
+RD_COLL_FORMS(Scan, Iscan, _c, ALLRED_PARAMS(MPI_Count), SCAN_CALL)
+RD_COLL_FORMS(Exscan, Iexscan, , ALLRED_PARAMS(int), EXSCAN_CALL)
+RD_COLL_FORMS(Exscan, Iexscan, _c, ALLRED_PARAMS(MPI_Count), EXSCAN_CALL)
 
-#pragma weak MPI_Scan = PMPI_Scan
-int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
-{
-    return allred("MPI_Scan", RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, NULL);
-}
-
-#pragma weak MPI_Iscan = PMPI_Iscan
-int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-               MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Iscan", comm, req));
-    return allred("MPI_Iscan", RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, NB(req));
-}
-
-#pragma weak MPI_Exscan = PMPI_Exscan
-int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
-{
-    return allred("MPI_Exscan", RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, NULL);
-}
-
-#pragma weak MPI_Iexscan = PMPI_Iexscan
-int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                 MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Iexscan", comm, req));
-    return allred("MPI_Iexscan", RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, NB(req));
-}
-
-static int redscat(const char *call, const void *sbuf, void *rbuf, const int *rcounts, int block,
-                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const struct how *how)
+/* Reduce_scatter (vform; rcounts: ints, or MPI_Counts when wide) and
+ * Reduce_scatter_block (block each) */
+static int redscat(const char *call, int vform, const void *sbuf, void *rbuf, const void *rcounts, int wide,
+                   MPI_Count block, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
-    int n = comm->size, total = 0, mine;
-    if (rcounts) {
-        RD_TRY(check_counts(call, comm, rcounts, rcounts, n, "receive"));
+    int n = comm->size;
+    MPI_Count total = 0, mine;
+    if (vform) {
+        if (!rcounts)
+            return rd_err_raise(comm, MPI_ERR_ARG, call, "recvcounts is NULL");
+        RD_TRY(check_counts(call, comm, rcounts, wide, rcounts, n, "receive"));
         for (int i = 0; i < n; i++)
-            total += rcounts[i];
-        mine = rcounts[comm->rank];
+            if (__builtin_add_overflow(total, rd_count_at(rcounts, wide, i), &total))
+                return rd_err_raise(comm, MPI_ERR_COUNT, call, "the sum of recvcounts overflows");
+        mine = rd_count_at(rcounts, wide, comm->rank);
     } else {
         if (block < 0)
-            return rd_err_raise(comm, MPI_ERR_COUNT, call, "recvcount %d is negative", block);
-        total = block * n;
+            return rd_err_raise(comm, MPI_ERR_COUNT, call, "recvcount %lld is negative", block);
+        if (__builtin_mul_overflow(block, (MPI_Count)n, &total))
+            return rd_err_raise(comm, MPI_ERR_COUNT, call, "recvcount %lld times %d ranks overflows", block, n);
         mine = block;
     }
     RD_TRY(check_type(call, comm, dt, "datatype"));
@@ -434,54 +481,33 @@ static int redscat(const char *call, const void *sbuf, void *rbuf, const int *rc
     RD_TRY(check_alias(call, comm, sbuf, rbuf, total));
     RD_TRY(check_op(call, comm, op, dt));
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .rbuf = rbuf, .count = block, .dt = dt,
-                             .op = op, .rcounts = rcounts};
-    return run(call, rcounts ? RD_COLL_REDUCE_SCATTER : RD_COLL_REDUCE_SCATTER_BLOCK, &a, how);
+                             .op = op, .rcounts = rcounts, .wide_counts = (unsigned char)wide};
+    return run(call, vform ? RD_COLL_REDUCE_SCATTER : RD_COLL_REDUCE_SCATTER_BLOCK, &a, how);
 }
 
-#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
-int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
-                        MPI_Comm comm)
-{
-    if (!rcounts && rd_comm_valid(comm))
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Reduce_scatter", "recvcounts is NULL");
-    return redscat("MPI_Reduce_scatter", sbuf, rbuf, rcounts, 0, dt, op, comm, NULL);
-}
+#define REDSCAT_CALL(call, how)                                                                           \
+    redscat(call, 1, sbuf, rbuf, rcounts, sizeof(*rcounts) > sizeof(int), 0, dt, op, comm, how)
+#define REDSCAT_PARAMS(C) (const void *sbuf, void *rbuf, const C rcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+RD_COLL_FORMS(Reduce_scatter, Ireduce_scatter, , REDSCAT_PARAMS(int), REDSCAT_CALL)
+RD_COLL_FORMS(Reduce_scatter, Ireduce_scatter, _c, REDSCAT_PARAMS(MPI_Count), REDSCAT_CALL)
 
-#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
-int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
-                         MPI_Comm comm, MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Ireduce_scatter", comm, req));
-    if (!rcounts && rd_comm_valid(comm))
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter", "recvcounts is NULL");
-    return redscat("MPI_Ireduce_scatter", sbuf, rbuf, rcounts, 0, dt, op, comm, NB(req));
-}
-
-#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
-int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
-                              MPI_Comm comm)
-{
-    return redscat("MPI_Reduce_scatter_block", sbuf, rbuf, NULL, rcount, dt, op, comm, NULL);
-}
-
-#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
-int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op,
-                               MPI_Comm comm, MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Ireduce_scatter_block", comm, req));
-    return redscat("MPI_Ireduce_scatter_block", sbuf, rbuf, NULL, rcount, dt, op, comm, NB(req));
-}
+#define REDSCAT_BLOCK_CALL(call, how) redscat(call, 0, sbuf, rbuf, NULL, 0, rcount, dt, op, comm, how)
+#define REDSCAT_BLOCK_PARAMS(C) (const void *sbuf, void *rbuf, C rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+RD_COLL_FORMS(Reduce_scatter_block, Ireduce_scatter_block, , REDSCAT_BLOCK_PARAMS(int), REDSCAT_BLOCK_CALL)
+RD_COLL_FORMS(Reduce_scatter_block, Ireduce_scatter_block, _c, REDSCAT_BLOCK_PARAMS(MPI_Count), REDSCAT_BLOCK_CALL)
 
 /* ------------------------------------------------------------ gather, scatter */
 
-static int gather(const char *call, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                  const int *rcounts, const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm,
-                  const struct how *how)
+/* The v forms' arrays: rcounts (or scounts) and displs, of ints or, when
+ * wide, of MPI_Counts and MPI_Aints; counts NULL for the block forms. */
+static int gather(const char *call, int vform, const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                  MPI_Count rcount, const void *rcounts, const void *displs, int wide, MPI_Datatype rdt, int root,
+                  MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
     RD_TRY(check_root(call, comm, root));
-    int at_root = is_root(comm, root), v = displs != NULL || rcounts != NULL;
+    int at_root = is_root(comm, root);
     if (sbuf == MPI_IN_PLACE) {
         if (!at_root || comm->is_inter)
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is only allowed at the root");
@@ -489,12 +515,12 @@ static int gather(const char *call, const void *sbuf, int scount, MPI_Datatype s
         RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
     }
     if (at_root) {
-        if (v) {
-            RD_TRY(check_counts(call, comm, rcounts, displs, peers(comm), "receive"));
+        if (vform) {
+            RD_TRY(check_counts(call, comm, rcounts, wide, displs, peers(comm), "receive"));
             RD_TRY(check_type(call, comm, rdt, "receive type"));
             int any = 0;
             for (int i = 0; i < peers(comm); i++)
-                any |= rcounts[i] > 0;
+                any |= rd_count_at(rcounts, wide, i) > 0;
             RD_TRY(check_buf(call, comm, rbuf, any, rdt, "receive buffer"));
         } else {
             RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
@@ -503,52 +529,33 @@ static int gather(const char *call, const void *sbuf, int scount, MPI_Datatype s
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .rbuf = rbuf,
                              .rcount = rcount, .rdt = at_root ? rdt : MPI_DATATYPE_NULL,
                              .sdt = contributes(comm, root) ? sdt : MPI_DATATYPE_NULL,
-                             .rcounts = rcounts, .rdispls = displs, .root = root};
-    return run(call, v ? RD_COLL_GATHERV : RD_COLL_GATHER, &a, how);
+                             .rcounts = rcounts, .rdispls = displs, .wide_counts = (unsigned char)wide,
+                             .wide_displs = (unsigned char)wide, .root = root};
+    return run(call, vform ? RD_COLL_GATHERV : RD_COLL_GATHER, &a, how);
 }
 
-#pragma weak MPI_Gather = PMPI_Gather
-int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                int root, MPI_Comm comm)
-{
-    return gather("MPI_Gather", sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, NULL);
-}
+#define GATHER_CALL(call, how) gather(call, 0, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, 0, rdt, root, comm, how)
+#define GATHER_PARAMS(C)                                                                                  \
+    (const void *sbuf, C scount, MPI_Datatype sdt, void *rbuf, C rcount, MPI_Datatype rdt, int root, MPI_Comm comm)
+RD_COLL_FORMS(Gather, Igather, , GATHER_PARAMS(int), GATHER_CALL)
+RD_COLL_FORMS(Gather, Igather, _c, GATHER_PARAMS(MPI_Count), GATHER_CALL)
 
-#pragma weak MPI_Igather = PMPI_Igather
-int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                 int root, MPI_Comm comm, MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Igather", comm, req));
-    return gather("MPI_Igather", sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, NB(req));
-}
+#define GATHERV_CALL(call, how)                                                                           \
+    gather(call, 1, sbuf, scount, sdt, rbuf, 0, rcounts, displs, sizeof(*rcounts) > sizeof(int), rdt, root, comm, how)
+#define GATHERV_PARAMS(C, D)                                                                              \
+    (const void *sbuf, C scount, MPI_Datatype sdt, void *rbuf, const C rcounts[], const D displs[], MPI_Datatype rdt, \
+     int root, MPI_Comm comm)
+RD_COLL_FORMS(Gatherv, Igatherv, , GATHERV_PARAMS(int, int), GATHERV_CALL)
+RD_COLL_FORMS(Gatherv, Igatherv, _c, GATHERV_PARAMS(MPI_Count, MPI_Aint), GATHERV_CALL)
 
-#pragma weak MPI_Gatherv = PMPI_Gatherv
-int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                 const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm)
-{
-    static const int none[1];
-    return gather("MPI_Gatherv", sbuf, scount, sdt, rbuf, 0, rcounts ? rcounts : none, displs, rdt, root, comm,
-                  NULL);
-}
-
-#pragma weak MPI_Igatherv = PMPI_Igatherv
-int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                  const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_req("MPI_Igatherv", comm, req));
-    return gather("MPI_Igatherv", sbuf, scount, sdt, rbuf, 0, rcounts ? rcounts : none, displs, rdt, root, comm,
-                  NB(req));
-}
-
-static int scatter(const char *call, const void *sbuf, int scount, const int *scounts, const int *displs,
-                   MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm,
-                   const struct how *how)
+static int scatter(const char *call, int vform, const void *sbuf, MPI_Count scount, const void *scounts,
+                   const void *displs, int wide, MPI_Datatype sdt, void *rbuf, MPI_Count rcount, MPI_Datatype rdt,
+                   int root, MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
     RD_TRY(check_root(call, comm, root));
-    int at_root = is_root(comm, root), v = scounts != NULL;
+    int at_root = is_root(comm, root);
     if (rbuf == MPI_IN_PLACE) {
         if (!at_root || comm->is_inter)
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is only allowed at the root");
@@ -556,8 +563,8 @@ static int scatter(const char *call, const void *sbuf, int scount, const int *sc
         RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
     }
     if (at_root) {
-        if (v) {
-            RD_TRY(check_counts(call, comm, scounts, displs, peers(comm), "send"));
+        if (vform) {
+            RD_TRY(check_counts(call, comm, scounts, wide, displs, peers(comm), "send"));
             RD_TRY(check_type(call, comm, sdt, "send type"));
         } else {
             RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
@@ -566,46 +573,24 @@ static int scatter(const char *call, const void *sbuf, int scount, const int *sc
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount,
                              .sdt = at_root ? sdt : MPI_DATATYPE_NULL, .rbuf = rbuf, .rcount = rcount,
                              .rdt = rbuf == MPI_IN_PLACE || !contributes(comm, root) ? MPI_DATATYPE_NULL : rdt,
-                             .scounts = scounts,
-                             .sdispls = displs, .root = root};
-    return run(call, v ? RD_COLL_SCATTERV : RD_COLL_SCATTER, &a, how);
+                             .scounts = scounts, .sdispls = displs, .wide_counts = (unsigned char)wide,
+                             .wide_displs = (unsigned char)wide, .root = root};
+    return run(call, vform ? RD_COLL_SCATTERV : RD_COLL_SCATTER, &a, how);
 }
 
-#pragma weak MPI_Scatter = PMPI_Scatter
-int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                 int root, MPI_Comm comm)
-{
-    return scatter("MPI_Scatter", sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, NULL);
-}
+#define SCATTER_CALL(call, how) scatter(call, 0, sbuf, scount, NULL, NULL, 0, sdt, rbuf, rcount, rdt, root, comm, how)
+RD_COLL_FORMS(Scatter, Iscatter, , GATHER_PARAMS(int), SCATTER_CALL)
+RD_COLL_FORMS(Scatter, Iscatter, _c, GATHER_PARAMS(MPI_Count), SCATTER_CALL)
 
-#pragma weak MPI_Iscatter = PMPI_Iscatter
-int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                  int root, MPI_Comm comm, MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Iscatter", comm, req));
-    return scatter("MPI_Iscatter", sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, NB(req));
-}
+#define SCATTERV_CALL(call, how)                                                                          \
+    scatter(call, 1, sbuf, 0, scounts, displs, sizeof(*scounts) > sizeof(int), sdt, rbuf, rcount, rdt, root, comm, how)
+#define SCATTERV_PARAMS(C, D)                                                                             \
+    (const void *sbuf, const C scounts[], const D displs[], MPI_Datatype sdt, void *rbuf, C rcount, MPI_Datatype rdt, \
+     int root, MPI_Comm comm)
+RD_COLL_FORMS(Scatterv, Iscatterv, , SCATTERV_PARAMS(int, int), SCATTERV_CALL)
+RD_COLL_FORMS(Scatterv, Iscatterv, _c, SCATTERV_PARAMS(MPI_Count, MPI_Aint), SCATTERV_CALL)
 
-#pragma weak MPI_Scatterv = PMPI_Scatterv
-int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
-                  int rcount, MPI_Datatype rdt, int root, MPI_Comm comm)
-{
-    static const int none[1];
-    return scatter("MPI_Scatterv", sbuf, 0, scounts ? scounts : none, displs, sdt, rbuf, rcount, rdt, root,
-                   comm, NULL);
-}
-
-#pragma weak MPI_Iscatterv = PMPI_Iscatterv
-int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
-                   int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_req("MPI_Iscatterv", comm, req));
-    return scatter("MPI_Iscatterv", sbuf, 0, scounts ? scounts : none, displs, sdt, rbuf, rcount, rdt, root,
-                   comm, NB(req));
-}
-
-/* ------------------------------------------------------------ allgather, alltoall */
+/* ------------------------------------------------------------ allgather */
 
 /* Number of in/out neighbours of this rank (neighbourhood collectives). */
 static void degrees(MPI_Comm comm, int *in, int *out)
@@ -620,138 +605,110 @@ static void degrees(MPI_Comm comm, int *in, int *out)
     }
 }
 
-static int allgather(const char *call, int kind, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
-                     int rcount, const int *rcounts, const int *displs, MPI_Datatype rdt, MPI_Comm comm,
-                     const struct how *how)
+static int allgather(const char *call, int kind, const void *sbuf, MPI_Count scount, MPI_Datatype sdt, void *rbuf,
+                     MPI_Count rcount, const void *rcounts, const void *displs, int wide, MPI_Datatype rdt,
+                     MPI_Comm comm, const struct how *how)
 {
     RD_API_READY(call);
     RD_TRY(check_comm(call, comm));
     int nbr = kind == RD_COLL_NEIGHBOR_ALLGATHER || kind == RD_COLL_NEIGHBOR_ALLGATHERV;
+    int vform = kind == RD_COLL_ALLGATHERV || kind == RD_COLL_NEIGHBOR_ALLGATHERV;
     if (nbr)
         RD_TRY(check_topo(call, comm));
     if (sbuf == MPI_IN_PLACE && (nbr || comm->is_inter))
         return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed here");
     if (sbuf != MPI_IN_PLACE)
         RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
-    if (rcounts) {
+    if (vform) {
         int n = peers(comm);
         int nout;
         if (nbr)
             degrees(comm, &n, &nout);
-        RD_TRY(check_counts(call, comm, rcounts, displs, n, "receive"));
+        RD_TRY(check_counts(call, comm, rcounts, wide, displs, n, "receive"));
         RD_TRY(check_type(call, comm, rdt, "receive type"));
     } else {
         RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
     }
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
-                             .rcount = rcount, .rdt = rdt, .rcounts = rcounts, .rdispls = displs};
+                             .rcount = rcount, .rdt = rdt, .rcounts = rcounts, .rdispls = displs,
+                             .wide_counts = (unsigned char)wide, .wide_displs = (unsigned char)wide};
     return run(call, kind, &a, how);
 }
 
-#pragma weak MPI_Allgather = PMPI_Allgather
-int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                   MPI_Comm comm)
-{
-    int rc;
-    if (short_blocks("MPI_Allgather", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, rdt, comm, &rc))
-        return rc;
-    return allgather("MPI_Allgather", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm,
-                     NULL);
-}
+#define ALLGATHER_PARAMS(C) (const void *sbuf, C scount, MPI_Datatype sdt, void *rbuf, C rcount, MPI_Datatype rdt, MPI_Comm comm)
+#define ALLGATHER_CALL(call, how)                                                                         \
+    allgather(call, RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, 0, rdt, comm, how)
+#define ALLGATHER_ENTRIES(S, C)                                                                           \
+    RD_WEAK(Allgather##S)                                                                                 \
+    int PMPI_Allgather##S(const void *sbuf, C scount, MPI_Datatype sdt, void *rbuf, C rcount, MPI_Datatype rdt, \
+                          MPI_Comm comm)                                                                  \
+    {                                                                                                     \
+        int rc;                                                                                           \
+        if (short_blocks("MPI_Allgather" #S, RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, rdt, comm, &rc)) \
+            return rc;                                                                                    \
+        return ALLGATHER_CALL("MPI_Allgather" #S, NULL);                                                  \
+    }                                                                                                     \
+    RD_COLL_NB_FORMS(Allgather, Iallgather, S, ALLGATHER_PARAMS(C), ALLGATHER_CALL)
+ALLGATHER_ENTRIES(, int)
+ALLGATHER_ENTRIES(_c, MPI_Count)
 
-#pragma weak MPI_Iallgather = PMPI_Iallgather
-int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                    MPI_Comm comm, MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Iallgather", comm, req));
-    return allgather("MPI_Iallgather", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm,
-                     NB(req));
-}
+#define NALLGATHER_CALL(call, how)                                                                        \
+    allgather(call, RD_COLL_NEIGHBOR_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, 0, rdt, comm, how)
+RD_COLL_FORMS(Neighbor_allgather, Ineighbor_allgather, , ALLGATHER_PARAMS(int), NALLGATHER_CALL)
+RD_COLL_FORMS(Neighbor_allgather, Ineighbor_allgather, _c, ALLGATHER_PARAMS(MPI_Count), NALLGATHER_CALL)
 
-#pragma weak MPI_Allgatherv = PMPI_Allgatherv
-int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                    const int displs[], MPI_Datatype rdt, MPI_Comm comm)
-{
-    static const int none[1];
-    return allgather("MPI_Allgatherv", RD_COLL_ALLGATHERV, sbuf, scount, sdt, rbuf, 0, rcounts ? rcounts : none,
-                     displs, rdt, comm, NULL);
-}
+#define ALLGATHERV_PARAMS(C, D)                                                                           \
+    (const void *sbuf, C scount, MPI_Datatype sdt, void *rbuf, const C rcounts[], const D displs[], MPI_Datatype rdt, \
+     MPI_Comm comm)
+#define ALLGATHERV_CALL(call, how)                                                                        \
+    allgather(call, RD_COLL_ALLGATHERV, sbuf, scount, sdt, rbuf, 0, rcounts, displs, sizeof(*rcounts) > sizeof(int), \
+              rdt, comm, how)
+#define NALLGATHERV_CALL(call, how)                                                                       \
+    allgather(call, RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0, rcounts, displs,                  \
+              sizeof(*rcounts) > sizeof(int), rdt, comm, how)
+RD_COLL_FORMS(Allgatherv, Iallgatherv, , ALLGATHERV_PARAMS(int, int), ALLGATHERV_CALL)
+RD_COLL_FORMS(Allgatherv, Iallgatherv, _c, ALLGATHERV_PARAMS(MPI_Count, MPI_Aint), ALLGATHERV_CALL)
+RD_COLL_FORMS(Neighbor_allgatherv, Ineighbor_allgatherv, , ALLGATHERV_PARAMS(int, int), NALLGATHERV_CALL)
+RD_COLL_FORMS(Neighbor_allgatherv, Ineighbor_allgatherv, _c, ALLGATHERV_PARAMS(MPI_Count, MPI_Aint),
+              NALLGATHERV_CALL)
 
-#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
-int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                     const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_req("MPI_Iallgatherv", comm, req));
-    return allgather("MPI_Iallgatherv", RD_COLL_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
-                     rcounts ? rcounts : none, displs, rdt, comm, NB(req));
-}
-
-#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
-int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                            MPI_Datatype rdt, MPI_Comm comm)
-{
-    return allgather("MPI_Neighbor_allgather", RD_COLL_NEIGHBOR_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL,
-                     NULL, rdt, comm, NULL);
-}
-
-#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
-int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                             MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
-{
-    RD_TRY(check_req("MPI_Ineighbor_allgather", comm, req));
-    return allgather("MPI_Ineighbor_allgather", RD_COLL_NEIGHBOR_ALLGATHER, sbuf, scount, sdt, rbuf, rcount,
-                     NULL, NULL, rdt, comm, NB(req));
-}
-
-#pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
-int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                             const int displs[], MPI_Datatype rdt, MPI_Comm comm)
-{
-    static const int none[1];
-    return allgather("MPI_Neighbor_allgatherv", RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
-                     rcounts ? rcounts : none, displs, rdt, comm, NULL);
-}
-
-#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
-int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                              const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_req("MPI_Ineighbor_allgatherv", comm, req));
-    return allgather("MPI_Ineighbor_allgatherv", RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
-                     rcounts ? rcounts : none, displs, rdt, comm, NB(req));
-}
+/* ------------------------------------------------------------ alltoall */
 
 /* Alltoall in all its forms: block (counts NULL), v (counts, displs,
- * one type each side) and w (types arrays; displs in bytes, int or Aint). */
+ * one type each side) and w (types arrays; displs in bytes). Counts are
+ * ints, or MPI_Counts when wide_counts; displacements ints, or MPI_Aints
+ * when wide_displs (the `_c` forms, and MPI_Neighbor_alltoallw's). */
 struct a2a {
     const void *sbuf;
-    int scount;
-    const int *scounts, *sdispls;
-    const MPI_Aint *sadispls;
+    MPI_Count scount;
+    const void *scounts, *sdispls;
     MPI_Datatype sdt;
     const MPI_Datatype *sdts;
     void *rbuf;
-    int rcount;
-    const int *rcounts, *rdispls;
-    const MPI_Aint *radispls;
+    MPI_Count rcount;
+    const void *rcounts, *rdispls;
     MPI_Datatype rdt;
     const MPI_Datatype *rdts;
+    int vform, wide_counts, wide_displs;
 };
 
-static int check_side(const char *call, MPI_Comm comm, int n, const void *buf, int count, const int *counts,
-                      const void *displs, MPI_Datatype dt, const MPI_Datatype *dts, const char *what)
+/* One side's arguments: of n ranks; vform: counts and displs arrays; w:
+ * and a datatypes array. */
+static int check_side(const char *call, MPI_Comm comm, int n, int vform, int w, const void *buf, MPI_Count count,
+                      const void *counts, int wide, const void *displs, MPI_Datatype dt, const MPI_Datatype *dts,
+                      const char *what)
 {
-    if (!counts)
+    if (!vform)
         return check_buf(call, comm, buf, count, dt, what);
-    RD_TRY(check_counts(call, comm, counts, displs, n, what));
-    if (dts) {
-        for (int i = 0; i < n; i++)
-            RD_TRY(check_type(call, comm, dts[i], what));
-    } else {
-        RD_TRY(check_type(call, comm, dt, what));
-    }
+    RD_TRY(check_counts(call, comm, counts, wide, displs, n, what));
+    if (n == 0)
+        return MPI_SUCCESS;
+    if (!w)
+        return check_type(call, comm, dt, what);
+    if (!dts)
+        return rd_err_raise(comm, MPI_ERR_ARG, call, "%s datatypes array is NULL", what);
+    for (int i = 0; i < n; i++)
+        RD_TRY(check_type(call, comm, dts[i], what));
     return MPI_SUCCESS;
 }
 
@@ -764,357 +721,83 @@ static int alltoall(const char *call, int kind, const struct a2a *x, MPI_Comm co
         RD_TRY(check_topo(call, comm));
         degrees(comm, &nin, &nout);
     }
-    int w = x->sdts != NULL || x->rdts != NULL;
-    if ((x->sdts == NULL) != (x->rdts == NULL) && x->sbuf != MPI_IN_PLACE)
-        return rd_err_raise(comm, MPI_ERR_ARG, call, "datatype array is NULL");
+    int w = kind == RD_COLL_ALLTOALLW || kind == RD_COLL_NEIGHBOR_ALLTOALLW;
     if (x->sbuf == MPI_IN_PLACE) {
         if (nbr || comm->is_inter)
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed here");
     } else {
-        const void *sd = x->sadispls ? (const void *)x->sadispls : (const void *)x->sdispls;
-        RD_TRY(check_side(call, comm, nout, x->sbuf, x->scount, x->scounts, sd, x->sdt, w ? x->sdts : NULL,
-                          "send buffer"));
+        RD_TRY(check_side(call, comm, nout, x->vform, w, x->sbuf, x->scount, x->scounts, x->wide_counts, x->sdispls,
+                          x->sdt, x->sdts, "send buffer"));
     }
-    const void *rd = x->radispls ? (const void *)x->radispls : (const void *)x->rdispls;
-    RD_TRY(check_side(call, comm, nin, x->rbuf, x->rcount, x->rcounts, rd, x->rdt, w ? x->rdts : NULL,
-                      "receive buffer"));
+    RD_TRY(check_side(call, comm, nin, x->vform, w, x->rbuf, x->rcount, x->rcounts, x->wide_counts, x->rdispls,
+                      x->rdt, x->rdts, "receive buffer"));
     struct rd_coll_args a = {.comm = comm, .sbuf = x->sbuf, .scount = x->scount, .sdt = x->sdt,
                              .rbuf = x->rbuf, .rcount = x->rcount, .rdt = x->rdt, .scounts = x->scounts,
                              .sdispls = x->sdispls, .rcounts = x->rcounts, .rdispls = x->rdispls,
-                             .sdts = x->sdts, .rdts = x->rdts, .sadispls = x->sadispls,
-                             .radispls = x->radispls};
+                             .sdts = x->sdts, .rdts = x->rdts, .wide_counts = (unsigned char)x->wide_counts,
+                             .wide_displs = (unsigned char)x->wide_displs};
     return run(call, kind, &a, how);
 }
 
-#pragma weak MPI_Alltoall = PMPI_Alltoall
-int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                  MPI_Comm comm)
-{
-    int rc;
-    if (short_blocks("MPI_Alltoall", RD_COLL_ALLTOALL, sbuf, scount, sdt, rbuf, rcount, rdt, comm, &rc))
-        return rc;
-    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    return alltoall("MPI_Alltoall", RD_COLL_ALLTOALL, &x, comm, NULL);
-}
+#define A2A_CALL(call, how)                                                                               \
+    alltoall(call, RD_COLL_ALLTOALL,                                                                      \
+             &(const struct a2a){.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, \
+                                 .rdt = rdt},                                                             \
+             comm, how)
+#define NA2A_CALL(call, how)                                                                              \
+    alltoall(call, RD_COLL_NEIGHBOR_ALLTOALL,                                                             \
+             &(const struct a2a){.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, \
+                                 .rdt = rdt},                                                             \
+             comm, how)
+#define ALLTOALL_ENTRIES(S, C)                                                                            \
+    RD_WEAK(Alltoall##S)                                                                                  \
+    int PMPI_Alltoall##S(const void *sbuf, C scount, MPI_Datatype sdt, void *rbuf, C rcount, MPI_Datatype rdt, \
+                         MPI_Comm comm)                                                                   \
+    {                                                                                                     \
+        int rc;                                                                                           \
+        if (short_blocks("MPI_Alltoall" #S, RD_COLL_ALLTOALL, sbuf, scount, sdt, rbuf, rcount, rdt, comm, &rc)) \
+            return rc;                                                                                    \
+        return A2A_CALL("MPI_Alltoall" #S, NULL);                                                         \
+    }                                                                                                     \
+    RD_COLL_NB_FORMS(Alltoall, Ialltoall, S, ALLGATHER_PARAMS(C), A2A_CALL)
+ALLTOALL_ENTRIES(, int)
+ALLTOALL_ENTRIES(_c, MPI_Count)
+RD_COLL_FORMS(Neighbor_alltoall, Ineighbor_alltoall, , ALLGATHER_PARAMS(int), NA2A_CALL)
+RD_COLL_FORMS(Neighbor_alltoall, Ineighbor_alltoall, _c, ALLGATHER_PARAMS(MPI_Count), NA2A_CALL)
 
-#pragma weak MPI_Ialltoall = PMPI_Ialltoall
-int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                   MPI_Comm comm, MPI_Request *req)
-{
-    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    RD_TRY(check_req("MPI_Ialltoall", comm, req));
-    return alltoall("MPI_Ialltoall", RD_COLL_ALLTOALL, &x, comm, NB(req));
-}
+/* (the v and w forms' arrays may be NULL where they describe no rank: a
+ * neighbourhood of none) */
+#define A2AV_PARAMS(C, D)                                                                                 \
+    (const void *sbuf, const C scounts[], const D sdispls[], MPI_Datatype sdt, void *rbuf, const C rcounts[], \
+     const D rdispls[], MPI_Datatype rdt, MPI_Comm comm)
+#define A2AV_X(KIND, call, how)                                                                           \
+    alltoall(call, KIND,                                                                                  \
+             &(const struct a2a){.vform = 1, .sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .sdt = sdt, \
+                                 .rbuf = rbuf, .rcounts = rcounts, .rdispls = rdispls, .rdt = rdt,        \
+                                 .wide_counts = sizeof(*scounts) > sizeof(int),               \
+                                 .wide_displs = sizeof(*sdispls) > sizeof(int)},                          \
+             comm, how)
+#define A2AV_CALL(call, how) A2AV_X(RD_COLL_ALLTOALLV, call, how)
+#define NA2AV_CALL(call, how) A2AV_X(RD_COLL_NEIGHBOR_ALLTOALLV, call, how)
+RD_COLL_FORMS(Alltoallv, Ialltoallv, , A2AV_PARAMS(int, int), A2AV_CALL)
+RD_COLL_FORMS(Alltoallv, Ialltoallv, _c, A2AV_PARAMS(MPI_Count, MPI_Aint), A2AV_CALL)
+RD_COLL_FORMS(Neighbor_alltoallv, Ineighbor_alltoallv, , A2AV_PARAMS(int, int), NA2AV_CALL)
+RD_COLL_FORMS(Neighbor_alltoallv, Ineighbor_alltoallv, _c, A2AV_PARAMS(MPI_Count, MPI_Aint), NA2AV_CALL)
 
-#define A2AV_ARGS                                                                      \
-    const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt, void *rbuf, \
-        const int rcounts[], const int rdispls[], MPI_Datatype rdt, MPI_Comm comm
-#define A2AV_INIT                                                                      \
-    static const int none[1];                                                          \
-    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sdispls = sdispls, .sdt = sdt,   \
-                    .rbuf = rbuf, .rcounts = rcounts ? rcounts : none, .rdispls = rdispls, .rdt = rdt}
-
-#pragma weak MPI_Alltoallv = PMPI_Alltoallv
-int PMPI_Alltoallv(A2AV_ARGS)
-{
-    A2AV_INIT;
-    return alltoall("MPI_Alltoallv", RD_COLL_ALLTOALLV, &x, comm, NULL);
-}
-
-#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
-int PMPI_Ialltoallv(A2AV_ARGS, MPI_Request *req)
-{
-    A2AV_INIT;
-    RD_TRY(check_req("MPI_Ialltoallv", comm, req));
-    return alltoall("MPI_Ialltoallv", RD_COLL_ALLTOALLV, &x, comm, NB(req));
-}
-
-#pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
-int PMPI_Neighbor_alltoallv(A2AV_ARGS)
-{
-    A2AV_INIT;
-    return alltoall("MPI_Neighbor_alltoallv", RD_COLL_NEIGHBOR_ALLTOALLV, &x, comm, NULL);
-}
-
-#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
-int PMPI_Ineighbor_alltoallv(A2AV_ARGS, MPI_Request *req)
-{
-    A2AV_INIT;
-    RD_TRY(check_req("MPI_Ineighbor_alltoallv", comm, req));
-    return alltoall("MPI_Ineighbor_alltoallv", RD_COLL_NEIGHBOR_ALLTOALLV, &x, comm, NB(req));
-}
-
-#define A2AW_ARGS(D)                                                                   \
-    const void *sbuf, const int scounts[], const D sdispls[], const MPI_Datatype sdts[], void *rbuf, \
-        const int rcounts[], const D rdispls[], const MPI_Datatype rdts[], MPI_Comm comm
-#pragma weak MPI_Alltoallw = PMPI_Alltoallw
-int PMPI_Alltoallw(A2AW_ARGS(int))
-{
-    static const int none[1];
-    static const MPI_Datatype nonet[1] = {MPI_BYTE};
-    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sdispls = sdispls,
-                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
-                    .rdispls = rdispls, .rdts = rdts ? rdts : nonet};
-    return alltoall("MPI_Alltoallw", RD_COLL_ALLTOALLW, &x, comm, NULL);
-}
-
-#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
-int PMPI_Ialltoallw(A2AW_ARGS(int), MPI_Request *req)
-{
-    static const int none[1];
-    static const MPI_Datatype nonet[1] = {MPI_BYTE};
-    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sdispls = sdispls,
-                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
-                    .rdispls = rdispls, .rdts = rdts ? rdts : nonet};
-    RD_TRY(check_req("MPI_Ialltoallw", comm, req));
-    return alltoall("MPI_Ialltoallw", RD_COLL_ALLTOALLW, &x, comm, NB(req));
-}
-
-#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
-int PMPI_Neighbor_alltoallw(A2AW_ARGS(MPI_Aint))
-{
-    static const int none[1];
-    static const MPI_Datatype nonet[1] = {MPI_BYTE};
-    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sadispls = sdispls,
-                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
-                    .radispls = rdispls, .rdts = rdts ? rdts : nonet};
-    return alltoall("MPI_Neighbor_alltoallw", RD_COLL_NEIGHBOR_ALLTOALLW, &x, comm, NULL);
-}
-
-#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
-int PMPI_Ineighbor_alltoallw(A2AW_ARGS(MPI_Aint), MPI_Request *req)
-{
-    static const int none[1];
-    static const MPI_Datatype nonet[1] = {MPI_BYTE};
-    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sadispls = sdispls,
-                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
-                    .radispls = rdispls, .rdts = rdts ? rdts : nonet};
-    RD_TRY(check_req("MPI_Ineighbor_alltoallw", comm, req));
-    return alltoall("MPI_Ineighbor_alltoallw", RD_COLL_NEIGHBOR_ALLTOALLW, &x, comm, NB(req));
-}
-
-#pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
-int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                           MPI_Datatype rdt, MPI_Comm comm)
-{
-    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    return alltoall("MPI_Neighbor_alltoall", RD_COLL_NEIGHBOR_ALLTOALL, &x, comm, NULL);
-}
-
-#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
-int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                            MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
-{
-    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    RD_TRY(check_req("MPI_Ineighbor_alltoall", comm, req));
-    return alltoall("MPI_Ineighbor_alltoall", RD_COLL_NEIGHBOR_ALLTOALL, &x, comm, NB(req));
-}
-
-/* ------------------------------------------------------------ persistent */
-
-/* The inits check what the nonblocking calls check, and the info (no
- * hint of theirs is read yet); the algorithm and its schedule are chosen
- * and built once (run: PERSISTENT), and every MPI_Start runs them. */
-static int check_init(const char *call, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_req(call, comm, req));
-    if (info != MPI_INFO_NULL && !rd_info_valid(info))
-        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Barrier_init = PMPI_Barrier_init
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Barrier_init", comm, info, req));
-    return barrier("MPI_Barrier_init", comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Bcast_init = PMPI_Bcast_init
-int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Bcast_init", comm, info, req));
-    return bcast("MPI_Bcast_init", buf, count, dt, root, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Reduce_init = PMPI_Reduce_init
-int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Reduce_init", comm, info, req));
-    return reduce("MPI_Reduce_init", sbuf, rbuf, count, dt, op, root, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
-int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Allreduce_init", comm, info, req));
-    return allred("MPI_Allreduce_init", RD_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Scan_init = PMPI_Scan_init
-int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                   MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Scan_init", comm, info, req));
-    return allred("MPI_Scan_init", RD_COLL_SCAN, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Exscan_init = PMPI_Exscan_init
-int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Exscan_init", comm, info, req));
-    return allred("MPI_Exscan_init", RD_COLL_EXSCAN, sbuf, rbuf, count, dt, op, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
-int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt, MPI_Op op,
-                             MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Reduce_scatter_init", comm, info, req));
-    if (!rcounts && rd_comm_valid(comm))
-        return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Reduce_scatter_init", "recvcounts is NULL");
-    return redscat("MPI_Reduce_scatter_init", sbuf, rbuf, rcounts, 0, dt, op, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
-int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                                   MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Reduce_scatter_block_init", comm, info, req));
-    return redscat("MPI_Reduce_scatter_block_init", sbuf, rbuf, NULL, rcount, dt, op, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Gather_init = PMPI_Gather_init
-int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt, int root,
-                     MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Gather_init", comm, info, req));
-    return gather("MPI_Gather_init", sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
-int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                      const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_init("MPI_Gatherv_init", comm, info, req));
-    return gather("MPI_Gatherv_init", sbuf, scount, sdt, rbuf, 0, rcounts ? rcounts : none, displs, rdt, root, comm,
-                  PERSISTENT(req));
-}
-
-#pragma weak MPI_Scatter_init = PMPI_Scatter_init
-int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Scatter_init", comm, info, req));
-    return scatter("MPI_Scatter_init", sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
-int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt, void *rbuf,
-                       int rcount, MPI_Datatype rdt, int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_init("MPI_Scatterv_init", comm, info, req));
-    return scatter("MPI_Scatterv_init", sbuf, 0, scounts ? scounts : none, displs, sdt, rbuf, rcount, rdt, root,
-                   comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Allgather_init = PMPI_Allgather_init
-int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Allgather_init", comm, info, req));
-    return allgather("MPI_Allgather_init", RD_COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, comm,
-                     PERSISTENT(req));
-}
-
-#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
-int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                         const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_init("MPI_Allgatherv_init", comm, info, req));
-    return allgather("MPI_Allgatherv_init", RD_COLL_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
-                     rcounts ? rcounts : none, displs, rdt, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
-int PMPI_Neighbor_allgather_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                                 MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    RD_TRY(check_init("MPI_Neighbor_allgather_init", comm, info, req));
-    return allgather("MPI_Neighbor_allgather_init", RD_COLL_NEIGHBOR_ALLGATHER, sbuf, scount, sdt, rbuf, rcount,
-                     NULL, NULL, rdt, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
-int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
-                                  const int displs[], MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    static const int none[1];
-    RD_TRY(check_init("MPI_Neighbor_allgatherv_init", comm, info, req));
-    return allgather("MPI_Neighbor_allgatherv_init", RD_COLL_NEIGHBOR_ALLGATHERV, sbuf, scount, sdt, rbuf, 0,
-                     rcounts ? rcounts : none, displs, rdt, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
-int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount, MPI_Datatype rdt,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    RD_TRY(check_init("MPI_Alltoall_init", comm, info, req));
-    return alltoall("MPI_Alltoall_init", RD_COLL_ALLTOALL, &x, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
-int PMPI_Alltoallv_init(A2AV_ARGS, MPI_Info info, MPI_Request *req)
-{
-    A2AV_INIT;
-    RD_TRY(check_init("MPI_Alltoallv_init", comm, info, req));
-    return alltoall("MPI_Alltoallv_init", RD_COLL_ALLTOALLV, &x, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
-int PMPI_Neighbor_alltoallv_init(A2AV_ARGS, MPI_Info info, MPI_Request *req)
-{
-    A2AV_INIT;
-    RD_TRY(check_init("MPI_Neighbor_alltoallv_init", comm, info, req));
-    return alltoall("MPI_Neighbor_alltoallv_init", RD_COLL_NEIGHBOR_ALLTOALLV, &x, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
-int PMPI_Alltoallw_init(A2AW_ARGS(int), MPI_Info info, MPI_Request *req)
-{
-    static const int none[1];
-    static const MPI_Datatype nonet[1] = {MPI_BYTE};
-    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sdispls = sdispls,
-                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
-                    .rdispls = rdispls, .rdts = rdts ? rdts : nonet};
-    RD_TRY(check_init("MPI_Alltoallw_init", comm, info, req));
-    return alltoall("MPI_Alltoallw_init", RD_COLL_ALLTOALLW, &x, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init
-int PMPI_Neighbor_alltoallw_init(A2AW_ARGS(MPI_Aint), MPI_Info info, MPI_Request *req)
-{
-    static const int none[1];
-    static const MPI_Datatype nonet[1] = {MPI_BYTE};
-    struct a2a x = {.sbuf = sbuf, .scounts = scounts ? scounts : none, .sadispls = sdispls,
-                    .sdts = sdts ? sdts : nonet, .rbuf = rbuf, .rcounts = rcounts ? rcounts : none,
-                    .radispls = rdispls, .rdts = rdts ? rdts : nonet};
-    RD_TRY(check_init("MPI_Neighbor_alltoallw_init", comm, info, req));
-    return alltoall("MPI_Neighbor_alltoallw_init", RD_COLL_NEIGHBOR_ALLTOALLW, &x, comm, PERSISTENT(req));
-}
-
-#pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
-int PMPI_Neighbor_alltoall_init(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                                MPI_Datatype rdt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
-{
-    struct a2a x = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    RD_TRY(check_init("MPI_Neighbor_alltoall_init", comm, info, req));
-    return alltoall("MPI_Neighbor_alltoall_init", RD_COLL_NEIGHBOR_ALLTOALL, &x, comm, PERSISTENT(req));
-}
+#define A2AW_PARAMS(C, D)                                                                                 \
+    (const void *sbuf, const C scounts[], const D sdispls[], const MPI_Datatype sdts[], void *rbuf,          \
+     const C rcounts[], const D rdispls[], const MPI_Datatype rdts[], MPI_Comm comm)
+#define A2AW_X(KIND, call, how)                                                                           \
+    alltoall(call, KIND,                                                                                  \
+             &(const struct a2a){.vform = 1, .sbuf = sbuf, .scounts = scounts, .sdispls = sdispls, .sdts = sdts, \
+                                 .rbuf = rbuf, .rcounts = rcounts, .rdispls = rdispls, .rdts = rdts,      \
+                                 .wide_counts = sizeof(*scounts) > sizeof(int), \
+                                 .wide_displs = sizeof(*sdispls) > sizeof(int)},                          \
+             comm, how)
+#define A2AW_CALL(call, how) A2AW_X(RD_COLL_ALLTOALLW, call, how)
+#define NA2AW_CALL(call, how) A2AW_X(RD_COLL_NEIGHBOR_ALLTOALLW, call, how)
+RD_COLL_FORMS(Alltoallw, Ialltoallw, , A2AW_PARAMS(int, int), A2AW_CALL)
+RD_COLL_FORMS(Alltoallw, Ialltoallw, _c, A2AW_PARAMS(MPI_Count, MPI_Aint), A2AW_CALL)
+/* (MPI_Neighbor_alltoallw's displacements are MPI_Aints in both forms) */
+RD_COLL_FORMS(Neighbor_alltoallw, Ineighbor_alltoallw, , A2AW_PARAMS(int, MPI_Aint), NA2AW_CALL)
+RD_COLL_FORMS(Neighbor_alltoallw, Ineighbor_alltoallw, _c, A2AW_PARAMS(MPI_Count, MPI_Aint), NA2AW_CALL)
