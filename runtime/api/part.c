@@ -24,10 +24,7 @@ static int init_common(const char *call, int send, const void *buf, int partitio
         return rd_err_raise(comm, MPI_ERR_ARG, call, "partitions %d is negative", partitions);
     if (count < 0)
         return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %lld is negative", (long long)count);
-    if (count > INT_MAX)
-        return rd_err_raise(comm, MPI_ERR_COUNT, call, "count %lld is beyond 2^31 - 1, not supported",
-                            (long long)count);
-    RD_TRY(rd_check_buf(call, comm, buf, (int)count, dt));
+    RD_TRY(rd_check_buf(call, comm, buf, count, dt));
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
     if (send) {
@@ -42,7 +39,7 @@ static int init_common(const char *call, int send, const void *buf, int partitio
     const char *why = "";
     struct rd_request_s *req = NULL;
     RD_LOCK();
-    int err = rd_part_init(send, buf, partitions, (int)count, dt, peer, tag, comm, &req, &why);
+    int err = rd_part_init(send, buf, partitions, count, dt, peer, tag, comm, &req, &why);
     RD_UNLOCK();
     if (err != MPI_SUCCESS)
         return rd_err_raise(comm, err, call, "%s (peer rank %d)", why, peer);

@@ -228,12 +228,12 @@ void rd_part_free(struct rd_request_s *req)
     req->part = NULL;
 }
 
-int rd_part_init(int send, const void *buf, int parts, int count, MPI_Datatype dt, int peer, int tag,
+int rd_part_init(int send, const void *buf, int parts, MPI_Count count, MPI_Datatype dt, int peer, int tag,
                  MPI_Comm comm, struct rd_request_s **out, const char **why)
 {
     size_t pbytes = (size_t)count * dt->size;
-    if (pbytes > INT_MAX) {
-        *why = "a partition of more than 2^31 - 1 bytes is not supported";
+    if (parts > 0 && pbytes > (size_t)INT64_MAX / (size_t)parts) {
+        *why = "the partitions' bytes pass 2^63";
         return MPI_ERR_COUNT;
     }
     if (send && parts > RD_TAG_PART_SPAN) {
@@ -320,7 +320,7 @@ static int make_recvs(struct part *p)
     for (int j = 0; ok && j < p->h.parts; j++) {
         size_t off = (size_t)j * p->h.pbytes;
         char *at = p->bounce ? (char *)p->bounce + off : (char *)u->buf + u->dt->true_lb + off;
-        p->sub[j] = rd_req_new(RD_REQ_RECV, RD_MODE_STANDARD, at, (int)p->h.pbytes, MPI_BYTE, u->peer,
+        p->sub[j] = rd_req_new(RD_REQ_RECV, RD_MODE_STANDARD, at, (MPI_Count)p->h.pbytes, MPI_BYTE, u->peer,
                                data_tag(p->h.base, j), u->comm->coll);
         if (!p->sub[j])
             ok = 0;

@@ -22,7 +22,7 @@
  * `parts` partitions of `count` elements of dt each at buf, to or from
  * `peer` (a rank of comm's remote group, or MPI_PROC_NULL) with `tag`.
  * An error class (nothing made) and *why on failure. */
-int rd_part_init(int send, const void *buf, int parts, int count, MPI_Datatype dt, int peer, int tag,
+int rd_part_init(int send, const void *buf, int parts, MPI_Count count, MPI_Datatype dt, int peer, int tag,
                  MPI_Comm comm, struct rd_request_s **out, const char **why);
 /* MPI_Start of one (the caller marked it active). */
 int rd_part_start(struct rd_request_s *req);

@@ -114,6 +114,33 @@ int main(int argc, char **argv)
             mt_ok(bad == 0, "MPI_Recv_c: every 64-bit word (%zu bad, first at word %zu)", bad, first);
         }
         printf("# [rank %d] back by the _c calls: %.2f s in all\n", p2p_rank, MPI_Wtime() - t0);
+        /* and on by a partitioned send of one partition of n bytes (a
+         * count beyond 2^31: MPI_Psend_init's count is an MPI_Count) */
+        MPI_Request pr = MPI_REQUEST_NULL;
+        int prc;
+        if (p2p_rank == 0) {
+            fill64(w, nw, seed + 9);
+            prc = MPI_Psend_init(w, 1, n, MPI_BYTE, 1, 6, MPI_COMM_WORLD, MPI_INFO_NULL, &pr);
+            if (prc == MPI_SUCCESS)
+                prc = MPI_Start(&pr);
+            if (prc == MPI_SUCCESS)
+                prc = MPI_Pready(0, pr);
+        } else {
+            prc = MPI_Precv_init(w, 1, n, MPI_BYTE, 0, 6, MPI_COMM_WORLD, MPI_INFO_NULL, &pr);
+            if (prc == MPI_SUCCESS)
+                prc = MPI_Start(&pr);
+        }
+        if (prc == MPI_SUCCESS)
+            prc = MPI_Wait(&pr, MPI_STATUS_IGNORE);
+        mt_is_int(prc, MPI_SUCCESS, "a partitioned %s of one partition of %lld bytes",
+                  p2p_rank ? "receive" : "send", (long long)n);
+        if (pr != MPI_REQUEST_NULL)
+            MPI_Request_free(&pr);
+        if (p2p_rank == 1) {
+            size_t first;
+            size_t bad = bad64(w, nw, seed + 9, &first);
+            mt_ok(bad == 0, "the partition: every 64-bit word (%zu bad, first at word %zu)", bad, first);
+        }
     }
     free(w);
     MPI_Type_free(&mib);
