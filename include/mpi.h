@@ -1255,6 +1255,44 @@ RD_MPI_PROTO(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype dataty
 RD_MPI_PROTO(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size))
 RD_MPI_PROTO(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
 RD_MPI_PROTO(int, Type_get_true_extent_c, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+/* datatype constructors and decoding */
+RD_MPI_PROTO(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_hvector_c, (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_indexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                   const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_hindexed_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                           const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                           MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_indexed_block_c, (MPI_Count count, MPI_Count blocklength,
+                                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                                MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_hindexed_block_c, (MPI_Count count, MPI_Count blocklength,
+                                                 const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                                 MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_struct_c, (MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                         const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[],
+                                         MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_subarray_c, (int ndims, const MPI_Count array_of_sizes[],
+                                           const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[],
+                                           int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_darray_c, (int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                                         const int array_of_distribs[], const int array_of_dargs[],
+                                         const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                         MPI_Datatype *newtype))
+RD_MPI_PROTO(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                                          MPI_Datatype *newtype))
+/* (a type made by a _c constructor: MPI_Type_get_envelope and _get_contents
+ * raise MPI_ERR_TYPE, its large counts have no place in them) */
+RD_MPI_PROTO(int, Type_get_envelope_c, (MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                                        MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner))
+RD_MPI_PROTO(int, Type_get_contents_c, (MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                                        MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                                        MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                        MPI_Datatype array_of_datatypes[]))
 /* packing */
 RD_MPI_PROTO(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                            MPI_Count outsize, MPI_Count *position, MPI_Comm comm))

@@ -37,6 +37,8 @@ RD_MPI_TESTS += test/mpi/typeinfo
 # the large-count packing calls (MPI_Pack_c ...)
 RD_MPI_TESTS += test/mpi/pack_count_c
 RD_MPI_TESTS += test/mpi/op_count_c
+# the large-count datatype constructors and MPI_Type_get_envelope_c / _contents_c
+RD_MPI_TESTS += test/mpi/type_count_c
 # the MPI-1 functions removed in MPI-3.0 (and their hiding by a macro)
 RD_MPI_TESTS += test/mpi/mpi1
 

@@ -1,7 +1,7 @@
-/* Datatype calls: sizes and extents, contiguous types and dup, commit and
- * free, names, envelope and contents; the status queries Get_count /
- * Get_elements. The other constructors are in typector.c, packing in
- * pack.c. */
+/* Datatype calls: sizes and extents, dup, commit and free, names,
+ * envelope and contents (with their large-count forms); the status
+ * queries Get_count / Get_elements. The constructors are in typector.c,
+ * packing in pack.c. */
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -91,21 +91,6 @@ int PMPI_Type_ub(MPI_Datatype dt, MPI_Aint *displacement)
     if (rc == MPI_SUCCESS)
         *displacement = lb + extent;
     return rc;
-}
-
-#pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
-int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
-{
-    RD_API_READY("MPI_Type_contiguous");
-    if (count < 0)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Type_contiguous", "count %d is negative", count);
-    RD_TRY(check_type("MPI_Type_contiguous", old));
-    if (!newtype)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_contiguous", "newtype is NULL");
-    int err = MPI_SUCCESS;
-    MPI_Datatype t = rd_dt_make_vector((size_t)count, 1, old->extent, old, &err);
-    return rd_dt_api_finish("MPI_Type_contiguous", t, err, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1,
-                            &old, newtype);
 }
 
 #pragma weak MPI_Type_commit = PMPI_Type_commit
@@ -247,7 +232,7 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
     MPI_Datatype t = rd_dt_make_copy(old, &err);
     if (t)
         t->committed = old->committed; /* a dup of a committed type is committed */
-    RD_TRY(rd_dt_api_finish("MPI_Type_dup", t, err, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old, newtype));
+    RD_TRY(rd_dt_api_finish("MPI_Type_dup", t, err, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 0, NULL, 1, &old, newtype));
     int rc = rd_attr_dup_type(old, t);
     if (rc != MPI_SUCCESS) {
         rd_attr_delete_all_type(t);
@@ -325,36 +310,94 @@ int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
-int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nd, int *combiner)
+/* MPI_Type_get_envelope and _c. A type made by a large-count constructor
+ * (MPI_Type_vector_c ...) records its MPI_Count arguments as large counts,
+ * which the int call has no place for: it refuses such a type with
+ * MPI_ERR_TYPE, as MPI 4.1 says (5.1.13), and so get_contents. */
+static int envelope(const char *call, MPI_Datatype dt, MPI_Count n[4], int *combiner)
 {
-    RD_TRY(check_type("MPI_Type_get_envelope", dt));
-    if (!ni || !na || !nd || !combiner)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_envelope", "a NULL argument");
+    RD_TRY(check_type(call, dt));
+    n[0] = dt->ni;
+    n[1] = dt->na;
+    n[2] = dt->nc;
+    n[3] = dt->nd;
     *combiner = dt->predefined == 1 ? MPI_COMBINER_NAMED : dt->combiner;
-    *ni = dt->ni;
-    *na = dt->na;
-    *nd = dt->nd;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
-int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers, int max_addresses, int max_datatypes,
-                           int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[])
+/* the int calls: MPI_ERR_TYPE for a type made by a _c constructor (or,
+ * were there one, arguments too many for an int) */
+static int int_envelope(const char *call, MPI_Datatype dt)
 {
-    RD_TRY(check_type("MPI_Type_get_contents", dt));
+    if (dt->nc > 0)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, call,
+                            "the type was made by a large-count constructor (MPI_Type_..._c): its %lld large "
+                            "counts need %s_c",
+                            (long long)dt->nc, call);
+    if (dt->ni > INT_MAX || dt->na > INT_MAX || dt->nd > INT_MAX)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, call,
+                            "the type's constructor had more arguments than an int counts: use %s_c", call);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
+int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nd, int *combiner)
+{
+    static const char call[] = "MPI_Type_get_envelope";
+    MPI_Count n[4];
+    int c;
+    RD_TRY(envelope(call, dt, n, &c));
+    if (!ni || !na || !nd || !combiner)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "a NULL argument");
+    RD_TRY(int_envelope(call, dt));
+    *ni = (int)n[0];
+    *na = (int)n[1];
+    *nd = (int)n[3];
+    *combiner = c;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Type_get_envelope_c = PMPI_Type_get_envelope_c
+int PMPI_Type_get_envelope_c(MPI_Datatype dt, MPI_Count *ni, MPI_Count *na, MPI_Count *nc, MPI_Count *nd,
+                             int *combiner)
+{
+    static const char call[] = "MPI_Type_get_envelope_c";
+    MPI_Count n[4];
+    int c;
+    RD_TRY(envelope(call, dt, n, &c));
+    if (!ni || !na || !nc || !nd || !combiner)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "a NULL argument");
+    *ni = n[0];
+    *na = n[1];
+    *nc = n[2];
+    *nd = n[3];
+    *combiner = c;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Type_get_contents and _c (large: the _c call, whose counts array
+ * takes the large counts; the int call has none) */
+static int contents(const char *call, int large, MPI_Datatype dt, MPI_Count max_integers, MPI_Count max_addresses,
+                    MPI_Count max_large_counts, MPI_Count max_datatypes, int integers[], MPI_Aint addresses[],
+                    MPI_Count counts[], MPI_Datatype datatypes[])
+{
+    RD_TRY(check_type(call, dt));
     if (dt->predefined == 1)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_get_contents",
-                            "%s is a named type: it has no contents", dt->name);
-    if (max_integers < dt->ni || max_addresses < dt->na || max_datatypes < dt->nd)
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_contents",
-                            "the arrays (%d, %d, %d) are smaller than MPI_Type_get_envelope says (%d, %d, %d)",
-                            max_integers, max_addresses, max_datatypes, dt->ni, dt->na, dt->nd);
-    if ((dt->ni && !integers) || (dt->na && !addresses) || (dt->nd && !datatypes))
-        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_contents", "an array is NULL");
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "%s is a named type: it has no contents", dt->name);
+    if (!large)
+        RD_TRY(int_envelope(call, dt));
+    if (max_integers < dt->ni || max_addresses < dt->na || max_large_counts < dt->nc || max_datatypes < dt->nd)
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                            "the arrays (%lld, %lld, %lld, %lld) are smaller than MPI_Type_get_envelope%s says "
+                            "(%lld, %lld, %lld, %lld)",
+                            (long long)max_integers, (long long)max_addresses, (long long)max_large_counts,
+                            (long long)max_datatypes, large ? "_c" : "", (long long)dt->ni, (long long)dt->na,
+                            (long long)dt->nc, (long long)dt->nd);
+    if ((dt->ni && !integers) || (dt->na && !addresses) || (dt->nc && !counts) || (dt->nd && !datatypes))
+        return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "an array is NULL");
     /* the derived types handed out are new objects, equal to the ones used
      * (same layout and contents), that the caller frees */
-    for (int i = 0; i < dt->nd; i++) {
+    for (MPI_Count i = 0; i < dt->nd; i++) {
         MPI_Datatype d = dt->types[i];
         if (d->predefined) {
             datatypes[i] = d;
@@ -362,15 +405,16 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers, int max_addresses,
         }
         int err = MPI_SUCCESS;
         MPI_Datatype t = rd_dt_make_copy(d, &err);
-        if (t && (err = rd_dt_set_contents(t, d->combiner, d->ni, d->ints, d->na, d->aints, d->nd, d->types)) != MPI_SUCCESS) {
+        if (t && (err = rd_dt_set_contents(t, d->combiner, d->ni, d->ints, d->na, d->aints, d->nc, d->counts, d->nd,
+                                           d->types)) != MPI_SUCCESS) {
             rd_dt_free(t);
             t = NULL;
         }
         if (!t) {
-            for (int j = 0; j < i; j++)
+            for (MPI_Count j = 0; j < i; j++)
                 if (!datatypes[j]->predefined)
                     rd_dt_release(datatypes[j]);
-            return rd_err_raise(MPI_COMM_WORLD, err, "MPI_Type_get_contents", "out of memory");
+            return rd_err_raise(MPI_COMM_WORLD, err, call, "out of memory");
         }
         t->committed = d->committed;
         datatypes[i] = t;
@@ -379,20 +423,40 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers, int max_addresses,
         memcpy(integers, dt->ints, sizeof(int) * (size_t)dt->ni);
     if (dt->na)
         memcpy(addresses, dt->aints, sizeof(MPI_Aint) * (size_t)dt->na);
+    if (dt->nc)
+        memcpy(counts, dt->counts, sizeof(MPI_Count) * (size_t)dt->nc);
     return MPI_SUCCESS;
 }
 
-int rd_dt_api_finish(const char *call, MPI_Datatype t, int err, int combiner, int ni, const int *ints,
-                     int na, const MPI_Aint *aints, int nd, const MPI_Datatype *types,
-                     MPI_Datatype *newtype)
+#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
+int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers, int max_addresses, int max_datatypes,
+                           int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[])
 {
-    if (t && (err = rd_dt_set_contents(t, combiner, ni, ints, na, aints, nd, types)) != MPI_SUCCESS) {
+    return contents("MPI_Type_get_contents", 0, dt, max_integers, max_addresses, 0, max_datatypes, integers,
+                    addresses, NULL, datatypes);
+}
+
+#pragma weak MPI_Type_get_contents_c = PMPI_Type_get_contents_c
+int PMPI_Type_get_contents_c(MPI_Datatype dt, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes, int integers[],
+                             MPI_Aint addresses[], MPI_Count large_counts[], MPI_Datatype datatypes[])
+{
+    return contents("MPI_Type_get_contents_c", 1, dt, max_integers, max_addresses, max_large_counts,
+                    max_datatypes, integers, addresses, large_counts, datatypes);
+}
+
+int rd_dt_api_finish(const char *call, MPI_Datatype t, int err, int combiner, MPI_Count ni, const int *ints,
+                     MPI_Count na, const MPI_Aint *aints, MPI_Count nc, const MPI_Count *counts, MPI_Count nd,
+                     const MPI_Datatype *types, MPI_Datatype *newtype)
+{
+    if (t && (err = rd_dt_set_contents(t, combiner, ni, ints, na, aints, nc, counts, nd, types)) != MPI_SUCCESS) {
         rd_dt_free(t);
         t = NULL;
     }
     if (!t)
         return rd_err_raise(MPI_COMM_WORLD, err, call,
-                            err == MPI_ERR_NO_MEM ? "out of memory" : "the type's size does not fit in an MPI_Aint");
+                            err == MPI_ERR_NO_MEM ? "out of memory"
+                                                  : "the type's size or extent does not fit in an MPI_Aint");
     *newtype = t;
     return MPI_SUCCESS;
 }
@@ -436,7 +500,7 @@ static int f90_make(const char *call, int combiner, int p, int r, MPI_Datatype b
         int ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
         f = t ? malloc(sizeof(*f)) : NULL;
         if (!f || rd_dt_set_contents(t, combiner, ni, combiner == MPI_COMBINER_F90_INTEGER ? &r : pr, 0, NULL, 0,
-                                     NULL) != MPI_SUCCESS) {
+                                     NULL, 0, NULL) != MPI_SUCCESS) {
             free(f);
             if (t)
                 rd_dt_release(t);

@@ -667,9 +667,9 @@ static int add_dep(MPI_Datatype t, MPI_Datatype d)
 }
 
 /* The bounds of a type as its pieces are added: copies of old whose
- * origins span [lo, hi]. */
+ * origins span [lo, hi]. ovf: one of them does not fit in an MPI_Aint. */
 struct rd_bounds {
-    int any, tany;
+    int any, tany, ovf;
     MPI_Aint lb, ub, tlb, tub;
 };
 
@@ -679,7 +679,12 @@ static void bounds_add(struct rd_bounds *b, MPI_Aint lo, MPI_Aint hi, MPI_Dataty
      * origin + lb + extent, also when a resized type's extent is negative
      * (the ub marker below the lb marker: the extent of the whole may then
      * be negative or zero, as MPI's ub - lb) */
-    MPI_Aint l = lo + old->lb, u = hi + old->lb + old->extent;
+    MPI_Aint l, u;
+    if (__builtin_add_overflow(lo, old->lb, &l) || __builtin_add_overflow(hi, old->lb, &u) ||
+        __builtin_add_overflow(u, old->extent, &u)) {
+        b->ovf = 1;
+        return;
+    }
     if (!b->any || l < b->lb)
         b->lb = l;
     if (!b->any || u > b->ub)
@@ -687,8 +692,11 @@ static void bounds_add(struct rd_bounds *b, MPI_Aint lo, MPI_Aint hi, MPI_Dataty
     b->any = 1;
     if (old->size == 0)
         return;
-    l = lo + old->true_lb;
-    u = hi + old->true_lb + old->true_extent;
+    if (__builtin_add_overflow(lo, old->true_lb, &l) || __builtin_add_overflow(hi, old->true_lb, &u) ||
+        __builtin_add_overflow(u, old->true_extent, &u)) {
+        b->ovf = 1;
+        return;
+    }
     if (!b->tany || l < b->tlb)
         b->tlb = l;
     if (!b->tany || u > b->tub)
@@ -702,12 +710,17 @@ static MPI_Datatype common(MPI_Datatype a, MPI_Datatype b, int first)
     return first ? b : a == b ? a : NULL;
 }
 
-static void set_bounds(MPI_Datatype t, const struct rd_bounds *b)
+/* -1 when the extent or the true extent does not fit in an MPI_Aint */
+static int set_bounds(MPI_Datatype t, const struct rd_bounds *b)
 {
     t->lb = b->any ? b->lb : 0;
-    t->extent = b->any ? b->ub - b->lb : 0;
+    t->extent = 0;
     t->true_lb = b->tany ? b->tlb : 0;
-    t->true_extent = b->tany ? b->tub - b->tlb : 0;
+    t->true_extent = 0;
+    if (b->ovf || (b->any && __builtin_sub_overflow(b->ub, b->lb, &t->extent)) ||
+        (b->tany && __builtin_sub_overflow(b->tub, b->tlb, &t->true_extent)))
+        return -1;
+    return 0;
 }
 
 static void set_contig(MPI_Datatype t)
@@ -723,12 +736,16 @@ static MPI_Datatype fail(MPI_Datatype t, int *err, int cls)
     return NULL;
 }
 
-/* origins of i * step for i in [0, n): their min and max offsets */
-static void span(size_t n, MPI_Aint step, MPI_Aint *lo, MPI_Aint *hi)
+/* origins of i * step for i in [0, n): their min and max offsets; -1
+ * when the last one does not fit in an MPI_Aint */
+static int span(size_t n, MPI_Aint step, MPI_Aint *lo, MPI_Aint *hi)
 {
-    MPI_Aint s = n ? (MPI_Aint)(n - 1) * step : 0;
+    MPI_Aint s = 0;
+    if (n > 1 && (n - 1 > (size_t)INTPTR_MAX || __builtin_mul_overflow((MPI_Aint)(n - 1), step, &s)))
+        return -1;
     *lo = s < 0 ? s : 0;
     *hi = s > 0 ? s : 0;
+    return 0;
 }
 
 static const struct rd_dt_node rd_empty_node = {.kind = RD_DN_IDX, .flat = 1};
@@ -741,7 +758,7 @@ MPI_Datatype rd_dt_make_vector(size_t count, size_t blen, MPI_Aint stride, MPI_D
         return fail(t, err, MPI_ERR_NO_MEM);
     if (__builtin_mul_overflow(count, blen, &nb) || __builtin_mul_overflow(nb, old->size, &size) ||
         size > (size_t)INTPTR_MAX)
-        return fail(t, err, MPI_ERR_ARG);
+        return fail(t, err, MPI_ERR_COUNT);
     t->size = size;
     t->elements = (MPI_Count)nb * old->elements;
     t->basic = old->basic;
@@ -751,11 +768,13 @@ MPI_Datatype rd_dt_make_vector(size_t count, size_t blen, MPI_Aint stride, MPI_D
     struct rd_bounds b = {0};
     if (nb) {
         MPI_Aint lo1, hi1, lo2, hi2;
-        span(count, stride, &lo1, &hi1);
-        span(blen, old->extent, &lo2, &hi2);
-        bounds_add(&b, lo1 + lo2, hi1 + hi2, old);
+        if (span(count, stride, &lo1, &hi1) || span(blen, old->extent, &lo2, &hi2) ||
+            __builtin_add_overflow(lo1, lo2, &lo1) || __builtin_add_overflow(hi1, hi2, &hi1))
+            return fail(t, err, MPI_ERR_COUNT);
+        bounds_add(&b, lo1, hi1, old);
     }
-    set_bounds(t, &b);
+    if (set_bounds(t, &b))
+        return fail(t, err, MPI_ERR_COUNT);
 
     const struct rd_dt_node *k = old->dn;
     if (size == 0) {
@@ -815,7 +834,7 @@ MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *dis
         sticky |= old->sticky;
         if (__builtin_mul_overflow(blen[i], old->size, &bytes) || __builtin_add_overflow(size, bytes, &size) ||
             size > (size_t)INTPTR_MAX)
-            return fail(t, err, MPI_ERR_ARG);
+            return fail(t, err, MPI_ERR_COUNT);
         t->elements += (MPI_Count)blen[i] * old->elements;
         t->basic = common(t->basic, old->basic, first);
         t->optype = common(t->optype, old->optype, first);
@@ -823,8 +842,10 @@ MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *dis
             t->align = old->align;
         first = 0;
         MPI_Aint lo, hi;
-        span(blen[i], old->extent, &lo, &hi);
-        bounds_add(&b, disp[i] + lo, disp[i] + hi, old);
+        if (span(blen[i], old->extent, &lo, &hi) || __builtin_add_overflow(disp[i], lo, &lo) ||
+            __builtin_add_overflow(disp[i], hi, &hi))
+            return fail(t, err, MPI_ERR_COUNT);
+        bounds_add(&b, lo, hi, old);
         if (old->size)
             nblk++;
     }
@@ -832,11 +853,13 @@ MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *dis
     t->sticky = sticky;
     if (is_struct && !sticky && t->align > 1 && b.any) {
         /* epsilon: the extent rounded up to the largest alignment */
-        MPI_Aint ext = b.ub - b.lb, a = (MPI_Aint)t->align;
-        if (ext % a)
-            b.ub += a - ext % a;
+        MPI_Aint ext, a = (MPI_Aint)t->align;
+        if (!b.ovf && !__builtin_sub_overflow(b.ub, b.lb, &ext) && ext % a &&
+            __builtin_add_overflow(b.ub, a - ext % a, &b.ub))
+            b.ovf = 1;
     }
-    set_bounds(t, &b);
+    if (set_bounds(t, &b))
+        return fail(t, err, MPI_ERR_COUNT);
     if (size == 0) {
         t->dn = &rd_empty_node;
         set_contig(t);
@@ -863,8 +886,10 @@ MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *dis
         MPI_Datatype old = olds[one_type ? 0 : i];
         if (blen[i] == 0 || old->size == 0)
             continue;
+        MPI_Aint next; /* where the previous block's copies would go on */
         if (m && bl[m - 1].child == old->dn && bl[m - 1].cext == old->extent &&
-            bl[m - 1].disp + (MPI_Aint)bl[m - 1].blen * bl[m - 1].cext == disp[i]) {
+            !__builtin_mul_overflow((MPI_Aint)bl[m - 1].blen, bl[m - 1].cext, &next) &&
+            !__builtin_add_overflow(next, bl[m - 1].disp, &next) && next == disp[i]) {
             bl[m - 1].blen += blen[i];
         } else {
             bl[m] = (struct rd_dt_blk){.disp = disp[i], .blen = blen[i], .cext = old->extent, .pre = pre,
@@ -883,7 +908,8 @@ MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *dis
         const struct rd_dt_node *c = bl[k].child;
         if (!c->flat || (bl[k].blen > 1 && bl[k].cext != (MPI_Aint)c->size) || bl[k].disp + c->off != end)
             d->flat = 0;
-        end = bl[k].disp + c->off + (MPI_Aint)(bl[k].blen * c->size);
+        else /* a run of data: within the true bounds */
+            end = bl[k].disp + c->off + (MPI_Aint)(bl[k].blen * c->size);
     }
     set_contig(t);
     return t;
@@ -921,26 +947,32 @@ MPI_Datatype rd_dt_make_copy(MPI_Datatype old, int *err)
     return t;
 }
 
-int rd_dt_set_contents(MPI_Datatype t, int combiner, int ni, const int *ints, int na,
-                       const MPI_Aint *aints, int nd, const MPI_Datatype *types)
+/* a copy of the n items of size bytes at src: NULL for none (n 0) or
+ * when out of memory */
+static void *dup_array(const void *src, MPI_Count n, size_t size)
+{
+    void *p;
+    if (n <= 0 || (uint64_t)n > SIZE_MAX / size || !(p = malloc((size_t)n * size)))
+        return NULL;
+    return memcpy(p, src, (size_t)n * size);
+}
+
+int rd_dt_set_contents(MPI_Datatype t, int combiner, MPI_Count ni, const int *ints, MPI_Count na,
+                       const MPI_Aint *aints, MPI_Count nc, const MPI_Count *counts, MPI_Count nd,
+                       const MPI_Datatype *types)
 {
     t->combiner = combiner;
-    if (ni && !(t->ints = malloc(sizeof(int) * (size_t)ni)))
+    /* (on failure, rd_dt_free frees what was made) */
+    if ((ni > 0 && !(t->ints = dup_array(ints, ni, sizeof(int)))) ||
+        (na > 0 && !(t->aints = dup_array(aints, na, sizeof(MPI_Aint)))) ||
+        (nc > 0 && !(t->counts = dup_array(counts, nc, sizeof(MPI_Count)))) ||
+        (nd > 0 && !(t->types = dup_array(types, nd, sizeof(MPI_Datatype)))))
         return MPI_ERR_NO_MEM;
-    if (na && !(t->aints = malloc(sizeof(MPI_Aint) * (size_t)na)))
-        return MPI_ERR_NO_MEM;
-    if (nd && !(t->types = malloc(sizeof(MPI_Datatype) * (size_t)nd)))
-        return MPI_ERR_NO_MEM;
-    if (ni)
-        memcpy(t->ints, ints, sizeof(int) * (size_t)ni);
-    if (na)
-        memcpy(t->aints, aints, sizeof(MPI_Aint) * (size_t)na);
-    for (int i = 0; i < nd; i++) {
-        t->types[i] = types[i];
+    for (MPI_Count i = 0; i < nd; i++)
         rd_dt_retain(types[i]);
-    }
     t->ni = ni;
     t->na = na;
+    t->nc = nc;
     t->nd = nd;
     return MPI_SUCCESS;
 }
@@ -949,7 +981,7 @@ void rd_dt_free(MPI_Datatype dt)
 {
     for (size_t i = 0; i < dt->ndeps; i++)
         rd_dt_release(dt->deps[i]);
-    for (int i = 0; i < dt->nd; i++)
+    for (MPI_Count i = 0; i < dt->nd; i++)
         rd_dt_release(dt->types[i]);
     dt->magic = 0;
     if (dt->own)
@@ -958,6 +990,7 @@ void rd_dt_free(MPI_Datatype dt)
     free(dt->deps);
     free(dt->ints);
     free(dt->aints);
+    free(dt->counts);
     free(dt->types);
     rd_fh_drop(RD_FH_DATATYPE, &dt->fidx);
     free(dt);

@@ -88,11 +88,19 @@ struct rd_datatype_s {
     struct rd_dt_node *own;      /* derived: the node it allocated (NULL if shared) */
     MPI_Datatype *deps;          /* derived: types whose nodes the layout uses (held) */
     size_t ndeps;
-    /* how the type was made (MPI_Type_get_envelope / get_contents) */
+    /* how the type was made (MPI_Type_get_envelope / get_contents): the
+     * arguments of its constructor by kind, in the call's order. counts
+     * (MPI 4.0's array_of_large_counts) holds the MPI_Count arguments of a
+     * _c constructor (its counts, block lengths, strides, displacements,
+     * lb and extent); ints and aints those of the int calls, and a _c
+     * call's int ones (ndims, order, the darray's ranks and grid). Every
+     * _c constructor has one at least: nc > 0 marks a type made by one,
+     * which the int MPI_Type_get_envelope / get_contents refuse. */
     int combiner;                /* MPI_COMBINER_*: (NAMED: 0) */
-    int ni, na, nd;
+    MPI_Count ni, na, nc, nd;
     int *ints;
     MPI_Aint *aints;
+    MPI_Count *counts;
     MPI_Datatype *types;         /* held */
     MPI_Datatype twin;           /* a handle from get_contents: the type it stands for (held) */
     struct rd_attr *attrs;       /* cached attributes (attr.c) */
@@ -155,9 +163,10 @@ int rd_dt_monotone(MPI_Datatype dt);
 
 /* ---- construction (no argument checks: the API layer has made them).
  * Each returns a new uncommitted type holding references to the types it
- * uses, or NULL when out of memory or when its size overflows (*err says
- * which: MPI_ERR_NO_MEM or MPI_ERR_ARG). Displacements and strides are in
- * bytes. */
+ * uses, or NULL when out of memory or when its size or one of its bounds
+ * (lb, ub, extent, their true forms) would not fit in an MPI_Aint (*err
+ * says which: MPI_ERR_NO_MEM or MPI_ERR_COUNT). Displacements and strides
+ * are in bytes. */
 MPI_Datatype rd_dt_make_vector(size_t count, size_t blen, MPI_Aint stride, MPI_Datatype old, int *err);
 /* n blocks: blen[i] copies of olds[i] (olds[0] for all when one_type) at disp[i];
  * is_struct adds the alignment padding of the extent (epsilon) */
@@ -166,9 +175,11 @@ MPI_Datatype rd_dt_make_blocks(size_t n, const size_t *blen, const MPI_Aint *dis
 MPI_Datatype rd_dt_make_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, int *err);
 /* same layout, new object (MPI_Type_dup, get_contents' handles) */
 MPI_Datatype rd_dt_make_copy(MPI_Datatype old, int *err);
-/* Records how t was made (copies the arrays, holds the types). */
-int rd_dt_set_contents(MPI_Datatype t, int combiner, int ni, const int *ints, int na,
-                       const MPI_Aint *aints, int nd, const MPI_Datatype *types);
+/* Records how t was made (copies the arrays, holds the types): ni ints,
+ * na aints, nc large counts (a _c constructor's), nd types. */
+int rd_dt_set_contents(MPI_Datatype t, int combiner, MPI_Count ni, const int *ints, MPI_Count na,
+                       const MPI_Aint *aints, MPI_Count nc, const MPI_Count *counts, MPI_Count nd,
+                       const MPI_Datatype *types);
 
 void rd_dt_free(MPI_Datatype dt);
 

@@ -634,8 +634,8 @@ int main(int argc, char **argv)
                   MPI_ERR_ARG, "darray block 3 x 2 processes < 8: MPI_ERR_ARG");
         MPI_Datatype huge;
         MPI_Type_contiguous(INT_MAX, MPI_DOUBLE, &huge);
-        mt_is_int(MPI_Type_contiguous(INT_MAX, huge, &nt), MPI_ERR_ARG,
-                  "a type of 2^65 bytes (size overflows an MPI_Aint): MPI_ERR_ARG");
+        mt_is_int(MPI_Type_contiguous(INT_MAX, huge, &nt), MPI_ERR_COUNT,
+                  "a type of 2^65 bytes (size overflows an MPI_Aint): MPI_ERR_COUNT");
         MPI_Type_free(&huge);
         mt_ok(nt == MPI_DATATYPE_NULL, "no type was made by the failed calls");
         MPI_Type_contiguous(2, MPI_INT, &nt); /* not committed */
