@@ -91,7 +91,10 @@ RD_OP(rd_mpi_op_no_op, RD_OP_NO_OP, 0)
     static const rd_kernel k_##s[RD_OP_NCODES] = {                                     \
         [RD_OP_BAND] = band_##s, [RD_OP_BOR] = bor_##s, [RD_OP_BXOR] = bxor_##s};
 
-/* MAXLOC / MINLOC on (value, index) pairs: on equal values, the lower index */
+/* MAXLOC / MINLOC on (value, index) pairs: on equal values, the lower index.
+ * Field by field: a pair's padding (MPI_DOUBLE_INT's last 4 of 16 bytes)
+ * may lie past the buffer (the last element of a scratch buffer sized by
+ * the true extent, 12 bytes), and is never read or written. */
 #define K_PAIR(V, I, s)                                                                \
     struct pair_##s { V v; I i; };                                                      \
     static void maxloc_##s(const void *in_, void *io_, size_t n)                       \
@@ -100,7 +103,7 @@ RD_OP(rd_mpi_op_no_op, RD_OP_NO_OP, 0)
         struct pair_##s *b = io_;                                                      \
         for (size_t k = 0; k < n; k++) {                                               \
             if (a[k].v > b[k].v || (a[k].v == b[k].v && a[k].i < b[k].i))              \
-                b[k] = a[k];                                                           \
+                b[k].v = a[k].v, b[k].i = a[k].i;                                      \
         }                                                                              \
     }                                                                                  \
     static void minloc_##s(const void *in_, void *io_, size_t n)                       \
@@ -109,7 +112,7 @@ RD_OP(rd_mpi_op_no_op, RD_OP_NO_OP, 0)
         struct pair_##s *b = io_;                                                      \
         for (size_t k = 0; k < n; k++) {                                               \
             if (a[k].v < b[k].v || (a[k].v == b[k].v && a[k].i < b[k].i))              \
-                b[k] = a[k];                                                           \
+                b[k].v = a[k].v, b[k].i = a[k].i;                                      \
         }                                                                              \
     }                                                                                  \
     static const rd_kernel k_##s[RD_OP_NCODES] = {[RD_OP_MAXLOC] = maxloc_##s,         \
