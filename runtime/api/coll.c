@@ -37,6 +37,21 @@ static int check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count
     return MPI_SUCCESS;
 }
 
+/* A block form's buffer of count elements of dt per rank: the algorithms
+ * move and allocate up to as many blocks as the communicator has ranks
+ * (a subtree's, a root's whole buffer, the node's areas), so their bytes
+ * must stay under 2^63 (dt valid; a correct program's do: some root's
+ * buffer holds them all). */
+static int check_blocks(const char *call, MPI_Comm comm, MPI_Count count, MPI_Datatype dt, const char *what)
+{
+    int n = comm->size > comm->remote_size ? comm->size : comm->remote_size;
+    int64_t bytes;
+    if (__builtin_mul_overflow(count, (int64_t)dt->size, &bytes) || __builtin_mul_overflow(bytes, (int64_t)n, &bytes))
+        return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s: %d blocks of %lld elements of %s pass 2^63 bytes", what, n,
+                            count, dt->name);
+    return MPI_SUCCESS;
+}
+
 /* counts: MPI_Counts when wide (a `_c` call), else ints */
 static int check_counts(const char *call, MPI_Comm comm, const void *counts, int wide, const void *displs,
                         int n, const char *what)
@@ -195,12 +210,14 @@ static int plain_type(MPI_Datatype dt)
     return rd_dt_valid(dt) && dt->committed;
 }
 
-/* ... and count elements of it make fewer than 2^63 bytes (a large count,
- * or an int count of a huge type, may not: check_buf's MPI_ERR_COUNT) */
-static inline int plain_count(MPI_Count count, MPI_Datatype dt)
+/* ... and n blocks of count elements of it make fewer than 2^63 bytes (a
+ * large count, or an int count of a huge type, may not: check_buf's and
+ * check_blocks' MPI_ERR_COUNT) */
+static inline int plain_count(MPI_Count count, MPI_Datatype dt, int n)
 {
     int64_t bytes;
-    return !__builtin_mul_overflow(count, (int64_t)dt->size, &bytes);
+    return !__builtin_mul_overflow(count, (int64_t)dt->size, &bytes) &&
+           !__builtin_mul_overflow(bytes, (int64_t)n, &bytes);
 }
 
 /* The short way of a blocking collective of a node's ranks whose
@@ -230,8 +247,8 @@ static int short_blocks(const char *call, int kind, const void *sbuf, MPI_Count 
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
                              .rcount = rcount, .rdt = rdt};
     return scount > 0 && rcount > 0 && sbuf && rbuf && sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE &&
-           on_node(comm) && plain_type(sdt) && plain_type(rdt) && plain_count(scount, sdt) &&
-           plain_count(rcount, rdt) && short_way(call, kind, &a, rc);
+           on_node(comm) && plain_type(sdt) && plain_type(rdt) && plain_count(scount, sdt, comm->size) &&
+           plain_count(rcount, rdt, comm->size) && short_way(call, kind, &a, rc);
 }
 
 /* ------------------------------------------------------------ entry points
@@ -339,7 +356,7 @@ static int bcast(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, 
         int rc;                                                                                           \
         struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = count, .dt = dt, .root = root};      \
         if (count > 0 && buf && on_node(comm) && root >= 0 && root < comm->size && plain_type(dt) &&      \
-            plain_count(count, dt) && short_way("MPI_Bcast" #S, RD_COLL_BCAST, &a, &rc)) \
+            plain_count(count, dt, 1) && short_way("MPI_Bcast" #S, RD_COLL_BCAST, &a, &rc)) \
             return rc;                                                                                    \
         return BCAST_CALL("MPI_Bcast" #S, NULL);                                                          \
     }                                                                                                     \
@@ -425,7 +442,7 @@ static int allred(const char *call, int kind, const void *sbuf, void *rbuf, MPI_
     int PMPI_Allreduce##S(const void *sbuf, void *rbuf, C count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) \
     {                                                                                                     \
         if (count > 0 && sbuf && rbuf && sbuf != rbuf && rbuf != MPI_IN_PLACE && on_node(comm) &&         \
-            plain_type(dt) && plain_count(count, dt) && rd_op_valid(op)) {                                \
+            plain_type(dt) && plain_count(count, dt, 1) && rd_op_valid(op)) {                                \
             int rc;                                                                                       \
             struct rd_coll_args a;                                                                        \
             a.comm = comm;                                                                                \
@@ -513,6 +530,7 @@ static int gather(const char *call, int vform, const void *sbuf, MPI_Count scoun
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is only allowed at the root");
     } else if (contributes(comm, root)) {
         RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
+        RD_TRY(check_blocks(call, comm, scount, sdt, "send buffer"));
     }
     if (at_root) {
         if (vform) {
@@ -524,6 +542,7 @@ static int gather(const char *call, int vform, const void *sbuf, MPI_Count scoun
             RD_TRY(check_buf(call, comm, rbuf, any, rdt, "receive buffer"));
         } else {
             RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
+            RD_TRY(check_blocks(call, comm, rcount, rdt, "receive buffer"));
         }
     }
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .rbuf = rbuf,
@@ -561,6 +580,7 @@ static int scatter(const char *call, int vform, const void *sbuf, MPI_Count scou
             return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is only allowed at the root");
     } else if (contributes(comm, root)) {
         RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
+        RD_TRY(check_blocks(call, comm, rcount, rdt, "receive buffer"));
     }
     if (at_root) {
         if (vform) {
@@ -568,6 +588,7 @@ static int scatter(const char *call, int vform, const void *sbuf, MPI_Count scou
             RD_TRY(check_type(call, comm, sdt, "send type"));
         } else {
             RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
+            RD_TRY(check_blocks(call, comm, scount, sdt, "send buffer"));
         }
     }
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount,
@@ -617,8 +638,10 @@ static int allgather(const char *call, int kind, const void *sbuf, MPI_Count sco
         RD_TRY(check_topo(call, comm));
     if (sbuf == MPI_IN_PLACE && (nbr || comm->is_inter))
         return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed here");
-    if (sbuf != MPI_IN_PLACE)
+    if (sbuf != MPI_IN_PLACE) {
         RD_TRY(check_buf(call, comm, sbuf, scount, sdt, "send buffer"));
+        RD_TRY(check_blocks(call, comm, scount, sdt, "send buffer"));
+    }
     if (vform) {
         int n = peers(comm);
         int nout;
@@ -628,6 +651,7 @@ static int allgather(const char *call, int kind, const void *sbuf, MPI_Count sco
         RD_TRY(check_type(call, comm, rdt, "receive type"));
     } else {
         RD_TRY(check_buf(call, comm, rbuf, rcount, rdt, "receive buffer"));
+        RD_TRY(check_blocks(call, comm, rcount, rdt, "receive buffer"));
     }
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
                              .rcount = rcount, .rdt = rdt, .rcounts = rcounts, .rdispls = displs,
@@ -698,13 +722,15 @@ static int check_side(const char *call, MPI_Comm comm, int n, int vform, int w, 
                       const void *counts, int wide, const void *displs, MPI_Datatype dt, const MPI_Datatype *dts,
                       const char *what)
 {
-    if (!vform)
-        return check_buf(call, comm, buf, count, dt, what);
+    if (!vform) {
+        RD_TRY(check_buf(call, comm, buf, count, dt, what));
+        return check_blocks(call, comm, count, dt, what);
+    }
     RD_TRY(check_counts(call, comm, counts, wide, displs, n, what));
-    if (n == 0)
-        return MPI_SUCCESS;
     if (!w)
         return check_type(call, comm, dt, what);
+    if (n == 0)
+        return MPI_SUCCESS;
     if (!dts)
         return rd_err_raise(comm, MPI_ERR_ARG, call, "%s datatypes array is NULL", what);
     for (int i = 0; i < n; i++)

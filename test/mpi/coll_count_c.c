@@ -265,6 +265,19 @@ static void errors(void)
     MPI_Request r = MPI_REQUEST_NULL;
     MPI_Error_class(MPI_Iallreduce_c(sb, rb, -2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r), &cls);
     mt_ok(cls == MPI_ERR_COUNT && r == MPI_REQUEST_NULL, "MPI_Iallreduce_c of count -2: MPI_ERR_COUNT, no request");
+    /* block forms whose n blocks pass 2^63 bytes though one block does not
+     * (2^60 of an int of extent 0: 2^62 bytes a block), on every rank */
+    MPI_Datatype t0;
+    MPI_Type_create_resized(MPI_INT, 0, 0, &t0);
+    MPI_Type_commit(&t0);
+    const MPI_Count b60 = (MPI_Count)1 << 60;
+    MPI_Error_class(MPI_Alltoall_c(sb, b60, t0, rb, b60, t0, MPI_COMM_WORLD), &cls);
+    mt_is_int(cls, MPI_ERR_COUNT, "MPI_Alltoall_c of %d blocks of 2^62 bytes: MPI_ERR_COUNT", n);
+    MPI_Error_class(MPI_Scatter_c(sb, b60, t0, rb, b60, t0, 0, MPI_COMM_WORLD), &cls);
+    mt_is_int(cls, MPI_ERR_COUNT, "MPI_Scatter_c of %d blocks of 2^62 bytes: MPI_ERR_COUNT", n);
+    MPI_Error_class(MPI_Allgather_c(sb, b60, t0, rb, b60, t0, MPI_COMM_WORLD), &cls);
+    mt_is_int(cls, MPI_ERR_COUNT, "MPI_Allgather_c of %d blocks of 2^62 bytes: MPI_ERR_COUNT", n);
+    MPI_Type_free(&t0);
     /* the int calls are unchanged: a NULL recvcounts */
     MPI_Error_class(MPI_Allgatherv(&x, 1, MPI_INT, rb, NULL, (int *)d, MPI_INT, MPI_COMM_WORLD), &cls);
     mt_is_int(cls, MPI_ERR_ARG, "MPI_Allgatherv with recvcounts NULL: MPI_ERR_ARG");
