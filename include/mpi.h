@@ -37,6 +37,7 @@ extern "C" {
 
 /* ------------------------------------------------------------ sizes */
 #define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_PORT_NAME 256
 #define MPI_MAX_ERROR_STRING 512
 #define MPI_MAX_LIBRARY_VERSION_STRING 8192
 #define MPI_MAX_OBJECT_NAME 128
@@ -1035,6 +1036,11 @@ RD_MPI_PROTO(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendc
 RD_MPI_PROTO(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                            MPI_Info info, MPI_Request *request))
+
+/* the name service (runtime/api/names.c) */
+RD_MPI_PROTO(int, Publish_name, (const char *service_name, MPI_Info info, const char *port_name))
+RD_MPI_PROTO(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name))
+RD_MPI_PROTO(int, Unpublish_name, (const char *service_name, MPI_Info info, const char *port_name))
 
 /* ================================================================ parallel I/O (MPI_File,
  * runtime/io/PLAN.md): one section per part of the floor */

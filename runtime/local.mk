@@ -54,7 +54,7 @@ librdmpi_la_SOURCES = \
 	runtime/objects/fhandle.c runtime/objects/fhandle.h runtime/api/f2c.c \
 	$(RD_P2P_SOURCES) \
 	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
-	runtime/api/misc.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/part.c runtime/api/session.c \
+	runtime/api/misc.c runtime/api/names.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/part.c runtime/api/session.c \
 	runtime/objects/session.h runtime/objects/session.c \
 	runtime/api/greq.c runtime/api/greq.h \
 	runtime/api/datatype.c runtime/api/attr.c runtime/objects/attr.h runtime/api/win.c runtime/objects/win.h \

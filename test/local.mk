@@ -25,6 +25,7 @@ RD_MPI_TESTS += test/mpi/fatal
 RD_MPI_TESTS += test/mpi/errcodes
 RD_MPI_TESTS += test/mpi/comm
 RD_MPI_TESTS += test/mpi/session
+RD_MPI_TESTS += test/mpi/names
 RD_MPI_TESTS += test/mpi/comm_threads
 # the tool information interface (MPI_T)
 RD_MPI_TESTS += test/mpi/mpit

@@ -47,7 +47,7 @@ endif
 rd_san_tests = \
 	test/mpi/coll_mismatch.sh test/mpi/p2p_large.sh test/mpi/coll.sh \
 	test/mpi/coll_persist.sh test/mpi/pcoll.sh \
-	test/mpi/coll_count_c.sh test/mpi/typeinfo.sh test/mpi/pack_count_c.sh \
+	test/mpi/coll_count_c.sh test/mpi/typeinfo.sh test/mpi/pack_count_c.sh test/mpi/names.sh \
 	test/mpi/rma_core.sh test/mpi/rma_count_c.sh test/mpi/rma_ops.sh test/mpi/rma_sync.sh \
 	test/mpi/rma_atomic.sh test/mpi/rma_errors.sh test/mpi/rma_win.sh \
 	test/mpi/rma_allocmem.sh test/mpi/io_shared.sh \
@@ -87,7 +87,7 @@ rd_san_progs = \
 	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm test/mpi/session test/mpi/mpit test/mpi/op_count_c \
 	test/mpi/type_count_c \
 	test/mpi/coll_persist test/mpi/pcoll \
-	test/mpi/coll_count_c test/mpi/typeinfo test/mpi/pack_count_c \
+	test/mpi/coll_count_c test/mpi/typeinfo test/mpi/pack_count_c test/mpi/names \
 	test/mpi/intercomm test/mpi/idup_many test/mpi/lifetime test/mpi/memory \
 	test/mpi/untouched test/mpi/hang \
 	test/mpi/io_basic test/mpi/io_errors test/mpi/io_count_c test/mpi/io_hostile test/mpi/io_view test/mpi/io_datarep \

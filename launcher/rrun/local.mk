@@ -11,6 +11,8 @@ launcher_rrun_rrun_SOURCES = \
 	launcher/rrun/report.c \
 	launcher/rrun/binding.c \
 	launcher/rrun/server.c \
+	launcher/rrun/names.h \
+	launcher/rrun/names.c \
 	launcher/rrun/spawn.c \
 	launcher/rrun/iof.c \
 	launcher/rrun/chan.c \

@@ -396,6 +396,12 @@ int rrun_server_setup_fork(struct rrun_job *job, int rank, char ***env);
 /* Daemon: the head's answer to the pending fence (main thread). */
 void rrun_server_fence_done(struct rrun_job *job, const char *data, size_t len);
 
+/* -------------------------------------------------------------- names.c */
+/* The name service (MPI_Publish_name ...): the job whose mode says whether
+ * this server answers (one host) or refuses (a daemon); before the
+ * server starts. The upcalls are in names.h (libpmix's types). */
+void rrun_names_init(const struct rrun_job *job);
+
 /* -------------------------------------------------------------- spawn.c */
 /* Can this host start nranks processes at all (kernel.pid_max, ulimit -u)?
  * 0, or -1 with the reason in why. */

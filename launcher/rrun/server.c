@@ -24,6 +24,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include "launcher/rrun/names.h"
 #include "launcher/rrun/rrun.h"
 
 /* The job the upcalls report to; set once before PMIx_server_init. */
@@ -238,6 +239,9 @@ static pmix_server_module_t server_module = {
     .client_finalized = up_client_finalized,
     .abort = up_abort,
     .fence_nb = up_fence_nb,
+    .publish = rrun_up_publish,
+    .lookup = rrun_up_lookup,
+    .unpublish = rrun_up_unpublish,
 };
 
 /* Daemon: the head's answer to the pending fence (main thread). */
@@ -459,6 +463,7 @@ int rrun_server_start(struct rrun_job *job)
     pmix_status_t rc;
 
     server_job = job;
+    rrun_names_init(job);
     PMIX_INFO_LOAD(&init_info[ninit++], PMIX_SERVER_TMPDIR, job->session_dir, PMIX_STRING);
     PMIX_INFO_LOAD(&init_info[ninit++], PMIX_SYSTEM_TMPDIR, job->session_dir, PMIX_STRING);
     /* Ours (see binding.c): saves libpmix a full discovery of its own. */

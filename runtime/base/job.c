@@ -3,7 +3,9 @@
 
 #include "runtime/base/job.h"
 
+#include <mpi.h>
 #include <pmix.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,4 +363,127 @@ _Noreturn void rd_job_abort(int code, const char *msg)
         PMIx_Abort(code, msg ? msg : "", NULL, 0);
     }
     _exit(code);
+}
+
+/* ------------------------------------------------------------ the name service */
+
+/* A singleton's names: published and looked up in this process. */
+struct local_name {
+    char *name, *value;
+    struct local_name *next;
+};
+static struct local_name *local_names;
+static pthread_mutex_t local_names_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct local_name **local_find(const char *name)
+{
+    struct local_name **p = &local_names;
+    while (*p && strcmp((*p)->name, name) != 0)
+        p = &(*p)->next;
+    return p;
+}
+
+/* An MPI class for a PMIx status of the name service. */
+static int name_class(pmix_status_t rc, int not_found, const char **why)
+{
+    switch (rc) {
+    case PMIX_SUCCESS: return MPI_SUCCESS;
+    case PMIX_ERR_DUPLICATE_KEY: *why = "the name is published already"; return MPI_ERR_SERVICE;
+    case PMIX_ERR_NOT_FOUND: *why = "the name is not published"; return not_found;
+    case PMIX_ERR_NOT_SUPPORTED: *why = "the launcher's PMIx server has no name service"; return MPI_ERR_UNSUPPORTED_OPERATION;
+    case PMIX_ERR_NOMEM: *why = "out of memory"; return MPI_ERR_NO_MEM;
+    default: *why = PMIx_Error_string(rc); return MPI_ERR_OTHER;
+    }
+}
+
+int rd_job_publish(const char *name, const char *value, const char **why)
+{
+    if (!rd_job_pmix_up) {
+        int err = MPI_SUCCESS;
+        pthread_mutex_lock(&local_names_lock);
+        if (*local_find(name)) {
+            *why = "the name is published already";
+            err = MPI_ERR_SERVICE;
+        } else {
+            struct local_name *n = malloc(sizeof(*n));
+            if (n)
+                n->name = strdup(name), n->value = strdup(value);
+            if (!n || !n->name || !n->value) {
+                if (n)
+                    free(n->name), free(n->value);
+                free(n);
+                *why = "out of memory";
+                err = MPI_ERR_NO_MEM;
+            } else {
+                n->next = local_names;
+                local_names = n;
+            }
+        }
+        pthread_mutex_unlock(&local_names_lock);
+        return err;
+    }
+    pmix_info_t info;
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, name, value, PMIX_STRING);
+    pmix_status_t rc = PMIx_Publish(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return name_class(rc, MPI_ERR_SERVICE, why);
+}
+
+int rd_job_lookup(const char *name, char **value, const char **why)
+{
+    *value = NULL;
+    if (!rd_job_pmix_up) {
+        int err = MPI_SUCCESS;
+        pthread_mutex_lock(&local_names_lock);
+        struct local_name *n = *local_find(name);
+        if (!n) {
+            *why = "the name is not published";
+            err = MPI_ERR_NAME;
+        } else if (!(*value = strdup(n->value))) {
+            *why = "out of memory";
+            err = MPI_ERR_NO_MEM;
+        }
+        pthread_mutex_unlock(&local_names_lock);
+        return err;
+    }
+    pmix_pdata_t pd;
+    PMIX_PDATA_CONSTRUCT(&pd);
+    PMIX_LOAD_KEY(pd.key, name);
+    pmix_status_t rc = PMIx_Lookup(&pd, 1, NULL, 0);
+    int err = name_class(rc, MPI_ERR_NAME, why);
+    if (err == MPI_SUCCESS) {
+        if (pd.value.type != PMIX_STRING || !pd.value.data.string) {
+            *why = "the published value is not a string";
+            err = MPI_ERR_NAME;
+        } else if (!(*value = strdup(pd.value.data.string))) {
+            *why = "out of memory";
+            err = MPI_ERR_NO_MEM;
+        }
+    }
+    PMIX_PDATA_DESTRUCT(&pd);
+    return err;
+}
+
+int rd_job_unpublish(const char *name, const char **why)
+{
+    if (!rd_job_pmix_up) {
+        int err = MPI_SUCCESS;
+        pthread_mutex_lock(&local_names_lock);
+        struct local_name **p = local_find(name);
+        if (!*p) {
+            *why = "the name is not published";
+            err = MPI_ERR_SERVICE;
+        } else {
+            struct local_name *n = *p;
+            *p = n->next;
+            free(n->name);
+            free(n->value);
+            free(n);
+        }
+        pthread_mutex_unlock(&local_names_lock);
+        return err;
+    }
+    char *keys[2] = {(char *)name, NULL};
+    return name_class(PMIx_Unpublish(keys, NULL, 0), MPI_ERR_SERVICE, why);
 }

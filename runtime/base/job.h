@@ -41,6 +41,19 @@ int rd_job_node_of(int r);
 /* Read a peer's value: *data is malloc'd, the caller frees it. */
 rd_status rd_job_get(int rank, const char *key, void **data, size_t *len);
 
+/* The name service (MPI_Publish_name ...): names published through the
+ * launcher's PMIx server (PMIx_Publish, _Lookup, _Unpublish), or, for a
+ * singleton, in a table of this process. Each returns an MPI error class:
+ * MPI_ERR_SERVICE (publish: the name is taken; unpublish: not published
+ * by this process), MPI_ERR_NAME (lookup: not published; *value NULL),
+ * MPI_ERR_UNSUPPORTED_OPERATION (the launcher has no name service),
+ * MPI_ERR_NO_MEM, MPI_ERR_OTHER; *why a reason for the message. lookup's
+ * *value is malloc'd. Under the caller's lock or not: no state of the
+ * engine is touched. */
+int rd_job_publish(const char *name, const char *value, const char **why);
+int rd_job_lookup(const char *name, char **value, const char **why);
+int rd_job_unpublish(const char *name, const char **why);
+
 /* End the whole job with code, after printing nothing (the caller has
  * already said why); msg is passed to the launcher. Does not return. */
 _Noreturn void rd_job_abort(int code, const char *msg);
