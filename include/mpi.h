@@ -221,7 +221,11 @@ RD_MPI_PREDEFINED_OPS(RD_MPI_DECLARE_OP)
 #define MPI_IN_PLACE ((void *)1)
 #define MPI_BSEND_OVERHEAD 64
 #define MPI_BUFFER_AUTOMATIC ((void *)2) /* MPI 4.1: attach a buffer that grows as needed */
+/* MPI_Comm_split_type's split types (MPICH's values) */
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4 /* MPI 4.1 */
 /* topology kinds (MPI_Topo_test) */
 #define MPI_GRAPH 1
 #define MPI_CART 2

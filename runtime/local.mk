@@ -46,14 +46,14 @@ include_HEADERS += include/mpi.h
 librdmpi_la_SOURCES = \
 	runtime/base/error.c runtime/base/error.h \
 	runtime/base/state.h runtime/base/state.c runtime/api/lifecycle.c runtime/api/lifecycle.h \
-	runtime/base/job.c runtime/base/job.h \
+	runtime/base/job.c runtime/base/job.h runtime/base/hwtopo.c runtime/base/hwtopo.h \
 	runtime/base/report.c runtime/base/report.h \
 	runtime/objects/comm.c runtime/objects/comm.h \
 	runtime/objects/errhandler.c runtime/objects/errhandler.h runtime/objects/errcode.c \
 	runtime/objects/datatype.c runtime/objects/datatype.h runtime/objects/dtx32.c runtime/objects/dtx32.h \
 	runtime/objects/fhandle.c runtime/objects/fhandle.h runtime/api/f2c.c \
 	$(RD_P2P_SOURCES) \
-	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/errors.c \
+	runtime/api/check.h runtime/api/init.c runtime/api/comm.c runtime/api/splittype.c runtime/api/errors.c \
 	runtime/api/misc.c runtime/api/names.c runtime/api/p2p.c runtime/api/request.c runtime/api/bsend.c runtime/api/part.c runtime/api/session.c \
 	runtime/objects/session.h runtime/objects/session.c \
 	runtime/api/greq.c runtime/api/greq.h \
@@ -70,8 +70,9 @@ librdmpi_la_SOURCES += runtime/rma/fast.c runtime/rma/mem.c
 librdmpi_la_SOURCES += runtime/api/intercomm.c runtime/api/intercomm.h
 # the Fortran special objects MPI_BOTTOM, MPI_IN_PLACE (runtime/fortran/)
 librdmpi_la_SOURCES += runtime/api/fspecial.c runtime/api/fspecial.h
-librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
-librdmpi_la_LIBADD = librdop.la librdutil.la $(PMIX_LIBS) -lpthread
+# (hwloc: the hardware splits of MPI_Comm_split_type, runtime/base/hwtopo.c)
+librdmpi_la_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS) $(HWLOC_CFLAGS)
+librdmpi_la_LIBADD = librdop.la librdutil.la $(PMIX_LIBS) $(HWLOC_LIBS) -lpthread
 # Only the MPI API and its predefined objects leave the library (and, in a
 # sanitizer build, LeakSanitizer's suppressions: below).
 librdmpi_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -no-undefined \

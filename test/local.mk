@@ -24,6 +24,11 @@ RD_MPI_TESTS += test/mpi/profile
 RD_MPI_TESTS += test/mpi/fatal
 RD_MPI_TESTS += test/mpi/errcodes
 RD_MPI_TESTS += test/mpi/comm
+# MPI_Comm_split_type's hardware and resource splits; the test works out
+# the groups to expect from hwloc itself
+RD_MPI_TESTS += test/mpi/split_hw
+test_mpi_split_hw_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
+test_mpi_split_hw_LDADD = $(LDADD) $(HWLOC_LIBS)
 RD_MPI_TESTS += test/mpi/session
 RD_MPI_TESTS += test/mpi/names
 RD_MPI_TESTS += test/mpi/comm_threads

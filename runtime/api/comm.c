@@ -419,21 +419,6 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-    const char *call = "MPI_Comm_split_type";
-    RD_API_READY(call);
-    RD_TRY(rd_check_comm(call, comm));
-    if (info != MPI_INFO_NULL && !rd_info_valid(info))
-        return rd_err_raise(comm, MPI_ERR_INFO, call, "invalid info");
-    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
-        return rd_err_raise(comm, MPI_ERR_ARG, call, "split_type %d is not MPI_COMM_TYPE_SHARED", split_type);
-    /* ranks that share memory are the ranks of one node (PMIx's node id) */
-    return PMPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : rd_job.node_id, key,
-                           newcomm);
-}
-
 #pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
@@ -462,12 +447,15 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     RD_TRY(rd_check_comm("MPI_Comm_get_info", comm));
     if (!info_used)
         return rd_err_raise(comm, MPI_ERR_ARG, "MPI_Comm_get_info", "info_used is NULL");
-    /* the hints in use: those that rule out wildcards (MPI_Comm_dup_with_info) */
+    /* the hints in use: those that rule out wildcards (MPI_Comm_dup_with_info);
+     * and what MPI_Comm_split_type made it of (runtime/api/splittype.c) */
     RD_TRY(PMPI_Info_create(info_used));
     if (comm->no_any_source)
         PMPI_Info_set(*info_used, "mpi_assert_no_any_source", "true");
     if (comm->no_any_tag)
         PMPI_Info_set(*info_used, "mpi_assert_no_any_tag", "true");
+    if (comm->split_key)
+        PMPI_Info_set(*info_used, comm->split_key, comm->split_value);
     return MPI_SUCCESS;
 }
 

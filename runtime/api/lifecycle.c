@@ -14,6 +14,7 @@
 #include "collectives/algorithms.h"
 #include "runtime/api/lifecycle.h"
 #include "runtime/api/topo.h"
+#include "runtime/base/hwtopo.h"
 #include "runtime/base/job.h"
 #include "runtime/base/log.h"
 #include "runtime/base/params.h"
@@ -168,6 +169,7 @@ rd_status rd_finalize(void)
     rd_rma_mem_close();
     rd_p2p_close();
     rd_comm_fini();
+    rd_hwtopo_fini();
     RD_UNLOCK();
     rd_status st2 = rd_job_finalize();
     atomic_store_explicit(&rd_state.phase, RD_PHASE_FINALIZED, memory_order_release);

@@ -164,6 +164,7 @@ void rd_comm_release(MPI_Comm comm)
         rd_comm_release(comm->local);
     }
     free(comm->world_ranks);
+    free(comm->split_value);
     rd_fh_drop(RD_FH_COMM, &comm->fidx);
     free(comm);
 }

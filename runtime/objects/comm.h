@@ -62,6 +62,11 @@ struct rd_comm_s {
     struct rd_bsend_buf *bsend; /* MPI_Comm_attach_buffer's (runtime/p2p/bsend.c), or NULL */
     struct rd_session_s *session; /* the session it derives from (a reference: its buffer for
                                    * buffered sends, objects/session.h), or NULL */
+    /* what MPI_Comm_split_type says of it (MPI_Comm_get_info): an info key
+     * ("mpi_hw_resource_type", "mpi_pset_name"; static) and its value
+     * (owned), or NULL (runtime/api/splittype.c) */
+    const char *split_key;
+    char *split_value;
     /* collectives through the node's memory (collectives/shmcoll.c) */
     int node_slot;          /* 0: not decided; -1: not used; k + 1: slot k of rd_node_arena */
     uint64_t node_seq;      /* such collectives run so far */
