@@ -25,6 +25,8 @@ RD_MPI_TESTS += test/mpi/fatal
 RD_MPI_TESTS += test/mpi/errcodes
 RD_MPI_TESTS += test/mpi/comm
 RD_MPI_TESTS += test/mpi/session
+# the launcher's process sets in sessions (rrun --pset)
+RD_MPI_TESTS += test/mpi/session_pset
 RD_MPI_TESTS += test/mpi/comm_threads
 # the tool information interface (MPI_T)
 RD_MPI_TESTS += test/mpi/mpit
