@@ -31,6 +31,8 @@ test_mpi_split_hw_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 test_mpi_split_hw_LDADD = $(LDADD) $(HWLOC_LIBS)
 RD_MPI_TESTS += test/mpi/session
 RD_MPI_TESTS += test/mpi/names
+# the launcher's process sets in sessions (rrun --pset)
+RD_MPI_TESTS += test/mpi/session_pset
 RD_MPI_TESTS += test/mpi/comm_threads
 # the tool information interface (MPI_T)
 RD_MPI_TESTS += test/mpi/mpit

@@ -69,7 +69,7 @@ rd_san_tests = \
 	test/mpi/io_view.sh test/mpi/io_bt.sh test/mpi/io_coll.sh test/mpi/io_hostile.sh \
 	test/mpi/io_atomic.sh test/mpi/io_nb.sh test/mpi/io_nbcoll.sh test/mpi/io_datarep.sh test/mpi/io_basic.sh \
 	test/mpi/io_errors.sh test/mpi/io_count_c.sh test/unit/ioview test/unit/iosieve test/unit/iocoll \
-	test/mpi/comm.sh test/mpi/split_hw.sh test/mpi/session.sh test/mpi/mpit.sh test/mpi/op_count_c.sh test/mpi/type_count_c.sh \
+	test/mpi/comm.sh test/mpi/split_hw.sh test/mpi/session.sh test/mpi/session_pset.sh test/mpi/mpit.sh test/mpi/op_count_c.sh test/mpi/type_count_c.sh \
 	test/mpi/lifetime.sh test/mpi/memory.sh test/mpi/untouched.sh \
 	test/launcher/rrun_basic.sh \
 	test/launcher/rrun_bind.sh test/launcher/rrun_fail.sh \
@@ -85,7 +85,7 @@ rd_san_progs = \
 	test/mpi/p2p_sync test/mpi/p2p_trunc test/mpi/p2p_cancel test/mpi/p2p_persist \
 	test/mpi/p2p_sendrecv test/mpi/p2p_buffers test/mpi/p2p_part test/mpi/p2p_hints test/mpi/p2p_count_c test/mpi/p2p_types test/mpi/p2p_large test/mpi/p2p_stress \
 	test/mpi/p2p_threads test/mpi/p2p_reuse test/mpi/p2p_dtypes test/mpi/greq \
-	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm test/mpi/split_hw test/mpi/session test/mpi/mpit test/mpi/op_count_c \
+	test/mpi/coll test/mpi/coll_mismatch test/mpi/intercoll test/mpi/comm test/mpi/split_hw test/mpi/session test/mpi/session_pset test/mpi/mpit test/mpi/op_count_c \
 	test/mpi/type_count_c \
 	test/mpi/coll_persist test/mpi/pcoll \
 	test/mpi/coll_count_c test/mpi/typeinfo test/mpi/pack_count_c test/mpi/names \

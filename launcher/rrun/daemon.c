@@ -212,8 +212,34 @@ static int read_job(struct rrun_chan_in *in, struct rrun_options *opt, struct rr
     }
     *strings = keep;
     *nstrings = n;
+    /* the --pset sets (each name, its count, its ranks: ascending, each
+     * below the job's size) */
+    uint32_t npsets = rrun_buf_get_u32(&p);
+    if (p.bad || npsets > 100000 || (npsets > 0 && (opt->psets = calloc(npsets, sizeof(*opt->psets))) == NULL)) {
+        rrun_buf_free(&p);
+        return -1;
+    }
+    for (uint32_t k = 0; k < npsets; k++) {
+        struct rrun_pset *ps = &opt->psets[opt->n_psets++];
+        uint32_t np = 0;
+
+        ps->name = rrun_buf_get_str(&p);
+        np = rrun_buf_get_u32(&p);
+        if (p.bad || ps->name == NULL || np == 0 || np > size || (ps->ranks = calloc(np, sizeof(int))) == NULL) {
+            rrun_buf_free(&p);
+            return -1;
+        }
+        for (uint32_t i = 0; i < np; i++) {
+            uint32_t r = rrun_buf_get_u32(&p);
+
+            if (p.bad || r >= size || (i > 0 && (int)r <= ps->ranks[i - 1])) {
+                rrun_buf_free(&p);
+                return -1;
+            }
+            ps->ranks[ps->n++] = (int)r;
+        }
+    }
     rrun_buf_free(&p);
-    (void)size;
     if (chdir(cwd) != 0)
         fprintf(stderr, "rrun daemon: cannot change to '%s': %s; staying in %s\n", cwd,
                 strerror(errno), getenv("HOME") ? getenv("HOME") : "/");
@@ -330,7 +356,7 @@ out_strings:
         free(strings[i]);
     free(strings);
     free(opt.argv);
-    free(opt.env_specs);
+    rrun_options_free(&opt); /* (the -x specs and the process sets) */
     free(nspace);
     return status;
 }

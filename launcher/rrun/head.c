@@ -111,6 +111,14 @@ static void queue_job(struct rrun_job *job, int h)
     rrun_buf_raw(&b, env.data, env.len); /* entries already encoded */
     if (env.bad)
         b.bad = true;
+    /* the --pset sets: every daemon defines them all (server.c) */
+    rrun_buf_u32(&b, (uint32_t)opt->n_psets);
+    for (int k = 0; k < opt->n_psets; k++) {
+        rrun_buf_str(&b, opt->psets[k].name);
+        rrun_buf_u32(&b, (uint32_t)opt->psets[k].n);
+        for (int i = 0; i < opt->psets[k].n; i++)
+            rrun_buf_u32(&b, (uint32_t)opt->psets[k].ranks[i]);
+    }
     rrun_chan_frame(&job->hosts[h].out, RRUN_MSG_JOB, &b);
     rrun_buf_free(&env);
     rrun_buf_free(&b);

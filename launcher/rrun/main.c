@@ -119,6 +119,12 @@ int main(int argc, char **argv)
         rrun_options_free(&opt);
         return status;
     }
+    /* (the hosts gave np when -np was not: the --pset ranks are checked now) */
+    if (nhosts > 0 && (status = rrun_psets_check(&opt)) != 0) {
+        rrun_hosts_free(hosts, nhosts);
+        rrun_options_free(&opt);
+        return status;
+    }
     if (nhosts > 0) {
         /* The daemons look the program up, each on its own host. */
         status = rrun_head_main(&opt, hosts, nhosts);
@@ -126,6 +132,12 @@ int main(int argc, char **argv)
         return status;
     }
     if (getenv("SLURM_JOB_ID") && rd_tool_param.rrun_srun) {
+        if (opt.n_psets > 0) { /* (srun has no such option: the job would run without its sets) */
+            fprintf(stderr, "rrun: inside Slurm allocation %s, --pset cannot be passed to srun "
+                    "(RDMPI_RRUN_SRUN=0 launches here instead)\n", getenv("SLURM_JOB_ID"));
+            rrun_options_free(&opt);
+            return RRUN_EXIT_USAGE;
+        }
         status = hand_to_srun(&opt);
         rrun_options_free(&opt);
         return status;

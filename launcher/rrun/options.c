@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "launcher/rrun/rrun.h"
 
@@ -46,6 +47,11 @@ static const char usage_text[] =
     "                         RDMPI_OVERSUBSCRIBED=1 (its waits yield the core).\n"
     "  -x VAR=value           set VAR in the environment of every rank\n"
     "  -x VAR                 copy rrun's own value of VAR to every rank\n"
+    "  --pset NAME=RANKS      a process set for MPI sessions (repeatable): RANKS a\n"
+    "                         comma list of ranks and ranges, like 0-3,6; every\n"
+    "                         rank lists the sets after mpi://WORLD and mpi://SELF,\n"
+    "                         in the order given (MPI_Session_get_nth_pset). NAME:\n"
+    "                         not starting with mpi://, no ',', at most 255 chars\n"
     "  --tag-output           prefix each line of output with [rank]\n"
     "  --timeout S            end the job when it runs longer than S seconds, after\n"
     "                         printing what every rank is waiting for\n"
@@ -130,6 +136,106 @@ static int parse_timeout(const char *s, double *t)
     return 0;
 }
 
+/* The longest name of a --pset: what fits in the MPI library's
+ * MPI_MAX_PSET_NAME_LEN (256) with its terminating NUL. */
+#define RRUN_MAX_PSET_NAME 255
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Parse --pset NAME=RANKS into *ps (the ranks sorted); 0, or the usage
+ * error's status after printing it. Ranks below np are checked later
+ * (rrun_psets_check): -np may come after --pset, or from the hosts. */
+static int parse_pset(const char *spec, const struct rrun_options *opt, struct rrun_pset *ps)
+{
+    const char *eq = strchr(spec, '='), *s;
+    size_t cap = 0;
+
+    if (eq == NULL || eq == spec || eq[1] == '\0')
+        return usage_error("--pset needs NAME=RANKS (ranks and ranges like 0-3,6), got '%s'", spec);
+    if ((size_t)(eq - spec) > RRUN_MAX_PSET_NAME)
+        return usage_error("--pset: the name '%.20s...' is longer than %d characters", spec,
+                           RRUN_MAX_PSET_NAME);
+    if (strncasecmp(spec, "mpi://", 6) == 0)
+        return usage_error("--pset: the name '%.*s' may not start with 'mpi://' (the MPI library's own "
+                           "process sets)", (int)(eq - spec), spec);
+    if (memchr(spec, ',', (size_t)(eq - spec)) != NULL)
+        return usage_error("--pset: the name '%.*s' may not contain ','", (int)(eq - spec), spec);
+    /* (names are compared without regard to case, as the MPI library does) */
+    for (int k = 0; k < opt->n_psets; k++)
+        if (strlen(opt->psets[k].name) == (size_t)(eq - spec) &&
+            strncasecmp(opt->psets[k].name, spec, (size_t)(eq - spec)) == 0)
+            return usage_error("--pset: the process set '%.*s' is given twice", (int)(eq - spec), spec);
+    ps->name = strndup(spec, (size_t)(eq - spec));
+    if (ps->name == NULL) {
+        perror("rrun");
+        return RRUN_EXIT_INTERNAL;
+    }
+    ps->ranks = NULL;
+    ps->n = 0;
+    for (s = eq + 1;;) {
+        const char *tok = s;
+        long a, b;
+        char *end;
+
+        if (*s < '0' || *s > '9')
+            goto bad;
+        errno = 0;
+        a = b = strtol(s, &end, 10);
+        if (*end == '-') {
+            s = end + 1;
+            if (*s < '0' || *s > '9')
+                goto bad;
+            b = strtol(s, &end, 10);
+        }
+        if (errno != 0 || a >= RRUN_MAX_NP || b >= RRUN_MAX_NP)
+            return usage_error("--pset %s: '%.*s' is too large (ranks are below %d)", ps->name,
+                               (int)(end - tok), tok, RRUN_MAX_NP);
+        if (b < a)
+            return usage_error("--pset %s: the range %ld-%ld runs backwards", ps->name, a, b);
+        if ((size_t)ps->n + (size_t)(b - a + 1) > cap) {
+            size_t ncap = (size_t)ps->n + (size_t)(b - a + 1) + 16;
+            int *r = realloc(ps->ranks, ncap * sizeof(*r));
+
+            if (r == NULL) {
+                perror("rrun");
+                return RRUN_EXIT_INTERNAL;
+            }
+            ps->ranks = r;
+            cap = ncap;
+        }
+        for (long r = a; r <= b; r++)
+            ps->ranks[ps->n++] = (int)r;
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            goto bad;
+        s = end + 1;
+    }
+    qsort(ps->ranks, (size_t)ps->n, sizeof(*ps->ranks), cmp_int);
+    for (int k = 1; k < ps->n; k++)
+        if (ps->ranks[k] == ps->ranks[k - 1])
+            return usage_error("--pset %s: rank %d is given twice", ps->name, ps->ranks[k]);
+    return 0;
+bad:
+    return usage_error("--pset %s: RANKS must be ranks and ranges like 0-3,6, got '%s'", ps->name, eq + 1);
+}
+
+int rrun_psets_check(const struct rrun_options *opt)
+{
+    for (int k = 0; k < opt->n_psets; k++) {
+        const struct rrun_pset *ps = &opt->psets[k];
+
+        if (ps->ranks[ps->n - 1] >= opt->np)
+            return usage_error("--pset %s: rank %d is not in the job (ranks 0 to %d)", ps->name,
+                               ps->ranks[ps->n - 1], opt->np - 1);
+    }
+    return 0;
+}
+
 /* A -x argument is NAME or NAME=value with a non-empty NAME. */
 static int valid_env_spec(const char *s)
 {
@@ -163,7 +269,8 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
     memset(opt, 0, sizeof(*opt));
     opt->bind = RRUN_BIND_DEFAULT;
     opt->env_specs = calloc((size_t)argc, sizeof(*opt->env_specs));
-    if (opt->env_specs == NULL) {
+    opt->psets = calloc((size_t)argc, sizeof(*opt->psets));
+    if (opt->env_specs == NULL || opt->psets == NULL) {
         perror("rrun");
         return RRUN_EXIT_INTERNAL;
     }
@@ -214,6 +321,12 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
             if (!valid_env_spec(val))
                 return usage_error("-x needs VAR or VAR=value, got '%s'", val);
             opt->env_specs[opt->n_env_specs++] = val;
+        } else if (match_opt(arg, "--pset", &val)) {
+            TAKE_VALUE("--pset");
+            int st = parse_pset(val, opt, &opt->psets[opt->n_psets]);
+            opt->n_psets++; /* (what it allocated, freed with the options) */
+            if (st != 0)
+                return st;
         } else if (match_opt(arg, "--tag-output", &val) && val == NULL) {
             opt->tag_output = true;
         } else if (match_opt(arg, "--timeout", &val)) {
@@ -277,11 +390,19 @@ int rrun_parse_options(int argc, char **argv, struct rrun_options *opt)
     if (i >= argc)
         return usage_error("%s", "no program to run was given");
     opt->argv = &argv[i];
-    return 0;
+    /* (with hosts and no -np, the hosts give np: main.c checks then) */
+    return have_np ? rrun_psets_check(opt) : 0;
 }
 
 void rrun_options_free(struct rrun_options *opt)
 {
     free(opt->env_specs);
     opt->env_specs = NULL;
+    for (int k = 0; k < opt->n_psets; k++) {
+        free(opt->psets[k].name);
+        free(opt->psets[k].ranks);
+    }
+    free(opt->psets);
+    opt->psets = NULL;
+    opt->n_psets = 0;
 }

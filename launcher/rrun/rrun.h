@@ -33,8 +33,9 @@
  *
  * Threads: libpmix calls the upcalls in server.c on its own progress thread.
  * They only record facts in struct rrun_job under job->lock and wake the
- * main thread through the job's self-pipe (rrun_wake); everything else runs
- * on the main thread. */
+ * main thread through the job's self-pipe (rrun_wake), or (queries) read
+ * the options, fixed before the server starts; everything else runs on the
+ * main thread. */
 #ifndef RRUN_H
 #define RRUN_H
 
@@ -66,6 +67,14 @@
 /* ------------------------------------------------------------ options.c */
 enum rrun_bind { RRUN_BIND_DEFAULT, RRUN_BIND_CORE, RRUN_BIND_NONE };
 
+/* A process set of --pset NAME=RANKS: defined in the PMIx server for the
+ * MPI library's sessions (server.c). */
+struct rrun_pset {
+    char *name;                /* malloc'd */
+    int *ranks;                /* malloc'd, ascending, each once, all below np */
+    int n;                     /* at least 1 */
+};
+
 struct rrun_options {
     int np;
     enum rrun_bind bind;
@@ -81,12 +90,17 @@ struct rrun_options {
     const char *launch_agent;  /* --launch-agent CMD (default "ssh") */
     bool daemon;               /* --daemon: serve one host of a head's job */
     const char *report_pending; /* --report-pending PID: ask that rrun for a report */
+    struct rrun_pset *psets;   /* the --pset options, in order (malloc'd) */
+    int n_psets;
 };
 
 /* Parse the command line. Returns 0 to run a job, -1 when --help or
  * --version was printed (exit 0), or RRUN_EXIT_USAGE after printing the
  * error. */
 int rrun_parse_options(int argc, char **argv, struct rrun_options *opt);
+/* Every --pset rank below opt->np: 0, or RRUN_EXIT_USAGE after printing
+ * the error (rrun_parse_options checks when -np was given). */
+int rrun_psets_check(const struct rrun_options *opt);
 void rrun_options_free(struct rrun_options *opt);
 
 /* ---------------------------------------------------------------- iof.c */

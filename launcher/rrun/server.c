@@ -3,12 +3,15 @@
  * Order (see the PMIx notes): PMIx_server_init with a private session
  * directory -> setup_application -> register_nspace with the job-level and
  * per-rank data -> setup_local_support -> register every client, waiting for
- * the callbacks before any fork -> (spawn.c: setup_fork, fork/exec). At the
- * end rrun exits without finalizing the server (teardown.c says why).
+ * the callbacks before any fork -> (spawn.c: setup_fork, fork/exec). The
+ * --pset process sets are defined after register_nspace. At the end rrun
+ * exits without finalizing the server (teardown.c says why).
  *
  * Upcalls run on libpmix's progress thread. They never block: they record
  * what happened in the job under job->lock, wake the main loop, and return
- * PMIX_OPERATION_SUCCEEDED so libpmix releases the client at once. */
+ * PMIX_OPERATION_SUCCEEDED so libpmix releases the client at once; the
+ * query upcall answers at once from the options, which nothing changes
+ * once the job runs. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -185,6 +188,12 @@ static pmix_status_t up_abort(const pmix_proc_t *proc, void *server_object, int 
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* Info handed to a libpmix callback, freed by its release function. */
+struct infos {
+    pmix_info_t *info;
+    size_t n, cap;
+};
+
 static void free_blob(void *cbdata)
 {
     free(cbdata);
@@ -234,6 +243,104 @@ static pmix_status_t up_fence_nb(const pmix_proc_t procs[], size_t nprocs,
     return PMIX_SUCCESS;
 }
 
+static void free_infos(void *cbdata)
+{
+    struct infos *in = cbdata;
+
+    PMIX_INFO_FREE(in->info, in->cap);
+    free(in);
+}
+
+/* PMIx_Query_info of a rank (libpmix 4.2 answers none of the process set
+ * queries itself, whatever PMIx_server_define_process_set told it: it
+ * hands them all to the host): the --pset sets, from the options, which
+ * nothing changes once the job runs. PMIX_QUERY_NUM_PSETS (size_t),
+ * PMIX_QUERY_PSET_NAMES (the names joined by commas, in --pset order) and
+ * PMIX_QUERY_PSET_MEMBERSHIP (qualifier PMIX_PSET_NAME, names compared
+ * exactly: pmix_proc_t array, ascending ranks), as PRRTE answers them. Any
+ * other key is left out: PMIX_QUERY_PARTIAL_SUCCESS, or PMIX_ERR_NOT_FOUND
+ * when nothing was answered. Answered at once, on libpmix's thread. */
+static pmix_status_t up_query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
+                              pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    const struct rrun_options *opt = server_job != NULL ? server_job->opt : NULL;
+    struct infos *in;
+    size_t nkeys = 0, k;
+    bool missing = false;
+
+    if (opt == NULL || cbfunc == NULL)
+        return PMIX_ERR_NOT_SUPPORTED;
+    for (size_t q = 0; q < nqueries; q++)
+        for (k = 0; queries[q].keys != NULL && queries[q].keys[k] != NULL; k++)
+            nkeys++;
+    if ((in = calloc(1, sizeof(*in))) == NULL)
+        return PMIX_ERR_NOMEM;
+    in->cap = nkeys > 0 ? nkeys : 1;
+    PMIX_INFO_CREATE(in->info, in->cap);
+    if (in->info == NULL) {
+        free(in);
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t q = 0; q < nqueries; q++) {
+        const char *pset = NULL;
+
+        for (size_t i = 0; i < queries[q].nqual; i++)
+            if (PMIX_CHECK_KEY(&queries[q].qualifiers[i], PMIX_PSET_NAME) &&
+                queries[q].qualifiers[i].value.type == PMIX_STRING)
+                pset = queries[q].qualifiers[i].value.data.string;
+        for (k = 0; queries[q].keys != NULL && queries[q].keys[k] != NULL; k++) {
+            const char *key = queries[q].keys[k];
+            pmix_info_t *out = &in->info[in->n];
+
+            if (strcmp(key, PMIX_QUERY_NUM_PSETS) == 0) {
+                size_t n = (size_t)opt->n_psets;
+
+                PMIX_INFO_LOAD(out, PMIX_QUERY_NUM_PSETS, &n, PMIX_SIZE);
+                in->n++;
+            } else if (strcmp(key, PMIX_QUERY_PSET_NAMES) == 0) {
+                size_t len = 1, at = 0;
+                char *names;
+
+                for (int p = 0; p < opt->n_psets; p++)
+                    len += strlen(opt->psets[p].name) + 1;
+                if ((names = malloc(len)) == NULL)
+                    break;
+                names[0] = '\0';
+                for (int p = 0; p < opt->n_psets; p++)
+                    at += (size_t)snprintf(names + at, len - at, p ? ",%s" : "%s", opt->psets[p].name);
+                PMIX_INFO_LOAD(out, PMIX_QUERY_PSET_NAMES, names, PMIX_STRING);
+                free(names);
+                in->n++;
+            } else if (strcmp(key, PMIX_QUERY_PSET_MEMBERSHIP) == 0) {
+                const struct rrun_pset *ps = NULL;
+                pmix_data_array_t darray;
+
+                for (int p = 0; pset != NULL && p < opt->n_psets && ps == NULL; p++)
+                    if (strcmp(opt->psets[p].name, pset) == 0)
+                        ps = &opt->psets[p];
+                if (ps == NULL) {
+                    missing = true;
+                    continue;
+                }
+                PMIX_DATA_ARRAY_CONSTRUCT(&darray, (size_t)ps->n, PMIX_PROC);
+                if (darray.array == NULL)
+                    break;
+                for (int i = 0; i < ps->n; i++)
+                    PMIX_LOAD_PROCID(&((pmix_proc_t *)darray.array)[i], server_job->nspace,
+                                     (pmix_rank_t)ps->ranks[i]);
+                PMIX_INFO_LOAD(out, PMIX_QUERY_PSET_MEMBERSHIP, &darray, PMIX_DATA_ARRAY);
+                PMIX_DATA_ARRAY_DESTRUCT(&darray);
+                in->n++;
+            } else {
+                missing = true;
+            }
+        }
+    }
+    cbfunc(in->n == 0 ? PMIX_ERR_NOT_FOUND : missing || in->n < nkeys ? PMIX_QUERY_PARTIAL_SUCCESS : PMIX_SUCCESS,
+           in->info, in->n, cbdata, free_infos, in);
+    return PMIX_SUCCESS;
+}
+
 static pmix_server_module_t server_module = {
     .client_connected = up_client_connected,
     .client_finalized = up_client_finalized,
@@ -242,6 +349,7 @@ static pmix_server_module_t server_module = {
     .publish = rrun_up_publish,
     .lookup = rrun_up_lookup,
     .unpublish = rrun_up_unpublish,
+    .query = up_query,
 };
 
 /* Daemon: the head's answer to the pending fence (main thread). */
@@ -455,6 +563,32 @@ static int register_nspace(struct rrun_job *job)
     return 0;
 }
 
+/* The --pset process sets, defined in this server once the namespace is
+ * registered, every member whatever its host (each daemon of a multi-host
+ * job defines them all: the head serves no PMIx). libpmix keeps them and
+ * tells its local clients with a PMIX_PROCESS_SET_DEFINE event (cached for
+ * those that register for it later); what the MPI library reads is the
+ * answer to its PMIx_Query_info (up_query), which libpmix 4.2 leaves to
+ * the host. The status is not looked at: libpmix 4.2.2 returns a field of
+ * its request that the definition never sets (whatever the stack held;
+ * PMIX_OPERATION_SUCCEEDED when that was 0), success or not. */
+static void define_psets(const struct rrun_job *job)
+{
+    const struct rrun_options *opt = job->opt;
+
+    for (int k = 0; k < opt->n_psets; k++) {
+        const struct rrun_pset *ps = &opt->psets[k];
+        pmix_proc_t *members = calloc((size_t)ps->n, sizeof(*members));
+
+        if (members == NULL)
+            return; /* (the event only: the ranks ask up_query) */
+        for (int i = 0; i < ps->n; i++)
+            PMIX_LOAD_PROCID(&members[i], job->nspace, (pmix_rank_t)ps->ranks[i]);
+        (void)PMIx_server_define_process_set(members, (size_t)ps->n, ps->name);
+        free(members);
+    }
+}
+
 int rrun_server_start(struct rrun_job *job)
 {
     pmix_info_t init_info[3];
@@ -488,6 +622,7 @@ int rrun_server_start(struct rrun_job *job)
 
     if (register_nspace(job) != 0)
         return -1;
+    define_psets(job);
 
     completion_expect(&done);
     rc = started(&done, PMIx_server_setup_local_support(job->nspace, NULL, 0, op_done, &done));

@@ -6,7 +6,13 @@
  * (A session's buffer for buffered sends: bsend.c.)
  *
  * Process sets: the two built-in ones, mpi://WORLD (every process of the
- * job) and mpi://SELF. Names are compared without regard to case. */
+ * job) and mpi://SELF, then those the launcher defined (rrun --pset, read
+ * through PMIx: runtime/base/job.c, rd_job_psets), each session reading
+ * them once, at its first call that needs them. Every process of the job
+ * lists the same sets in the same order, members or not (a group of a
+ * set the caller is not in serves MPI_Intercomm_create_from_groups).
+ * Names are compared without regard to case; a launcher's set whose name
+ * starts with "mpi://" or repeats an earlier name is left out. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +35,50 @@ static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                                      "MPI_THREAD_MULTIPLE"};
 
+/* The launcher's process sets, once per session (under the big lock: a
+ * session may be used by several threads at once). Out of memory raises
+ * MPI_ERR_NO_MEM; anything PMIx says otherwise only means no sets. */
+static int read_psets(const char *call, MPI_Session s)
+{
+    rd_status st = RD_OK;
+
+    if (atomic_load_explicit(&s->psets_read, memory_order_acquire))
+        return MPI_SUCCESS;
+    RD_LOCK();
+    if (!atomic_load_explicit(&s->psets_read, memory_order_relaxed)) {
+        struct rd_job_pset *ps = NULL;
+        int n = 0, kept = 0;
+        st = rd_job_psets(&ps, &n);
+        for (int i = 0; st == RD_OK && i < n; i++) {
+            int drop = strncasecmp(ps[i].name, "mpi://", 6) == 0; /* (the standard's own) */
+            for (int j = 0; j < kept && !drop; j++)
+                drop = strcasecmp(ps[i].name, ps[j].name) == 0;
+            if (drop) {
+                free(ps[i].name);
+                free(ps[i].ranks);
+            } else {
+                ps[kept++] = ps[i];
+            }
+        }
+        if (st == RD_OK) {
+            s->psets = ps;
+            s->npsets = kept;
+            atomic_store_explicit(&s->psets_read, 1, memory_order_release);
+        }
+    }
+    RD_UNLOCK();
+    if (st != RD_OK)
+        return rd_err_raise_session(s, rd_status_to_mpi(st), call, "reading the process sets: %s",
+                                    rd_status_string(st));
+    return MPI_SUCCESS;
+}
+
+/* The name of process set k (0, 1: the built-in ones). */
+static const char *pset_name_of(MPI_Session s, int k)
+{
+    return k < NPSETS ? psets[k] : s->psets[k - NPSETS].name;
+}
+
 /* The index of a process set's name in *k; an error through the
  * session's handler when it names none. */
 static int pset_find(const char *call, MPI_Session session, const char *name, int *k)
@@ -36,8 +86,15 @@ static int pset_find(const char *call, MPI_Session session, const char *name, in
     for (*k = 0; *k < NPSETS; ++*k)
         if (strcasecmp(name, psets[*k]) == 0)
             return MPI_SUCCESS;
-    return rd_err_raise_session(session, MPI_ERR_ARG, call, "'%s' is not a process set (mpi://WORLD, mpi://SELF)",
-                                name);
+    RD_TRY(read_psets(call, session));
+    for (int i = 0; i < session->npsets; i++)
+        if (strcasecmp(name, session->psets[i].name) == 0) {
+            *k = NPSETS + i;
+            return MPI_SUCCESS;
+        }
+    return rd_err_raise_session(session, MPI_ERR_ARG, call,
+                                "'%s' is not a process set of this session (MPI_Session_get_nth_pset lists its %d)",
+                                name, NPSETS + session->npsets);
 }
 
 /* A session's error handler: a predefined one or one of
@@ -122,6 +179,9 @@ int PMPI_Session_finalize(MPI_Session *session)
     }
     rd_fh_drop(RD_FH_SESSION, &s->fidx);
     rd_errh_release(s->errh);
+    rd_job_psets_free(s->psets, s->npsets);
+    s->psets = NULL;
+    s->npsets = 0;
     s->magic = 0;
     rd_session_release(s); /* (the memory stays while derived groups and communicators hold it) */
     *session = MPI_SESSION_NULL;
@@ -141,7 +201,8 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
         return rd_err_raise_session(session, MPI_ERR_INFO, call, "invalid info");
     if (!npset_names)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "npset_names is NULL");
-    *npset_names = NPSETS;
+    RD_TRY(read_psets(call, session));
+    *npset_names = NPSETS + session->npsets;
     return MPI_SUCCESS;
 }
 
@@ -152,16 +213,19 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
     RD_TRY(rd_check_session(call, session));
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise_session(session, MPI_ERR_INFO, call, "invalid info");
-    if (n < 0 || n >= NPSETS)
-        return rd_err_raise_session(session, MPI_ERR_ARG, call, "n %d is not in [0, %d)", n, NPSETS);
+    RD_TRY(read_psets(call, session));
+    if (n < 0 || n >= NPSETS + session->npsets)
+        return rd_err_raise_session(session, MPI_ERR_ARG, call, "n %d is not in [0, %d)", n,
+                                    NPSETS + session->npsets);
     if (!pset_len || *pset_len < 0)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "pset_len is %s", pset_len ? "negative" : "NULL");
     if (*pset_len > 0 && !pset_name)
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "pset_name is NULL");
-    int need = (int)strlen(psets[n]) + 1;
+    const char *name = pset_name_of(session, n);
+    int need = (int)strlen(name) + 1;
     if (*pset_len > 0) { /* truncated to the room given, always terminated */
         int copy = *pset_len < need ? *pset_len - 1 : need - 1;
-        memcpy(pset_name, psets[n], (size_t)copy);
+        memcpy(pset_name, name, (size_t)copy);
         pset_name[copy] = '\0';
     }
     *pset_len = need;
@@ -179,7 +243,7 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     RD_TRY(pset_find(call, session, pset_name, &k));
     struct rd_info_s *in = rd_info_new();
     char size[24];
-    snprintf(size, sizeof size, "%d", k == 0 ? rd_job.size : 1);
+    snprintf(size, sizeof size, "%d", k == 0 ? rd_job.size : k == 1 ? 1 : session->psets[k - NPSETS].n);
     if (!in || rd_info_set(in, "mpi_size", size) != 0) {
         if (in)
             rd_info_destroy(in);
@@ -268,11 +332,14 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
         return rd_err_raise_session(session, MPI_ERR_ARG, call, "%s is NULL", pset_name ? "newgroup" : "pset_name");
     int k;
     RD_TRY(pset_find(call, session, pset_name, &k));
-    struct rd_group_s *g = k == 0 ? rd_group_identity(rd_job.size) : rd_group_alloc(1);
+    const struct rd_job_pset *ps = k >= NPSETS ? &session->psets[k - NPSETS] : NULL;
+    struct rd_group_s *g = k == 0 ? rd_group_identity(rd_job.size) : rd_group_alloc(ps ? ps->n : 1);
     if (!g)
         return rd_err_raise_session(session, MPI_ERR_NO_MEM, call, "out of memory");
     if (k == 1)
         g->ranks[0] = rd_job.rank;
+    else if (ps) /* (ascending world ranks) */
+        memcpy(g->ranks, ps->ranks, sizeof(int) * (size_t)ps->n);
     g->session = session;
     rd_session_retain(session);
     *newgroup = g;

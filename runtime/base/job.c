@@ -354,6 +354,220 @@ out:
     return st;
 }
 
+/* ------------------------------------------------------------ process sets */
+
+/* The values of key among a query's results, in order, into vals[max]
+ * (how many in *nvals): at the top level (libpmix 4.2 hands the launcher's
+ * answer over as it is: rrun's, PRRTE's) or inside a PMIX_QUERY_RESULTS
+ * array of one query's results (after its PMIX_QUERY_QUALIFIERS), as later
+ * PMIx versions may wrap them. */
+static void query_values(const pmix_info_t *res, size_t nres, const char *key, const pmix_value_t **vals,
+                         size_t max, size_t *nvals)
+{
+    for (size_t i = 0; i < nres; i++) {
+        if (PMIX_CHECK_KEY(&res[i], key)) {
+            if (*nvals < max)
+                vals[(*nvals)++] = &res[i].value;
+        } else if (PMIX_CHECK_KEY(&res[i], PMIX_QUERY_RESULTS) && res[i].value.type == PMIX_DATA_ARRAY &&
+                   res[i].value.data.darray && res[i].value.data.darray->type == PMIX_INFO) {
+            const pmix_data_array_t *d = res[i].value.data.darray;
+            query_values(d->array, d->size, key, vals, max, nvals);
+        }
+    }
+}
+
+/* A query of one key for each of n process sets (names NULL: one query,
+ * no set named), refreshed from the launcher; PMIx_Query_info's status,
+ * its results in *res (PMIX_INFO_FREE). */
+static pmix_status_t pset_query(const char *key, char *const *names, int n, pmix_info_t **res, size_t *nres)
+{
+    int nq = names ? n : 1;
+    pmix_query_t *q = calloc((size_t)nq, sizeof(*q));
+    char *keys[2] = {(char *)key, NULL};
+    bool refresh = true;
+    pmix_status_t prc = PMIX_ERR_NOMEM;
+
+    *res = NULL;
+    *nres = 0;
+    if (!q)
+        return prc;
+    for (int i = 0; i < nq; i++) {
+        PMIX_QUERY_CONSTRUCT(&q[i]);
+        q[i].keys = keys;
+        q[i].nqual = names ? 2 : 1;
+        PMIX_INFO_CREATE(q[i].qualifiers, q[i].nqual);
+        if (!q[i].qualifiers)
+            goto out;
+        PMIX_INFO_LOAD(&q[i].qualifiers[0], PMIX_QUERY_REFRESH_CACHE, &refresh, PMIX_BOOL);
+        if (names)
+            PMIX_INFO_LOAD(&q[i].qualifiers[1], PMIX_PSET_NAME, names[i], PMIX_STRING);
+    }
+    prc = PMIx_Query_info(q, (size_t)nq, res, nres);
+out:
+    for (int i = 0; i < nq; i++) {
+        q[i].keys = NULL; /* (ours, on the stack) */
+        if (q[i].qualifiers)
+            PMIX_INFO_FREE(q[i].qualifiers, q[i].nqual);
+    }
+    free(q);
+    return prc;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* A membership answer as world ranks of this job, ascending and each once
+ * (a wildcard rank of our namespace: every rank); 1 if the set is to be
+ * left out, -1 when out of memory. */
+static int pset_members(const char *name, const pmix_value_t *v, struct rd_job_pset *ps)
+{
+    const pmix_proc_t *p;
+    size_t np, cap;
+
+    if (v->type != PMIX_DATA_ARRAY || !v->data.darray || v->data.darray->type != PMIX_PROC ||
+        v->data.darray->size == 0) {
+        rd_debug("job", "process set '%s' left out: its membership is not a list of processes", name);
+        return 1;
+    }
+    p = v->data.darray->array;
+    np = v->data.darray->size;
+    cap = np;
+    for (size_t i = 0; i < np; i++)
+        if (p[i].rank == PMIX_RANK_WILDCARD)
+            cap += (size_t)rd_job.size;
+    if (!(ps->ranks = malloc(cap * sizeof(int))))
+        return -1;
+    ps->n = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (!PMIX_CHECK_NSPACE(p[i].nspace, rd_job.nspace)) {
+            rd_debug("job", "process set '%s' left out: member %.*s:%u is of another namespace", name,
+                     PMIX_MAX_NSLEN, p[i].nspace, p[i].rank);
+            return 1;
+        }
+        if (p[i].rank == PMIX_RANK_WILDCARD) {
+            for (int r = 0; r < rd_job.size; r++)
+                ps->ranks[ps->n++] = r;
+        } else if (p[i].rank < (pmix_rank_t)rd_job.size) {
+            ps->ranks[ps->n++] = (int)p[i].rank;
+        } else {
+            rd_debug("job", "process set '%s' left out: member rank %u is not in the job (%d ranks)", name,
+                     p[i].rank, rd_job.size);
+            return 1;
+        }
+    }
+    qsort(ps->ranks, (size_t)ps->n, sizeof(int), cmp_int);
+    int k = 0;
+    for (int i = 0; i < ps->n; i++)
+        if (k == 0 || ps->ranks[i] != ps->ranks[k - 1])
+            ps->ranks[k++] = ps->ranks[i];
+    ps->n = k;
+    return 0;
+}
+
+void rd_job_psets_free(struct rd_job_pset *psets, int n)
+{
+    for (int i = 0; psets && i < n; i++) {
+        free(psets[i].name);
+        free(psets[i].ranks);
+    }
+    free(psets);
+}
+
+rd_status rd_job_psets(struct rd_job_pset **psets, int *n)
+{
+    pmix_info_t *res = NULL;
+    size_t nres = 0, nv = 0;
+    const pmix_value_t *v = NULL, **vals = NULL;
+    char **names = NULL, *list = NULL;
+    struct rd_job_pset *ps = NULL;
+    int nn = 0, kept = 0;
+    pmix_status_t prc;
+    rd_status st = RD_OK;
+
+    *psets = NULL;
+    *n = 0;
+    if (!rd_job_pmix_up)
+        return RD_OK; /* a singleton: no launcher, no sets */
+    /* the names: "a,b,c" ("" or PMIX_ERR_NOT_FOUND: none) */
+    prc = pset_query(PMIX_QUERY_PSET_NAMES, NULL, 0, &res, &nres);
+    if (prc == PMIX_SUCCESS || prc == PMIX_QUERY_PARTIAL_SUCCESS)
+        query_values(res, nres, PMIX_QUERY_PSET_NAMES, &v, 1, &nv);
+    if (nv == 0 || v->type != PMIX_STRING || !v->data.string) {
+        rd_debug("job", "no process sets from the launcher (%s)",
+                 prc == PMIX_SUCCESS ? "no names in its answer" : PMIx_Error_string(prc));
+        goto out;
+    }
+    if (!(list = strdup(v->data.string)))
+        goto nomem;
+    for (char *c = list; *c; c++)
+        nn += *c == ',';
+    if (!(names = calloc((size_t)nn + 1, sizeof(*names))))
+        goto nomem;
+    nn = 0;
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        names[nn++] = t;
+    if (nn == 0)
+        goto out;
+    PMIX_INFO_FREE(res, nres);
+    res = NULL;
+    /* every set's members, in one query; each alone when that answer
+     * leaves some out (a launcher may fail the whole query for one set
+     * it no longer knows: PRRTE) */
+    if (!(vals = calloc((size_t)nn, sizeof(*vals))) || !(ps = calloc((size_t)nn, sizeof(*ps))))
+        goto nomem;
+    nv = 0;
+    prc = pset_query(PMIX_QUERY_PSET_MEMBERSHIP, names, nn, &res, &nres);
+    if (prc == PMIX_SUCCESS)
+        query_values(res, nres, PMIX_QUERY_PSET_MEMBERSHIP, vals, (size_t)nn, &nv);
+    for (int i = 0; i < nn; i++) {
+        pmix_info_t *one = NULL;
+        size_t none = 0, n1 = 0;
+        const pmix_value_t *v1 = nv == (size_t)nn ? vals[i] : NULL;
+        int rc = 1;
+
+        if (!v1) {
+            pmix_status_t p1 = pset_query(PMIX_QUERY_PSET_MEMBERSHIP, &names[i], 1, &one, &none);
+            if (p1 == PMIX_SUCCESS)
+                query_values(one, none, PMIX_QUERY_PSET_MEMBERSHIP, &v1, 1, &n1);
+            if (!v1)
+                rd_debug("job", "process set '%s' left out: no membership (%s)", names[i], PMIx_Error_string(p1));
+        }
+        if (v1)
+            rc = pset_members(names[i], v1, &ps[kept]);
+        if (one)
+            PMIX_INFO_FREE(one, none);
+        if (rc < 0)
+            goto nomem;
+        if (rc == 0 && !(ps[kept].name = strdup(names[i])))
+            goto nomem;
+        if (rc == 0)
+            kept++;
+        else {
+            free(ps[kept].ranks);
+            ps[kept].ranks = NULL;
+        }
+    }
+    *psets = ps;
+    *n = kept;
+    ps = NULL;
+    rd_debug("job", "%d process sets from the launcher", kept);
+    goto out;
+nomem:
+    st = RD_ERR_NOMEM;
+out:
+    if (ps)
+        rd_job_psets_free(ps, nn);
+    if (res)
+        PMIX_INFO_FREE(res, nres);
+    free(vals);
+    free(names);
+    free(list);
+    return st;
+}
+
 _Noreturn void rd_job_abort(int code, const char *msg)
 {
     fflush(stdout);

@@ -54,6 +54,24 @@ int rd_job_publish(const char *name, const char *value, const char **why);
 int rd_job_lookup(const char *name, char **value, const char **why);
 int rd_job_unpublish(const char *name, const char **why);
 
+/* A process set the launcher defined (MPI sessions: runtime/api/session.c
+ * lists them after mpi://WORLD and mpi://SELF). */
+struct rd_job_pset {
+    char *name;
+    int *ranks; /* its members' world ranks, ascending, each once */
+    int n;      /* at least 1 */
+};
+
+/* The launcher's process sets, asked of PMIx now (PMIx_Query_info:
+ * PMIX_QUERY_PSET_NAMES, then each set's PMIX_QUERY_PSET_MEMBERSHIP), in
+ * the launcher's order: *psets malloc'd (rd_job_psets_free), *n of them.
+ * A singleton, a launcher that answers no such query and any PMIx error
+ * give none (RD_OK, *n 0); a set with a member of another namespace or a
+ * rank beyond the job is left out (RDMPI_LOG=debug:job says why).
+ * RD_ERR_NOMEM is the only failure. */
+rd_status rd_job_psets(struct rd_job_pset **psets, int *n);
+void rd_job_psets_free(struct rd_job_pset *psets, int n);
+
 /* End the whole job with code, after printing nothing (the caller has
  * already said why); msg is passed to the launcher. Does not return. */
 _Noreturn void rd_job_abort(int code, const char *msg);

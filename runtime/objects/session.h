@@ -11,6 +11,7 @@
 #define RD_SESSION_MAGIC 0x53657373u /* "Sess" */
 
 struct rd_bsend_buf;
+struct rd_job_pset;
 
 /* The handle holds a reference, and so do the groups and communicators
  * derived from the session (group->session, comm->session): its buffer
@@ -24,6 +25,12 @@ struct rd_session_s {
     int thread_level;     /* what it asked for, as far as the library gives it */
     _Atomic int32_t fidx; /* its Fortran handle's index, 0: none (objects/fhandle.h) */
     struct rd_bsend_buf *bsend; /* MPI_Session_attach_buffer's (runtime/p2p/bsend.c), or NULL */
+    /* The launcher's process sets (runtime/api/session.c), read at the
+     * first call that needs them: psets_read is set (release) once psets
+     * and npsets hold them; they stay until MPI_Session_finalize. */
+    _Atomic int psets_read;
+    struct rd_job_pset *psets;
+    int npsets;
 };
 
 static inline int rd_session_valid(MPI_Session s)

@@ -9,7 +9,7 @@
 run_rrun --help
 is "$RC" 0 "--help exits 0"
 for opt in "-np N" "-n N" "--np N" "--bind-to core|none" "-x VAR=value" "-x VAR" \
-           "--tag-output" "--timeout S" "MPIEXEC_TIMEOUT" "--oversubscribe" "--version" "--help"; do
+           "--tag-output" "--timeout S" "MPIEXEC_TIMEOUT" "--pset NAME=RANKS" "--oversubscribe" "--version" "--help"; do
     case "$OUT" in
     *"$opt"*) ok 0 "--help documents $opt" ;;
     *) ok 1 "--help documents $opt" ;;
@@ -45,7 +45,41 @@ usage_case "bad --bind-to" "--bind-to takes 'core' or 'none', got 'socket'" \
 usage_case "bad -x" "-x needs VAR or VAR=value, got '=x'" -x =x -np 1 touch "$T/started"
 usage_case "bad --timeout" "--timeout needs a positive number of seconds, got '0'" \
     --timeout 0 -np 1 touch "$T/started"
+# --pset NAME=RANKS (process sets for MPI sessions)
+usage_case "--pset missing value" "option '--pset' needs a value" -np 1 --pset
+for v in even =0 a=; do
+    usage_case "--pset '$v'" "--pset needs NAME=RANKS (ranks and ranges like 0-3,6), got '$v'" \
+        --pset "$v" -np 1 touch "$T/started"
+done
+usage_case "--pset named mpi://" "--pset: the name 'MPI://odd' may not start with 'mpi://' (the MPI library's own process sets)" \
+    --pset MPI://odd=1 -np 2 touch "$T/started"
+usage_case "--pset name with a comma" "--pset: the name 'a,b' may not contain ','" --pset a,b=0 -np 1 touch "$T/started"
+long=$(printf '%0256d' 0)
+usage_case "--pset name of 256 characters" "--pset: the name '00000000000000000000...' is longer than 255 characters" \
+    --pset "$long=0" -np 1 touch "$T/started"
+for v in x 0,,1 1- -1 0,x 1-2-3 "0 1" "0," 2a; do
+    usage_case "--pset a=$v" "--pset a: RANKS must be ranks and ranges like 0-3,6, got '$v'" \
+        --pset "a=$v" -np 4 touch "$T/started"
+done
+usage_case "--pset backwards range" "--pset a: the range 3-1 runs backwards" --pset a=3-1 -np 4 touch "$T/started"
+usage_case "--pset rank twice" "--pset a: rank 1 is given twice" --pset a=0-2,1 -np 4 touch "$T/started"
+usage_case "--pset rank too large" "--pset a: '100000' is too large (ranks are below 100000)" \
+    --pset a=0,100000 -np 4 touch "$T/started"
+usage_case "--pset rank beyond -np" "--pset odd: rank 3 is not in the job (ranks 0 to 2)" \
+    -np 3 --pset even=0,2 --pset odd=1,3 touch "$T/started"
+usage_case "--pset rank beyond a later -np" "--pset a: rank 5 is not in the job (ranks 0 to 3)" \
+    --pset a=0,5 -np 4 touch "$T/started"
+usage_case "--pset rank beyond the hosts' slots" "--pset a: rank 2 is not in the job (ranks 0 to 1)" \
+    --host x:2 --pset a=2 touch "$T/started"
+usage_case "--pset name twice" "--pset: the process set 'EVEN' is given twice" \
+    --pset even=0 --pset EVEN=1 -np 2 touch "$T/started"
 check_no_leftovers "usage errors"
+
+# --pset accepted, in both forms (what the ranks see: test/mpi/session_pset.sh)
+run_rrun -np 2 --pset=a=0-1 --pset b=1 "$PROGS/rrun_probe" env X
+is "$RC" 0 "--pset=a=0-1 --pset b=1: the job runs"
+is "$(printf '%s\n' "$OUT" | sort)" "rank 0 X unset
+rank 1 X unset" "--pset=a=0-1 --pset b=1: both ranks"
 
 # A program that cannot be found or run: 127, one message, nothing started.
 run_rrun -np 2 rrun_no_such_program_xyz

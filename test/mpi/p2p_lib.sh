@@ -16,6 +16,8 @@
 #   protocol (RDMA get, RDMA put, pipelined active messages); the eager limit
 #   moved to 64 KiB; shared memory without single copy (CMA); and the
 #   transports named explicitly.
+# RRUN_OPTS: options for the launcher, after "-np N" and before the program
+#   (words, e.g. "--pset even=0,2"), named in each test point; default none.
 # RD_P2P_LAUNCHER (default "rrun -np") runs the programs: setting it to
 #   "mpirun.openmpi --allow-run-as-root --oversubscribe -np" with RD_BUILDDIR
 #   pointing at Open MPI builds of the programs checks the tests themselves.
@@ -33,9 +35,9 @@ P2P_PROTOCOLS=(
 p2p_check() {
     local envs=$1 np=$2; shift 2
     local out rc line done_lines label t0=$SECONDS res desc ranks bad
-    label="np=$np${envs:+ $envs}"
-    # shellcheck disable=SC2086 # ENV is a list of words
-    out=$(env $envs timeout -k 10 "${P2P_TIMEOUT:-120}" ${RD_P2P_LAUNCHER:-rrun -np} "$np" "$@" 2>&1); rc=$?
+    label="np=$np${RRUN_OPTS:+ $RRUN_OPTS}${envs:+ $envs}"
+    # shellcheck disable=SC2086 # ENV and RRUN_OPTS are lists of words
+    out=$(env $envs timeout -k 10 "${P2P_TIMEOUT:-120}" ${RD_P2P_LAUNCHER:-rrun -np} "$np" ${RRUN_OPTS:-} "$@" 2>&1); rc=$?
     P2P_OUT=$out
     echo "# $label $(basename "$1"): $((SECONDS - t0)) s" # (where the time goes)
     printf '%s\n' "$out" | grep '^#'
