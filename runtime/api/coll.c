@@ -21,6 +21,16 @@ static int check_type(const char *call, MPI_Comm comm, MPI_Datatype dt, const ch
     return MPI_SUCCESS;
 }
 
+/* Whether n blocks of count (>= 0) elements of dt make fewer than 2^63
+ * bytes (a large count, or an int count of a huge type, may not): the
+ * checks' MPI_ERR_COUNT, and the short ways' test before they skip them. */
+static inline int bytes_fit(MPI_Count count, MPI_Datatype dt, int n)
+{
+    int64_t bytes;
+    return !__builtin_mul_overflow(count, (int64_t)dt->size, &bytes) &&
+           !__builtin_mul_overflow(bytes, (int64_t)n, &bytes);
+}
+
 static int check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count count, MPI_Datatype dt,
                      const char *what)
 {
@@ -31,7 +41,7 @@ static int check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count
         return rd_err_raise(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not allowed as the %s", what);
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
         return rd_err_raise(comm, MPI_ERR_BUFFER, call, "%s is NULL for %lld elements", what, count);
-    if (dt->size > 0 && (unsigned long long)count > (unsigned long long)INT64_MAX / dt->size)
+    if (!bytes_fit(count, dt, 1))
         return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s: %lld elements of %s are more than 2^63 bytes", what,
                             count, dt->name);
     return MPI_SUCCESS;
@@ -45,8 +55,7 @@ static int check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count
 static int check_blocks(const char *call, MPI_Comm comm, MPI_Count count, MPI_Datatype dt, const char *what)
 {
     int n = comm->size > comm->remote_size ? comm->size : comm->remote_size;
-    int64_t bytes;
-    if (__builtin_mul_overflow(count, (int64_t)dt->size, &bytes) || __builtin_mul_overflow(bytes, (int64_t)n, &bytes))
+    if (!bytes_fit(count, dt, n))
         return rd_err_raise(comm, MPI_ERR_COUNT, call, "%s: %d blocks of %lld elements of %s pass 2^63 bytes", what, n,
                             count, dt->name);
     return MPI_SUCCESS;
@@ -210,15 +219,6 @@ static int plain_type(MPI_Datatype dt)
     return rd_dt_valid(dt) && dt->committed;
 }
 
-/* ... and n blocks of count elements of it make fewer than 2^63 bytes (a
- * large count, or an int count of a huge type, may not: check_buf's and
- * check_blocks' MPI_ERR_COUNT) */
-static inline int plain_count(MPI_Count count, MPI_Datatype dt, int n)
-{
-    int64_t bytes;
-    return !__builtin_mul_overflow(count, (int64_t)dt->size, &bytes) &&
-           !__builtin_mul_overflow(bytes, (int64_t)n, &bytes);
-}
 
 /* The short way of a blocking collective of a node's ranks whose
  * arguments are plainly valid, as the caller found: straight to the
@@ -247,8 +247,8 @@ static int short_blocks(const char *call, int kind, const void *sbuf, MPI_Count 
     struct rd_coll_args a = {.comm = comm, .sbuf = sbuf, .scount = scount, .sdt = sdt, .rbuf = rbuf,
                              .rcount = rcount, .rdt = rdt};
     return scount > 0 && rcount > 0 && sbuf && rbuf && sbuf != MPI_IN_PLACE && rbuf != MPI_IN_PLACE &&
-           on_node(comm) && plain_type(sdt) && plain_type(rdt) && plain_count(scount, sdt, comm->size) &&
-           plain_count(rcount, rdt, comm->size) && short_way(call, kind, &a, rc);
+           on_node(comm) && plain_type(sdt) && plain_type(rdt) && bytes_fit(scount, sdt, comm->size) &&
+           bytes_fit(rcount, rdt, comm->size) && short_way(call, kind, &a, rc);
 }
 
 /* ------------------------------------------------------------ entry points
@@ -356,7 +356,7 @@ static int bcast(const char *call, void *buf, MPI_Count count, MPI_Datatype dt, 
         int rc;                                                                                           \
         struct rd_coll_args a = {.comm = comm, .rbuf = buf, .count = count, .dt = dt, .root = root};      \
         if (count > 0 && buf && on_node(comm) && root >= 0 && root < comm->size && plain_type(dt) &&      \
-            plain_count(count, dt, 1) && short_way("MPI_Bcast" #S, RD_COLL_BCAST, &a, &rc)) \
+            bytes_fit(count, dt, 1) && short_way("MPI_Bcast" #S, RD_COLL_BCAST, &a, &rc)) \
             return rc;                                                                                    \
         return BCAST_CALL("MPI_Bcast" #S, NULL);                                                          \
     }                                                                                                     \
@@ -442,7 +442,7 @@ static int allred(const char *call, int kind, const void *sbuf, void *rbuf, MPI_
     int PMPI_Allreduce##S(const void *sbuf, void *rbuf, C count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm) \
     {                                                                                                     \
         if (count > 0 && sbuf && rbuf && sbuf != rbuf && rbuf != MPI_IN_PLACE && on_node(comm) &&         \
-            plain_type(dt) && plain_count(count, dt, 1) && rd_op_valid(op)) {                                \
+            plain_type(dt) && bytes_fit(count, dt, 1) && rd_op_valid(op)) {                                \
             int rc;                                                                                       \
             struct rd_coll_args a;                                                                        \
             a.comm = comm;                                                                                \

@@ -26,11 +26,13 @@ static int check_str(const char *call, const char *s, const char *what)
     return MPI_SUCCESS;
 }
 
-static int check_info(const char *call, MPI_Info info)
+/* the arguments of the three: port_name NULL when the caller checks its own */
+static int check_args(const char *call, const char *service_name, MPI_Info info, const char *port_name)
 {
+    RD_TRY(check_str(call, service_name, "service_name"));
     if (info != MPI_INFO_NULL && !rd_info_valid(info))
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_INFO, call, "invalid info");
-    return MPI_SUCCESS;
+    return port_name ? check_str(call, port_name, "port_name") : MPI_SUCCESS;
 }
 
 #pragma weak MPI_Publish_name = PMPI_Publish_name
@@ -38,9 +40,7 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
 {
     const char *call = "MPI_Publish_name", *why = "";
     RD_API_READY(call);
-    RD_TRY(check_str(call, service_name, "service_name"));
-    RD_TRY(check_info(call, info));
-    RD_TRY(check_str(call, port_name, "port_name"));
+    RD_TRY(check_args(call, service_name, info, port_name));
     int err = rd_job_publish(service_name, port_name, &why);
     if (err != MPI_SUCCESS)
         return rd_err_raise(MPI_COMM_WORLD, err, call, "'%s': %s", service_name, why);
@@ -52,8 +52,7 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
     const char *call = "MPI_Lookup_name", *why = "";
     RD_API_READY(call);
-    RD_TRY(check_str(call, service_name, "service_name"));
-    RD_TRY(check_info(call, info));
+    RD_TRY(check_args(call, service_name, info, NULL));
     if (!port_name)
         return rd_err_raise(MPI_COMM_WORLD, MPI_ERR_ARG, call, "port_name is NULL");
     char *value = NULL;
@@ -73,9 +72,7 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
 {
     const char *call = "MPI_Unpublish_name", *why = "";
     RD_API_READY(call);
-    RD_TRY(check_str(call, service_name, "service_name"));
-    RD_TRY(check_info(call, info));
-    RD_TRY(check_str(call, port_name, "port_name"));
+    RD_TRY(check_args(call, service_name, info, port_name));
     int err = rd_job_unpublish(service_name, &why);
     if (err != MPI_SUCCESS)
         return rd_err_raise(MPI_COMM_WORLD, err, call, "'%s': %s", service_name, why);
